@@ -1,0 +1,73 @@
+import { z } from "zod";
+import { LIMITS } from "./limits";
+
+const username = z
+  .string({ error: "Username is required" })
+  .trim()
+  .min(1, "Username is required")
+  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`);
+
+const email = z
+  .string({ error: "Email is required" })
+  .trim()
+  .min(1, "Email is required")
+  .max(LIMITS.emailMax, "Email is too long")
+  .pipe(z.email({ error: "Email is not a valid address" }));
+
+const password = z
+  .string({ error: "Password is required" })
+  .min(1, "Password is required")
+  .max(LIMITS.passwordMax, `Password must be at most ${LIMITS.passwordMax} characters`);
+
+/** POST /api/auth/register */
+export const RegisterBodySchema = z.object({ name: username, email, password });
+export type RegisterBody = z.infer<typeof RegisterBodySchema>;
+
+/** POST /api/auth/login; `email` may also hold a username. */
+export const LoginBodySchema = z.object({
+  email: z
+    .string({ error: "Email or username is required" })
+    .trim()
+    .min(1, "Email or username is required")
+    .max(LIMITS.emailMax, "Email or username is too long"),
+  password,
+});
+export type LoginBody = z.infer<typeof LoginBodySchema>;
+
+/** PUT /api/auth/user/{id}: any of the fields; at least one. */
+export const UpdateUserBodySchema = z
+  .object({ name: username.optional(), email: email.optional(), password: password.optional() })
+  .refine((b) => b.name !== undefined || b.email !== undefined || b.password !== undefined, {
+    message: "Nothing to update",
+  });
+export type UpdateUserBody = z.infer<typeof UpdateUserBodySchema>;
+
+/** A user as the API shows it to that same user. `_id` mirrors `id` for the spec's clients. */
+export const UserSchema = z.object({
+  id: z.string(),
+  _id: z.string(),
+  name: z.string(),
+  email: z.string(),
+  createdAt: z.string(),
+});
+export type User = z.infer<typeof UserSchema>;
+
+/** Answer of register and login. */
+export const AuthResponseSchema = z.object({
+  token: z.string(),
+  user: UserSchema,
+  message: z.string(),
+});
+export type AuthResponse = z.infer<typeof AuthResponseSchema>;
+
+/** Answer of GET and PUT /api/auth/user/{id}. */
+export const UserRecordResponseSchema = z.object({
+  success: z.literal(true),
+  data: UserSchema,
+  message: z.string().optional(),
+});
+export type UserRecordResponse = z.infer<typeof UserRecordResponseSchema>;
+
+/** GET /api/auth/providers: which social logins this server offers. */
+export const ProvidersResponseSchema = z.object({ github: z.boolean() });
+export type ProvidersResponse = z.infer<typeof ProvidersResponseSchema>;

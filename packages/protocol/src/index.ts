@@ -1,0 +1,5 @@
+export * from "./auth";
+export * from "./errors";
+export * from "./limits";
+export * from "./sessions";
+export * from "./socket";

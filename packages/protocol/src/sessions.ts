@@ -1,0 +1,63 @@
+import { z } from "zod";
+import { LIMITS } from "./limits";
+
+export const SessionIdSchema = z
+  .string({ error: "Please enter a valid session ID!" })
+  .trim()
+  .min(1, "Please enter a valid session ID!")
+  .max(LIMITS.sessionIdMax, "Session ID is too long")
+  .regex(/^[A-Za-z0-9_-]+$/, "Session ID may contain only letters, digits, '-' and '_'");
+
+/**
+ * POST /api/session/create. The server generates the id; a `session_id` sent by old
+ * clients is accepted and ignored (the spec's create dialog sent the join field).
+ */
+export const CreateSessionBodySchema = z.object({
+  title: z
+    .string({ error: "Session name is required" })
+    .trim()
+    .min(1, "Session name is required")
+    .max(LIMITS.sessionTitleMax, `Session name must be at most ${LIMITS.sessionTitleMax} characters`),
+  session_id: z.unknown().optional(),
+});
+export type CreateSessionBody = z.infer<typeof CreateSessionBodySchema>;
+
+export const CreateSessionResponseSchema = z.object({
+  session_id: z.string(),
+  session_link: z.string(),
+  title: z.string(),
+  message: z.string(),
+});
+export type CreateSessionResponse = z.infer<typeof CreateSessionResponseSchema>;
+
+/** POST /api/session/join */
+export const JoinSessionBodySchema = z.object({ session_id: SessionIdSchema });
+export type JoinSessionBody = z.infer<typeof JoinSessionBodySchema>;
+
+export const JoinSessionResponseSchema = z.object({
+  message: z.string(),
+  session_id: z.string(),
+  role: z.enum(["host", "participant"]),
+});
+export type JoinSessionResponse = z.infer<typeof JoinSessionResponseSchema>;
+
+export const RoleSchema = z.enum(["host", "participant"]);
+export type Role = z.infer<typeof RoleSchema>;
+
+export const ParticipantSchema = z.object({
+  user_id: z.string(),
+  name: z.string(),
+  role: RoleSchema,
+  joined_at: z.string(),
+});
+export type Participant = z.infer<typeof ParticipantSchema>;
+
+/** GET /api/session/{id} */
+export const SessionResponseSchema = z.object({
+  session_id: z.string(),
+  title: z.string(),
+  is_public: z.boolean(),
+  created_at: z.string(),
+  participants: z.array(ParticipantSchema),
+});
+export type SessionResponse = z.infer<typeof SessionResponseSchema>;
