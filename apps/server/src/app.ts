@@ -1,0 +1,63 @@
+import http from "node:http";
+import { LIMITS } from "@ensemble/protocol";
+import express from "express";
+import { pinoHttp } from "pino-http";
+import type { Db } from "./db/index";
+import type { Config } from "./env";
+import { createAuthFeature } from "./features/auth/index";
+import { createSessionsFeature } from "./features/sessions/index";
+import { apiNotFound, errorHandler } from "./http/errors";
+import { webApp } from "./http/static";
+import type { Logger } from "./logger";
+import { attachRealtime } from "./realtime/socket";
+
+export interface AppDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  jwtSecret: Uint8Array;
+}
+
+/** Builds the whole server (HTTP API, web build, socket.io) on one http.Server, not yet listening. */
+export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
+  const auth = createAuthFeature(db, config, jwtSecret, logger);
+  const sessions = createSessionsFeature(db, auth.service, config);
+
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("trust proxy", config.TRUST_PROXY === "true");
+  app.use(
+    pinoHttp({
+      logger,
+      // Only the path: query strings can carry OAuth codes and tokens.
+      serializers: {
+        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split("?")[0] }),
+        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
+      },
+      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
+      autoLogging: { ignore: (req) => !req.url?.startsWith("/api") },
+    }),
+  );
+
+  const api = express.Router();
+  api.use(express.json({ limit: LIMITS.jsonBodyBytes }));
+  api.get("/health", (_req, res) => {
+    res.json({ ok: true });
+  });
+  api.use(auth.routes);
+  api.use(sessions.routes);
+  api.use(apiNotFound);
+  app.use("/api", api);
+  app.use(webApp(config.WEB_DIST));
+  app.use(errorHandler(logger));
+
+  const server = http.createServer(app);
+  const io = attachRealtime(server, auth.service);
+
+  return {
+    server,
+    io,
+    /** Stops taking connections, drops sockets, and waits for requests in flight. */
+    close: () => io.close(),
+  };
+}

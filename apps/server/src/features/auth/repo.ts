@@ -1,0 +1,90 @@
+import type { User } from "@ensemble/protocol";
+import type { Queryable } from "../../db/index";
+
+interface UserRow {
+  id: string;
+  name: string;
+  email: string;
+  password_hash: string | null;
+  github_id: string | null;
+  created_at: Date;
+}
+
+/** A stored user, including what must never leave the server. */
+export interface UserRecord {
+  id: string;
+  name: string;
+  email: string;
+  passwordHash: string | null;
+  createdAt: Date;
+}
+
+const COLUMNS = "id, name, email, password_hash, github_id, created_at";
+
+const toRecord = (row: UserRow): UserRecord => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  passwordHash: row.password_hash,
+  createdAt: row.created_at,
+});
+
+/** The public shape of a user, for that user only. */
+export const toUser = (r: UserRecord): User => ({
+  id: r.id,
+  _id: r.id,
+  name: r.name,
+  email: r.email,
+  createdAt: r.createdAt.toISOString(),
+});
+
+const first = (rows: UserRow[]) => (rows[0] ? toRecord(rows[0]) : undefined);
+
+/** SQL for users. Email and name compare without case, as their unique indexes do. */
+export function createUserRepo(db: Queryable) {
+  return {
+    async insert(u: { name: string; email: string; passwordHash: string | null; githubId?: number }) {
+      const rows = await db.query<UserRow>(
+        `INSERT INTO users (name, email, password_hash, github_id) VALUES ($1, $2, $3, $4) RETURNING ${COLUMNS}`,
+        [u.name, u.email, u.passwordHash, u.githubId ?? null],
+      );
+      const record = first(rows);
+      if (!record) throw new Error("INSERT returned no row");
+      return record;
+    },
+    async findById(id: string) {
+      if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
+      return first(await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]));
+    },
+    async findByLogin(emailOrName: string) {
+      return first(
+        await db.query<UserRow>(
+          `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) OR lower(name) = lower($1) LIMIT 1`,
+          [emailOrName],
+        ),
+      );
+    },
+    async findByGithubId(githubId: number) {
+      return first(await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE github_id = $1`, [githubId]));
+    },
+    async nameOrEmailTaken(name: string | undefined, email: string | undefined, exceptId?: string) {
+      const rows = await db.query<{ name_taken: boolean; email_taken: boolean }>(
+        `SELECT bool_or(lower(name) = lower($1)) AS name_taken, bool_or(lower(email) = lower($2)) AS email_taken
+         FROM users WHERE (lower(name) = lower($1) OR lower(email) = lower($2)) AND id IS DISTINCT FROM $3::uuid`,
+        [name ?? null, email ?? null, exceptId ?? null],
+      );
+      return { nameTaken: rows[0]?.name_taken === true, emailTaken: rows[0]?.email_taken === true };
+    },
+    async update(id: string, changes: { name?: string; email?: string; passwordHash?: string }) {
+      const rows = await db.query<UserRow>(
+        `UPDATE users SET name = COALESCE($2, name), email = COALESCE($3, email),
+           password_hash = COALESCE($4, password_hash), updated_at = now()
+         WHERE id = $1 RETURNING ${COLUMNS}`,
+        [id, changes.name ?? null, changes.email ?? null, changes.passwordHash ?? null],
+      );
+      return first(rows);
+    },
+  };
+}
+
+export type UserRepo = ReturnType<typeof createUserRepo>;

@@ -1,0 +1,34 @@
+import { CreateSessionBodySchema, JoinSessionBodySchema, SessionIdSchema } from "@ensemble/protocol";
+import { type Request, Router } from "express";
+import type { Config } from "../../env";
+import { publicOrigin, requireUser } from "../../http/auth";
+import { HttpError } from "../../http/errors";
+import { parseBody } from "../../http/validate";
+import type { AuthService } from "../auth/index";
+import type { SessionService } from "./service";
+
+/** The sessions API of spec §7. The session id is a capability: knowing it lets one join. */
+export function sessionRoutes(sessions: SessionService, auth: AuthService, config: Config): Router {
+  const router = Router();
+  const authenticate = (req: Request) => requireUser(req, auth.authenticate);
+
+  router.post("/session/create", async (req, res) => {
+    const user = await authenticate(req);
+    const { title } = parseBody(req, CreateSessionBodySchema);
+    res.status(201).json(await sessions.create(user.id, title, publicOrigin(req, config.PUBLIC_URL)));
+  });
+
+  router.post("/session/join", async (req, res) => {
+    const user = await authenticate(req);
+    const { session_id } = parseBody(req, JoinSessionBodySchema);
+    res.json(await sessions.join(user.id, session_id));
+  });
+
+  router.get("/session/:id", async (req, res) => {
+    const id = SessionIdSchema.safeParse(req.params.id);
+    if (!id.success) throw new HttpError("not_found", "Session not found");
+    res.json(await sessions.get(id.data));
+  });
+
+  return router;
+}

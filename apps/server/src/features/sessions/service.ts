@@ -1,0 +1,49 @@
+import { randomBytes } from "node:crypto";
+import type { CreateSessionResponse, JoinSessionResponse, SessionResponse } from "@ensemble/protocol";
+import type { Db } from "../../db/index";
+import { HttpError } from "../../http/errors";
+import type { SessionRepo } from "./repo";
+
+/** 18 random bytes: 144 bits, above the 128 the design asks of an unguessable id. */
+export function generateSessionId(): string {
+  return randomBytes(18).toString("base64url");
+}
+
+/** Coding sessions: create (caller becomes host), join, read. */
+export function createSessionService(db: Db, sessions: SessionRepo) {
+  const notFound = () => new HttpError("not_found", "Session not found");
+
+  return {
+    async create(hostId: string, title: string, origin: string): Promise<CreateSessionResponse> {
+      const id = generateSessionId();
+      await db.transaction((tx) => sessions.create(tx, { id, title, hostId }));
+      return {
+        session_id: id,
+        session_link: `${origin}/code-editor-dashboard/${id}`,
+        title,
+        message: "Session created successfully",
+      };
+    },
+
+    async join(userId: string, sessionId: string): Promise<JoinSessionResponse> {
+      if (!(await sessions.find(sessionId))) throw notFound();
+      const { role, isNew } = await sessions.addParticipant(sessionId, userId);
+      const message = isNew ? "Joined session successfully" : "You are already in this session";
+      return { message, session_id: sessionId, role };
+    },
+
+    async get(sessionId: string): Promise<SessionResponse> {
+      const session = await sessions.find(sessionId);
+      if (!session) throw notFound();
+      return {
+        session_id: session.id,
+        title: session.title,
+        is_public: session.isPublic,
+        created_at: session.createdAt.toISOString(),
+        participants: await sessions.participants(session.id),
+      };
+    },
+  };
+}
+
+export type SessionService = ReturnType<typeof createSessionService>;

@@ -1,0 +1,29 @@
+import fs from "node:fs";
+import path from "node:path";
+import express, { type RequestHandler, Router } from "express";
+
+/**
+ * Serves the production web build: hashed assets cached for a year, every other GET that
+ * is not an API or socket path answered with index.html so client routes survive a reload.
+ */
+export function webApp(distDir: string): Router {
+  const router = Router();
+  const indexFile = path.join(distDir, "index.html");
+  if (!fs.existsSync(indexFile)) {
+    router.use(missingBuild(distDir));
+    return router;
+  }
+  router.use("/assets", express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "1y" }));
+  router.use(express.static(distDir, { index: false, maxAge: "1h" }));
+  router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (_req, res) => {
+    res.set("cache-control", "no-cache").sendFile(indexFile);
+  });
+  return router;
+}
+
+function missingBuild(distDir: string): RequestHandler {
+  return (req, res, next) => {
+    if (req.method !== "GET" || req.path.startsWith("/api")) return next();
+    res.status(503).type("text").send(`The web build is missing (${distDir}). Run: npm run build`);
+  };
+}

@@ -1,0 +1,19 @@
+import type { Request } from "express";
+import type { z } from "zod";
+import { HttpError } from "./errors";
+
+/**
+ * Parses a JSON request body with a protocol schema. A body that is missing or not JSON
+ * is refused with 415 before any parsing, so `req.body` is never trusted unparsed.
+ */
+export function parseBody<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
+  if (!req.is("application/json")) {
+    throw new HttpError("unsupported_media_type", "Content-Type must be application/json");
+  }
+  const result = schema.safeParse(req.body);
+  if (!result.success) {
+    const first = result.error.issues[0];
+    throw new HttpError("invalid_body", first?.message ?? "Invalid request body");
+  }
+  return result.data;
+}

@@ -1,0 +1,50 @@
+import path from "node:path";
+import { createApp } from "./app";
+import { openDatabase } from "./db/index";
+import { migrate } from "./db/migrate";
+import { ConfigError, loadConfig } from "./env";
+import { loadJwtSecret } from "./features/auth/index";
+import { createLogger } from "./logger";
+
+/** Composition root: configuration, logger, database, app, listen, graceful shutdown. */
+async function main() {
+  let config: ReturnType<typeof loadConfig>;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    console.error(error.message);
+    process.exit(78);
+  }
+  const logger = createLogger(config.LOG_LEVEL);
+  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, "pglite") });
+  const applied = await migrate(db);
+  logger.info({ database: db.kind, applied }, "database ready");
+  const jwtSecret = await loadJwtSecret(config.JWT_SECRET, config.DATA_DIR);
+  const app = createApp({ config, db, logger, jwtSecret });
+
+  app.server.listen(config.PORT, config.HOST, () => {
+    const address = app.server.address();
+    const port = typeof address === "object" && address ? address.port : config.PORT;
+    logger.info({ port, github: config.githubEnabled }, `Ensemble listening on http://localhost:${port}`);
+  });
+
+  let isStopping = false;
+  const stop = async (signal: string) => {
+    if (isStopping) return;
+    isStopping = true;
+    logger.info({ signal }, "shutting down");
+    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    await app.close();
+    await db.close();
+    clearTimeout(force);
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+}
+
+main().catch((error: unknown) => {
+  console.error("Ensemble failed to start:", error);
+  process.exit(1);
+});
