@@ -9,7 +9,12 @@ const optionalString = z
 
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+  PORT: z.coerce
+    .number({ error: "must be a port number (0 to 65535)" })
+    .int("must be a port number (0 to 65535)")
+    .min(0, "must be a port number (0 to 65535)")
+    .max(65535, "must be a port number (0 to 65535)")
+    .default(3000),
   HOST: z.string().default("0.0.0.0"),
   LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
   DATA_DIR: z.string().min(1).default("./data"),

@@ -1,0 +1,160 @@
+import { randomBytes } from "node:crypto";
+import fs from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { Writable } from "node:stream";
+import { type AuthResponse, AuthResponseSchema } from "@ensemble/protocol";
+import { createApp } from "../src/app";
+import { type Db, openDatabase } from "../src/db/index";
+import { migrate } from "../src/db/migrate";
+import { loadConfig } from "../src/env";
+import { createLogger } from "../src/logger";
+
+export type DbKind = "pglite" | "postgres";
+
+/** Both homes of the schema; integration suites run once against each. */
+export const DATABASES: DbKind[] = ["pglite", "postgres"];
+
+export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
+
+/** A migrated database: in-memory PGlite, or a fresh schema on the machine's PostgreSQL. */
+export async function openTestDb(
+  kind: DbKind,
+  dataDir?: string,
+): Promise<{ db: Db; drop: () => Promise<void> }> {
+  if (kind === "pglite") {
+    const db = await openDatabase({ dataDir });
+    await migrate(db);
+    return { db, drop: () => db.close() };
+  }
+  const schema = `t_${randomBytes(6).toString("hex")}`;
+  const db = await openDatabase({ url: TEST_POSTGRES_URL, schema });
+  await migrate(db);
+  return {
+    db,
+    drop: async () => {
+      await db.exec(`DROP SCHEMA ${schema} CASCADE`);
+      await db.close();
+    },
+  };
+}
+
+export interface TestServer {
+  url: string;
+  db: Db;
+  logs: string[];
+  api: ReturnType<typeof apiClient>;
+  close(): Promise<void>;
+}
+
+/** The real server on 127.0.0.1:0 with a real database; `env` overrides configuration. */
+export async function startTestServer(
+  kind: DbKind,
+  env: Record<string, string> = {},
+  existing?: { db: Db },
+): Promise<TestServer> {
+  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-test-"));
+  const config = loadConfig({
+    NODE_ENV: "test",
+    LOG_LEVEL: "info",
+    DATA_DIR: dataDir,
+    WEB_DIST: path.join(dataDir, "no-web-build"),
+    JWT_SECRET: "test-secret-that-is-long-enough-0123456789",
+    ...env,
+  });
+  const opened = existing ? { db: existing.db, drop: async () => {} } : await openTestDb(kind);
+  const logs: string[] = [];
+  const logger = createLogger(
+    "info",
+    new Writable({
+      write(chunk: Buffer, _encoding, done) {
+        logs.push(chunk.toString());
+        done();
+      },
+    }),
+  );
+  const jwtSecret = new TextEncoder().encode(config.JWT_SECRET);
+  const app = createApp({ config, db: opened.db, logger, jwtSecret });
+  await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
+  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
+  return {
+    url,
+    db: opened.db,
+    logs,
+    api: apiClient(url),
+    async close() {
+      await app.close();
+      await opened.drop();
+      await fs.rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+export interface ApiResult {
+  status: number;
+  headers: Headers;
+  // Tests read fields of whatever came back; the shape is what they assert.
+  body: Record<string, unknown>;
+}
+
+/** A tiny JSON client for the API under test. */
+export function apiClient(baseUrl: string) {
+  async function call(
+    method: string,
+    pathname: string,
+    options: { token?: string; json?: unknown; body?: string; headers?: Record<string, string> } = {},
+  ): Promise<ApiResult> {
+    const headers: Record<string, string> = { ...options.headers };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    let body = options.body;
+    if (options.json !== undefined) {
+      headers["content-type"] ??= "application/json";
+      body = JSON.stringify(options.json);
+    }
+    const response = await fetch(`${baseUrl}${pathname}`, { method, headers, body, redirect: "manual" });
+    const text = await response.text();
+    let parsed: Record<string, unknown> = {};
+    try {
+      parsed = text ? (JSON.parse(text) as Record<string, unknown>) : {};
+    } catch {
+      parsed = { text };
+    }
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+  return {
+    call,
+    get: (p: string, token?: string) => call("GET", p, token ? { token } : {}),
+    post: (p: string, json: unknown, token?: string) => call("POST", p, token ? { json, token } : { json }),
+    put: (p: string, json: unknown, token?: string) => call("PUT", p, token ? { json, token } : { json }),
+  };
+}
+
+let sequence = 0;
+
+/** A unique username, so tests never collide, even on a shared database. */
+export function uniqueName(prefix = "user"): string {
+  sequence += 1;
+  return `${prefix}_${Date.now().toString(36)}_${sequence}_${randomBytes(2).toString("hex")}`;
+}
+
+export interface BuiltUser extends AuthResponse {
+  password: string;
+}
+
+/** Registers a fresh user through the API and returns its token, record and password. */
+export async function buildUser(
+  api: TestServer["api"],
+  overrides: Partial<{ name: string; email: string; password: string }> = {},
+): Promise<BuiltUser> {
+  const name = overrides.name ?? uniqueName();
+  const payload = {
+    name,
+    email: overrides.email ?? `${name}@example.test`,
+    password: overrides.password ?? "pa55word!",
+  };
+  const result = await api.post("/api/auth/register", payload);
+  if (result.status !== 201)
+    throw new Error(`buildUser failed: ${result.status} ${JSON.stringify(result.body)}`);
+  return { ...AuthResponseSchema.parse(result.body), password: payload.password };
+}
