@@ -1,0 +1,113 @@
+import { ApiErrorSchema, AUTH_MESSAGES } from "@ensemble/protocol";
+
+/** Why a request failed: the server answered with an error, or it could not be reached. */
+export type ApiErrorKind = "http" | "network" | "invalid_response";
+
+/**
+ * The one error type every API call throws. `serverMessage` is set only when the server
+ * answered with the `{ code, message }` body, so callers can pick the spec's fallbacks.
+ */
+export class ApiError extends Error {
+  readonly kind: ApiErrorKind;
+  readonly status: number;
+  readonly serverMessage: string | undefined;
+
+  constructor(kind: ApiErrorKind, status: number, message: string, serverMessage?: string) {
+    super(message);
+    this.name = "ApiError";
+    this.kind = kind;
+    this.status = status;
+    this.serverMessage = serverMessage;
+  }
+}
+
+interface ApiHooks {
+  getToken: () => string | null;
+  /** Called when the server rejects our token; the auth store clears itself. */
+  onTokenRejected: () => void;
+}
+
+// The auth store registers itself here, so this module never imports the store (no cycle).
+let hooks: ApiHooks = { getToken: () => null, onTokenRejected: () => {} };
+
+/** Connects the wrapper to whoever owns the token. */
+export function configureApi(next: ApiHooks): void {
+  hooks = next;
+}
+
+/** The part of a zod schema this wrapper needs; keeps zod itself a protocol dependency. */
+export interface Parser<T> {
+  safeParse(data: unknown): { success: true; data: T } | { success: false };
+}
+
+type Method = "GET" | "POST" | "PUT" | "DELETE";
+
+interface RequestOptions {
+  method?: Method;
+  body?: unknown;
+  /** Send the bearer token (when there is one). Defaults to true. */
+  auth?: boolean;
+}
+
+const REJECTED_TOKEN_MESSAGES: ReadonlySet<string> = new Set([
+  AUTH_MESSAGES.invalidToken,
+  AUTH_MESSAGES.tokenExpired,
+]);
+
+async function readJson(response: Response): Promise<unknown> {
+  const text = await response.text();
+  if (text === "") return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Calls the same-origin API and returns the body parsed by `schema`; throws ApiError on
+ * network failure, a non-2xx status or a body that does not match the contract.
+ */
+export async function apiRequest<T>(
+  path: string,
+  schema: Parser<T>,
+  options: RequestOptions = {},
+): Promise<T> {
+  const { method = "GET", body, auth = true } = options;
+  const headers: Record<string, string> = { Accept: "application/json" };
+  const token = auth ? hooks.getToken() : null;
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers["Content-Type"] = "application/json";
+
+  let response: Response;
+  try {
+    response = await fetch(path, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+  } catch {
+    throw new ApiError("network", 0, "Network error");
+  }
+
+  const data = await readJson(response);
+  if (!response.ok) {
+    const parsed = ApiErrorSchema.safeParse(data);
+    const serverMessage = parsed.success ? parsed.data.message : undefined;
+    if (response.status === 401 && token && serverMessage && REJECTED_TOKEN_MESSAGES.has(serverMessage)) {
+      hooks.onTokenRejected();
+    }
+    throw new ApiError("http", response.status, serverMessage ?? `HTTP ${response.status}`, serverMessage);
+  }
+
+  const parsed = schema.safeParse(data);
+  if (!parsed.success) {
+    throw new ApiError("invalid_response", response.status, "Unexpected response from server");
+  }
+  return parsed.data;
+}
+
+/** True when `error` is an ApiError for a request that never reached the server. */
+export function isNetworkError(error: unknown): boolean {
+  return error instanceof ApiError && error.kind === "network";
+}
