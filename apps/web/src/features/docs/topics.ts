@@ -1,0 +1,99 @@
+/** A documentation topic: its card on /documentation and its own short page. */
+export interface DocTopic {
+  title: string;
+  summary: string;
+  sections: readonly { heading: string; body: string }[];
+}
+
+/** The six cards of the spec (§2), with the content of their pages. */
+export const DOC_TOPICS: readonly DocTopic[] = [
+  {
+    title: "Introduction",
+    summary: "What Ensemble is and how sessions, hosts and collaborators fit together.",
+    sections: [
+      {
+        heading: "Sessions",
+        body: "Everything happens in a session: a shared workspace identified by its session ID. Whoever creates it is the host; everyone who joins with the link or ID is a collaborator.",
+      },
+      {
+        heading: "Working together",
+        body: "Collaborators edit the same files at the same time and see each other's cursors. Audio and video calls run beside the editor, and changes are proposed to the host as pull requests.",
+      },
+    ],
+  },
+  {
+    title: "Installation",
+    summary: "Nothing to install for users; one command to run your own server.",
+    sections: [
+      {
+        heading: "In the browser",
+        body: "Ensemble runs in any current browser. Sign up, press Start Building, and share the session link.",
+      },
+      {
+        heading: "Self-hosting",
+        body: "Clone the repository, run npm install, then npm run build and npm start. With no configuration the server keeps its data in an embedded PostgreSQL in a local folder.",
+      },
+    ],
+  },
+  {
+    title: "APIs",
+    summary: "The REST endpoints behind accounts and sessions.",
+    sections: [
+      {
+        heading: "Accounts",
+        body: "POST /api/auth/register and POST /api/auth/login return a token; send it as a Bearer authorization header. GET /api/getuser returns the signed-in user.",
+      },
+      {
+        heading: "Sessions",
+        body: "POST /api/session/create starts a session and returns its link; POST /api/session/join joins one by ID; GET /api/session/{id} lists its participants.",
+      },
+    ],
+  },
+  {
+    title: "Integrations",
+    summary: "Sign in with GitHub and publish merged work to a repository.",
+    sections: [
+      {
+        heading: "GitHub login",
+        body: "When the server is configured for it, 'or continue with GitHub' signs you in without a password.",
+      },
+      {
+        heading: "Repositories",
+        body: "A host can connect a GitHub repository; approved pull requests are then pushed as a branch and opened as a GitHub pull request.",
+      },
+    ],
+  },
+  {
+    title: "Utilities",
+    summary: "Run code, share a terminal and review changes.",
+    sections: [
+      {
+        heading: "Run code",
+        body: "JavaScript and Python run in an isolated sandbox on the server; the output appears in a terminal every participant sees.",
+      },
+      {
+        heading: "Version control",
+        body: "Each session has a git repository. The host can commit, branch and merge; collaborators raise pull requests for review.",
+      },
+    ],
+  },
+  {
+    title: "Web",
+    summary: "Browser support, keyboard shortcuts and accessibility.",
+    sections: [
+      {
+        heading: "Browsers",
+        body: "Use a current Chrome, Edge, Firefox or Safari. Calls need camera and microphone permission, asked for only when you start one.",
+      },
+      {
+        heading: "Keyboard",
+        body: "Every page works from the keyboard: Tab moves between controls, Escape closes dialogs and menus.",
+      },
+    ],
+  },
+];
+
+/** The route of a topic: '/' plus its lowercased title without spaces (spec §2). */
+export function topicPath(title: string): string {
+  return `/${title.toLowerCase().replace(/\s+/g, "")}`;
+}
