@@ -60,7 +60,7 @@ export async function startFakeGithub(options: {
     if (url.pathname === "/user/emails") return json(200, user.emails ?? []);
     json(404, { message: "Not Found" });
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, "127.0.0.1", resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     url,

@@ -1,0 +1,57 @@
+import { defineConfig } from "@playwright/test";
+import { APP_URL, E2E, GITHUB_URL } from "./support/env";
+
+const isCI = Boolean(process.env.CI);
+
+export default defineConfig({
+  testDir: "./tests",
+  // Two cores: each test already drives two or three browser contexts.
+  workers: 1,
+  retries: isCI ? 1 : 0,
+  timeout: 60_000,
+  expect: { timeout: 10_000 },
+  reporter: [["list"], ["json", { outputFile: "../.test-output/e2e.json" }]],
+  outputDir: "../.test-output/e2e-artifacts",
+  use: {
+    baseURL: APP_URL,
+    browserName: "chromium",
+    trace: "retain-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  webServer: [
+    {
+      command: "node --import tsx support/fakeGithubMain.ts",
+      url: `${GITHUB_URL}/user`,
+      reuseExistingServer: !isCI,
+      // /user answers 401 without a token, which still proves the server is up.
+      timeout: 30_000,
+    },
+    {
+      command: "rm -rf ../.test-output/e2e-data && node --import tsx ../apps/server/src/main.ts",
+      url: `${APP_URL}/api/health`,
+      reuseExistingServer: !isCI,
+      timeout: 120_000,
+      env: {
+        PORT: String(E2E.appPort),
+        HOST: "127.0.0.1",
+        DATA_DIR: "../.test-output/e2e-data",
+        LOG_LEVEL: "warn",
+        GITHUB_CLIENT_ID: E2E.githubClientId,
+        GITHUB_CLIENT_SECRET: E2E.githubClientSecret,
+        GITHUB_OAUTH_URL: GITHUB_URL,
+        GITHUB_API_URL: GITHUB_URL,
+      },
+    },
+  ],
+});

@@ -1,0 +1,54 @@
+import AxeBuilder from "@axe-core/playwright";
+import type { Page } from "@playwright/test";
+import { expect, newUser, test } from "../support/fixtures";
+import { registerViaApi, signIn } from "../support/flows";
+
+async function seriousViolations(page: Page) {
+  const results = await new AxeBuilder({ page }).analyze();
+  return results.violations
+    .filter((v) => v.impact === "serious" || v.impact === "critical")
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
+}
+
+const PUBLIC_PAGES = ["/", "/signin", "/signup", "/documentation", "/introduction", "/blogs", "/About", "/account"];
+
+for (const path of PUBLIC_PAGES) {
+  test(`no serious accessibility violation on ${path}`, async ({ page }) => {
+    await page.goto(path);
+    await expect(page.getByRole("main")).toBeVisible();
+    expect(await seriousViolations(page)).toEqual([]);
+  });
+}
+
+test("no serious accessibility violation in the dialogs and signed-in pages", async ({ page, request }) => {
+  const user = newUser();
+  await registerViaApi(request, user);
+  await signIn(page, user.email, user.password, user.name);
+  await page.getByRole("button", { name: "Start Building" }).click();
+  await expect(page.getByRole("dialog")).toBeVisible();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await page.getByRole("button", { name: "Collaborate" }).click();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.keyboard.press("Escape");
+  await page.getByTestId("user-menu").click();
+  expect(await seriousViolations(page)).toEqual([]);
+  await page.goto("/account");
+  await page.getByRole("button", { name: "Edit Info" }).click();
+  expect(await seriousViolations(page)).toEqual([]);
+});
+
+test("dialogs keep focus inside and give it back on Escape", async ({ page }) => {
+  await page.goto("/");
+  const opener = page.getByRole("button", { name: "Collaborate" });
+  await opener.click();
+  const dialog = page.getByRole("dialog", { name: "Join Existing Session" });
+  await expect(dialog.getByLabel("Session ID")).toBeFocused();
+  for (let i = 0; i < 6; i++) {
+    await page.keyboard.press("Tab");
+    expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
+  }
+  await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+});

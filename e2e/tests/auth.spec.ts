@@ -1,0 +1,134 @@
+import { expect, newUser, test } from "../support/fixtures";
+import { registerViaApi, signIn, signUp } from "../support/flows";
+
+test.describe("sign-up", () => {
+  test("checks fields in the spec's order and sends nothing until they pass", async ({ page }) => {
+    let registerCalls = 0;
+    page.on("request", (r) => {
+      if (r.url().endsWith("/api/auth/register")) registerCalls += 1;
+    });
+    const user = newUser();
+    await signUp(page, { ...user, name: "  " }, "different");
+    await expect(page.getByText("Passwords do not match").first()).toBeVisible();
+    await signUp(page, { ...user, name: "   " });
+    await expect(page.getByText("Username is required").first()).toBeVisible();
+    await signUp(page, { ...user, email: "" });
+    await expect(page.getByText("Email is required").first()).toBeVisible();
+    expect(registerCalls).toBe(0);
+  });
+
+  test("shows the server's message when the email is taken", async ({ page, request }) => {
+    const user = newUser();
+    await registerViaApi(request, user);
+    await signUp(page, { ...newUser(), email: user.email });
+    await expect(page.getByText("Email is already registered").first()).toBeVisible();
+    await expect(page.getByText("Registration failed. Please try again.")).toBeVisible();
+    await expect(page).toHaveURL(/\/signup$/);
+  });
+});
+
+test.describe("sign-in", () => {
+  test("asks for both fields before sending", async ({ page }) => {
+    await page.goto("/signin");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByText("Please fill in all fields")).toBeVisible();
+  });
+
+  test("shows a wrong password inline and as a toast", async ({ page, request }) => {
+    const user = newUser();
+    await registerViaApi(request, user);
+    await page.goto("/signin");
+    await page.getByLabel("Email/Username").fill(user.name);
+    await page.getByLabel("Password").fill("wrong");
+    await page.getByRole("button", { name: "Sign In", exact: true }).click();
+    await expect(page.getByText("Invalid email/username or password")).toHaveCount(2);
+  });
+
+  test("toasts the error query parameter and redirects a signed-in visitor away", async ({ page, request }) => {
+    await page.goto("/signin?error=Something%20broke");
+    await expect(page.getByText("Something broke")).toBeVisible();
+    const user = newUser();
+    await registerViaApi(request, user);
+    await signIn(page, user.email, user.password, user.name);
+    await page.goto("/signin");
+    await expect(page).toHaveURL(/\/$/);
+  });
+
+  test("an invalid stored token forces a logout", async ({ page }) => {
+    await page.goto("/");
+    await page.evaluate(() => {
+      localStorage.setItem("token", "garbage");
+      localStorage.removeItem("user");
+    });
+    await page.reload();
+    await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  });
+});
+
+test.describe("sessions from the landing page", () => {
+  test("join needs a login and a non-empty id; an unknown id gets the server's message", async ({ page, request }) => {
+    await page.goto("/");
+    await page.getByRole("button", { name: "Collaborate" }).click();
+    const join = page.getByRole("dialog", { name: "Join Existing Session" });
+    await join.getByLabel("Session ID").fill("demo-session");
+    await join.getByRole("button", { name: "Join Session" }).click();
+    await expect(page.getByText("You must be logged in to join a session!")).toBeVisible();
+    await page.keyboard.press("Escape");
+    await expect(join).toBeHidden();
+
+    const user = newUser();
+    await registerViaApi(request, user);
+    await signIn(page, user.email, user.password, user.name);
+    await page.getByRole("button", { name: "Collaborate" }).click();
+    await join.getByRole("button", { name: "Join Session" }).click();
+    await expect(page.getByText("Please enter a valid session ID!")).toBeVisible();
+    await join.getByLabel("Session ID").fill("no-such-session");
+    await join.getByRole("button", { name: "Join Session" }).click();
+    await expect(page.getByText("Session not found")).toBeVisible();
+  });
+
+  test("create needs a login", async ({ page }) => {
+    await page.goto("/");
+    const alert = page.waitForEvent("dialog");
+    await page.getByRole("button", { name: "Start Building" }).click();
+    await page.getByRole("dialog", { name: "Create New Session" }).getByLabel("Session Name").fill("x");
+    await page.getByRole("button", { name: "Create Session" }).click();
+    const dialog = await alert;
+    expect(dialog.message()).toBe("You must be logged in to create a session!");
+    await dialog.dismiss();
+  });
+
+  test("shows the Session Link after creating", async ({ page, request }) => {
+    const user = newUser();
+    await registerViaApi(request, user);
+    await signIn(page, user.email, user.password, user.name);
+    await page.getByRole("button", { name: "Start Building" }).click();
+    await page.getByLabel("Session Name").fill("linked");
+    await page.getByRole("button", { name: "Create Session" }).click();
+    await expect(page).toHaveURL(/code-editor-dashboard\//);
+    const id = page.url().split("/").pop() ?? "";
+    await page.goto("/");
+    await expect(page.getByTestId("session-link")).toHaveAttribute("href", new RegExp(`${id}$`));
+  });
+});
+
+test.describe("GitHub login", () => {
+  test("goes through GitHub's OAuth (local fake) and comes back signed in", async ({ page }) => {
+    await page.goto("/signin");
+    await expect(page.getByText("or continue with")).toBeVisible();
+    await page.getByRole("link", { name: /GitHub/ }).click();
+    await expect(page.getByText("Login successful")).toBeVisible();
+    await expect(page).toHaveURL(/\/code-editor-dashboard$/);
+    await expect(page.getByTestId("user-menu")).toHaveText(/octocat-e2e/);
+  });
+
+  test("the callback page handles an error and a missing token", async ({ page }) => {
+    await page.goto("/auth/callback?error=Denied%20by%20user");
+    await expect(page.getByText("Denied by user")).toBeVisible();
+    await expect(page).toHaveURL(/\/signin$/);
+    await page.goto("/auth/callback");
+    await expect(page.getByText("Authentication failed")).toBeVisible();
+    await expect(page).toHaveURL(/\/signin$/);
+  });
+});

@@ -1,0 +1,58 @@
+import { expect, newUser, test } from "../support/fixtures";
+import { logOut, registerViaApi, signIn, signUp } from "../support/flows";
+
+test("two users: sign up, sign in, create and join a session, edit the account, log out", async ({
+  page,
+  newPage,
+  request,
+}) => {
+  const alice = newUser("alice");
+  await signUp(page, alice);
+  await expect(page.getByText("Registration successful!").first()).toBeVisible();
+  await expect(page).toHaveURL(/\/signin$/);
+
+  await signIn(page, alice.email, alice.password, alice.name);
+  await expect(page.getByTestId("user-menu")).toHaveText(new RegExp(alice.name));
+
+  await page.getByRole("button", { name: "Start Building" }).click();
+  const create = page.getByRole("dialog", { name: "Create New Session" });
+  await create.getByLabel("Session Name").fill("Pairing on e2e");
+  await create.getByRole("button", { name: "Create Session" }).click();
+  await expect(page).toHaveURL(/\/code-editor-dashboard\/[A-Za-z0-9_-]{24}$/);
+  const sessionId = page.url().split("/").pop() ?? "";
+  await expect(page.getByText(sessionId).first()).toBeVisible();
+
+  const bobPage = await newPage();
+  const bob = newUser("bob");
+  await registerViaApi(request, bob);
+  await signIn(bobPage, bob.name, bob.password, bob.name);
+  await bobPage.getByRole("button", { name: "Collaborate" }).click();
+  const join = bobPage.getByRole("dialog", { name: "Join Existing Session" });
+  await join.getByLabel("Session ID").fill(`  ${sessionId}  `);
+  await join.getByRole("button", { name: "Join Session" }).click();
+  await expect(bobPage.getByText("Joined session successfully")).toBeVisible();
+  await expect(bobPage).toHaveURL(new RegExp(`/code-editor-dashboard/${sessionId}$`));
+
+  const session = await request.get(`/api/session/${sessionId}`);
+  const participants = (await session.json()).participants as { name: string; role: string }[];
+  expect(participants.map((p) => [p.name, p.role])).toEqual([
+    [alice.name, "host"],
+    [bob.name, "participant"],
+  ]);
+
+  await page.goto("/account");
+  await expect(page.getByText(alice.email)).toBeVisible();
+  await page.getByRole("button", { name: "Edit Info" }).click();
+  const renamed = `${alice.name}_x`;
+  await page.getByLabel("Name").fill(renamed);
+  await page.getByRole("button", { name: "Save Changes" }).click();
+  await expect(page.getByText("Profile updated successfully")).toBeVisible();
+  await expect(page.getByTestId("user-menu")).toHaveText(new RegExp(renamed));
+  await page.reload();
+  await expect(page.getByTestId("user-menu")).toHaveText(new RegExp(renamed));
+
+  await logOut(page);
+  await logOut(bobPage);
+  await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+});

@@ -1,0 +1,76 @@
+#!/usr/bin/env node
+// Runs every suite (static checks, unit + integration, end-to-end) and ends with one line
+// "N passed, N failed" that sums them all, as CI reads it.
+import { spawnSync } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+
+const root = path.resolve(import.meta.dirname, "..");
+const out = path.join(root, ".test-output");
+fs.mkdirSync(out, { recursive: true });
+
+const totals = { passed: 0, failed: 0 };
+const lines = [];
+
+function run(label, command, args, env = {}) {
+  console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  return result.status === 0;
+}
+
+function check(label, command, args) {
+  const ok = run(label, command, args);
+  totals[ok ? "passed" : "failed"] += 1;
+  lines.push(`${label}: ${ok ? "ok" : "FAILED"}`);
+}
+
+function readJson(file) {
+  try {
+    return JSON.parse(fs.readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+// A suite that crashed before writing its report counts as one failure, never as zero.
+function suite(label, command, args, reportFile, count) {
+  fs.rmSync(reportFile, { force: true });
+  const ok = run(label, command, args);
+  const report = readJson(reportFile);
+  const { passed, failed } = report ? count(report) : { passed: 0, failed: 1 };
+  const failedHere = failed === 0 && !ok ? 1 : failed;
+  totals.passed += passed;
+  totals.failed += failedHere;
+  lines.push(`${label}: ${passed} passed, ${failedHere} failed`);
+}
+
+check("typecheck", "npm", ["run", "--silent", "typecheck"]);
+check("lint", "npm", ["run", "--silent", "lint"]);
+
+const vitestReport = path.join(out, "vitest.json");
+suite(
+  "unit + integration",
+  "npx",
+  ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`],
+  vitestReport,
+  (r) => ({ passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) }),
+);
+
+check("web build", "npm", ["run", "--silent", "build"]);
+
+const e2eReport = path.join(out, "e2e.json");
+suite(
+  "end-to-end",
+  "npx",
+  ["playwright", "test", "-c", "e2e/playwright.config.ts"],
+  e2eReport,
+  (r) => ({
+    passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
+    failed: (r.stats?.unexpected ?? 0) + (r.errors?.length ? 1 : 0),
+  }),
+);
+
+console.log("\n=== summary");
+for (const line of lines) console.log(line);
+console.log(`${totals.passed} passed, ${totals.failed} failed`);
+process.exit(totals.failed === 0 ? 0 : 1);
