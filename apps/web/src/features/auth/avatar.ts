@@ -23,14 +23,10 @@ export function avatarColor(userId: string): string {
   return AVATAR_COLORS[hash % AVATAR_COLORS.length] ?? AVATAR_COLORS[0];
 }
 
-/** Up to two initials of a display name; '?' for an empty one. */
+/** First and last initials of a display name ('Ada Lovelace' -> 'AL', 'ada' -> 'A'); '?' if empty. */
 export function initialsOf(name: string): string {
   const parts = name.trim().split(/\s+/).filter(Boolean);
-  const letters = parts.length > 1 ? [parts[0], parts[parts.length - 1]] : [parts[0]?.slice(0, 2)];
-  return (
-    letters
-      .map((p) => p?.[0] ?? "")
-      .join("")
-      .toUpperCase() || "?"
-  );
+  const first = parts[0]?.[0] ?? "";
+  const last = parts.length > 1 ? (parts[parts.length - 1]?.[0] ?? "") : "";
+  return (first + last).toUpperCase() || "?";
 }
