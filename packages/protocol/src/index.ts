@@ -3,3 +3,4 @@ export * from "./errors";
 export * from "./limits";
 export * from "./sessions";
 export * from "./socket";
+export * from "./events";

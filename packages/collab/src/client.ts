@@ -1,0 +1,100 @@
+import * as awarenessProtocol from "y-protocols/awareness";
+import * as Y from "yjs";
+import { decodeSyncMessage, encodeStep1, encodeStep2, encodeUpdate, SYNC_STEP1, SYNC_STEP2 } from "./messages";
+
+/** How a client reaches the server; the socket.io binding and the test connector implement it. */
+export interface ClientTransport {
+  sendSync(message: Uint8Array): void;
+  sendAwareness(message: Uint8Array): void;
+}
+
+/** Origin of changes that came from the server, so they are not echoed back. */
+export const REMOTE_ORIGIN = Symbol("remote");
+
+/**
+ * The browser's half of Yjs sync over any transport. Call `connected()` once the session is
+ * joined (and after every reconnect), pass received messages to `receiveSync` and
+ * `receiveAwareness`. Local edits go out as updates while connected; after a reconnect the
+ * step 1/step 2 exchange sends whatever the server missed, so offline edits merge.
+ */
+export class CollabClient {
+  private isConnected = false;
+  private isSynced = false;
+  private readonly syncedListeners = new Set<(synced: boolean) => void>();
+
+  constructor(
+    readonly doc: Y.Doc,
+    readonly awareness: awarenessProtocol.Awareness,
+    private readonly transport: ClientTransport,
+  ) {
+    doc.on("update", this.handleDocUpdate);
+    awareness.on("update", this.handleAwarenessUpdate);
+  }
+
+  get synced(): boolean {
+    return this.isSynced;
+  }
+
+  /** Calls `listener` whenever the synced state changes; returns an unsubscribe. */
+  onSynced(listener: (synced: boolean) => void): () => void {
+    this.syncedListeners.add(listener);
+    return () => this.syncedListeners.delete(listener);
+  }
+
+  connected(): void {
+    this.isConnected = true;
+    // The server answers with step 2 (what we lack) and sends its own step 1, whose answer
+    // carries our offline edits.
+    this.transport.sendSync(encodeStep1(this.doc));
+    if (this.awareness.getLocalState() !== null) {
+      this.transport.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]));
+    }
+  }
+
+  disconnected(): void {
+    this.isConnected = false;
+    this.setSynced(false);
+    // Others' cursors are stale once we cannot hear from them.
+    const others = [...this.awareness.getStates().keys()].filter((id) => id !== this.doc.clientID);
+    awarenessProtocol.removeAwarenessStates(this.awareness, others, REMOTE_ORIGIN);
+  }
+
+  receiveSync(message: Uint8Array): void {
+    const parsed = decodeSyncMessage(message);
+    if (parsed.type === SYNC_STEP1) {
+      this.transport.sendSync(encodeStep2(this.doc, parsed.stateVector));
+      return;
+    }
+    Y.applyUpdate(this.doc, parsed.update, REMOTE_ORIGIN);
+    if (parsed.type === SYNC_STEP2) this.setSynced(true);
+  }
+
+  receiveAwareness(message: Uint8Array): void {
+    awarenessProtocol.applyAwarenessUpdate(this.awareness, message, REMOTE_ORIGIN);
+  }
+
+  destroy(): void {
+    this.doc.off("update", this.handleDocUpdate);
+    this.awareness.off("update", this.handleAwarenessUpdate);
+    this.syncedListeners.clear();
+  }
+
+  private readonly handleDocUpdate = (update: Uint8Array, origin: unknown) => {
+    if (origin !== REMOTE_ORIGIN && this.isConnected) this.transport.sendSync(encodeUpdate(update));
+  };
+
+  private readonly handleAwarenessUpdate = (
+    changes: { added: number[]; updated: number[]; removed: number[] },
+    origin: unknown,
+  ) => {
+    if (origin === REMOTE_ORIGIN || !this.isConnected) return;
+    const changed = [...changes.added, ...changes.updated, ...changes.removed];
+    this.transport.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
+  };
+
+  private setSynced(synced: boolean) {
+    if (synced === this.isSynced) return;
+    this.isSynced = synced;
+    for (const listener of this.syncedListeners) listener(synced);
+  }
+}

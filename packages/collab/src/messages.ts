@@ -1,0 +1,53 @@
+import * as decoding from "lib0/decoding";
+import * as encoding from "lib0/encoding";
+import * as Y from "yjs";
+
+/** y-protocols' sync message types, read and written with y-protocols' own encoding. */
+export const SYNC_STEP1 = 0;
+export const SYNC_STEP2 = 1;
+export const SYNC_UPDATE = 2;
+
+export type SyncMessage =
+  | { type: typeof SYNC_STEP1; stateVector: Uint8Array }
+  | { type: typeof SYNC_STEP2 | typeof SYNC_UPDATE; update: Uint8Array };
+
+/** Step 1: "here is what I have" (a state vector). */
+export function encodeStep1(doc: Y.Doc): Uint8Array {
+  return encodeMessage(SYNC_STEP1, Y.encodeStateVector(doc));
+}
+
+/** Step 2: everything `doc` has that the holder of `stateVector` lacks. */
+export function encodeStep2(doc: Y.Doc, stateVector?: Uint8Array): Uint8Array {
+  return encodeMessage(SYNC_STEP2, Y.encodeStateAsUpdate(doc, stateVector));
+}
+
+export function encodeUpdate(update: Uint8Array): Uint8Array {
+  return encodeMessage(SYNC_UPDATE, update);
+}
+
+function encodeMessage(type: number, payload: Uint8Array): Uint8Array {
+  const encoder = encoding.createEncoder();
+  encoding.writeVarUint(encoder, type);
+  encoding.writeVarUint8Array(encoder, payload);
+  return encoding.toUint8Array(encoder);
+}
+
+/**
+ * Parses and fully checks a sync message without touching any document, so a malformed
+ * one can be refused before it changes anything. Throws on any defect.
+ */
+export function decodeSyncMessage(message: Uint8Array): SyncMessage {
+  const decoder = decoding.createDecoder(message);
+  const type = decoding.readVarUint(decoder);
+  const payload = decoding.readVarUint8Array(decoder);
+  if (decoding.hasContent(decoder)) throw new Error("trailing bytes after the sync message");
+  if (type === SYNC_STEP1) {
+    Y.decodeStateVector(payload);
+    return { type, stateVector: payload };
+  }
+  if (type === SYNC_STEP2 || type === SYNC_UPDATE) {
+    Y.decodeUpdate(payload);
+    return { type, update: payload };
+  }
+  throw new Error(`unknown sync message type ${type}`);
+}

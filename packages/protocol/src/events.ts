@@ -1,0 +1,108 @@
+import { z } from "zod";
+import { SessionIdSchema } from "./sessions";
+
+/** The two editor languages and the file each one edits. */
+export const LANGUAGES = {
+  javascript: { id: "javascript", name: "JavaScript", extension: "js", file: "main.js" },
+  python: { id: "python", name: "Python", extension: "py", file: "main.py" },
+} as const;
+export const LanguageSchema = z.enum(["javascript", "python"]);
+export type Language = z.infer<typeof LanguageSchema>;
+
+/** The text each file starts with in a new session (the spec's hello-world starters). */
+export const STARTER_CODE: Record<Language, string> = {
+  javascript: '// Welcome to Ensemble: edit together, run, review.\nconsole.log("Hello, world!");\n',
+  python: '# Welcome to Ensemble: edit together, run, review.\nprint("Hello, world!")\n',
+};
+
+/** Someone connected to a session, as every participant sees them. */
+export const PresenceSchema = z.object({
+  /** The user id, or `guest-…` for an anonymous guest; stable for the socket's life. */
+  id: z.string(),
+  name: z.string(),
+  isHost: z.boolean(),
+  isGuest: z.boolean(),
+});
+export type Presence = z.infer<typeof PresenceSchema>;
+
+export const SessionRefSchema = z.object({ sessionId: SessionIdSchema });
+
+export const LanguageUpdateSchema = z.object({ sessionId: SessionIdSchema, language: LanguageSchema });
+export type LanguageUpdate = z.infer<typeof LanguageUpdateSchema>;
+
+export const JoinedSchema = z.object({
+  sessionId: z.string(),
+  self: PresenceSchema,
+  participants: z.array(PresenceSchema),
+  language: LanguageSchema,
+  title: z.string(),
+});
+export type Joined = z.infer<typeof JoinedSchema>;
+
+/** What every acknowledged socket event answers. */
+export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string; message: string } };
+
+/** Largest Yjs message (sync or awareness) the server accepts, in bytes. */
+export const MAX_YJS_MESSAGE_BYTES = 512 * 1024;
+
+/** A binary Yjs message (y-protocols sync or awareness encoding) under the size cap. */
+export const YjsMessageSchema = z
+  .instanceof(Uint8Array, { error: "expected a binary message" })
+  .refine((m) => m.byteLength > 0, "empty message")
+  .refine((m) => m.byteLength <= MAX_YJS_MESSAGE_BYTES, `message over ${MAX_YJS_MESSAGE_BYTES} bytes`);
+
+/** Sent by the server when a message is refused; nothing changed because of it. */
+export const SocketErrorSchema = z.object({ event: z.string(), code: z.string(), message: z.string() });
+export type SocketError = z.infer<typeof SocketErrorSchema>;
+
+const SessionEndingSchema = z.object({ sessionId: SessionIdSchema });
+
+/**
+ * Every event the browser sends: its payload schema and, when it is acknowledged, the
+ * schema of the ack's data. Yjs messages carry no session id: a socket edits the one
+ * session it joined.
+ */
+export const CLIENT_EVENTS = {
+  joinSession: { payload: SessionIdSchema, ack: JoinedSchema },
+  getParticipants: { payload: SessionIdSchema },
+  getLanguageState: { payload: SessionIdSchema },
+  languageUpdate: { payload: LanguageUpdateSchema, ack: LanguageUpdateSchema },
+  sessionEnding: { payload: SessionEndingSchema, ack: z.null() },
+  yjsSync: { payload: YjsMessageSchema },
+  yjsAwareness: { payload: YjsMessageSchema },
+} as const;
+
+/** Every event the server sends, with its payload schema. */
+export const SERVER_EVENTS = {
+  participantsList: z.array(PresenceSchema),
+  participantJoined: PresenceSchema,
+  participantLeft: z.string(),
+  languageUpdate: LanguageUpdateSchema,
+  sessionEnding: SessionEndingSchema,
+  yjsSync: YjsMessageSchema,
+  yjsAwareness: YjsMessageSchema,
+  socketError: SocketErrorSchema,
+} as const;
+
+type ClientCatalogue = typeof CLIENT_EVENTS;
+export type ClientEventName = keyof ClientCatalogue;
+
+/** The payload type of a client event. */
+export type ClientPayload<E extends ClientEventName> = z.infer<ClientCatalogue[E]["payload"]>;
+
+/** The ack data type of a client event, or never when it is not acknowledged. */
+export type ClientAckData<E extends ClientEventName> = ClientCatalogue[E] extends { ack: z.ZodType }
+  ? z.infer<ClientCatalogue[E]["ack"]>
+  : never;
+
+/** socket.io's typed map of browser-to-server events, derived from the catalogue. */
+export type ClientToServerEvents = {
+  [E in ClientEventName]: ClientCatalogue[E] extends { ack: z.ZodType }
+    ? (payload: ClientPayload<E>, ack: (result: Ack<ClientAckData<E>>) => void) => void
+    : (payload: ClientPayload<E>) => void;
+};
+
+/** socket.io's typed map of server-to-browser events, derived from the catalogue. */
+export type ServerToClientEvents = {
+  [E in keyof typeof SERVER_EVENTS]: (payload: z.infer<(typeof SERVER_EVENTS)[E]>) => void;
+};
