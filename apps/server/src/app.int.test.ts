@@ -2,13 +2,12 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { CONNECT_ERRORS, PROTOCOL_VERSION } from "@ensemble/protocol";
-import { io as connect } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, startTestServer, type TestServer } from "../test/harness";
+import { buildUser, socketClient, startTestServer, type TestServer } from "../test/harness";
 
 /** Resolves with "connected" or the connect_error message. */
 function tryConnect(url: string, auth: Record<string, unknown>) {
-  const socket = connect(url, { auth, transports: ["websocket"], reconnection: false });
+  const socket = socketClient(url, auth);
   return new Promise<string>((resolve) => {
     socket.on("connect", () => {
       socket.disconnect();

@@ -5,6 +5,7 @@ import { pinoHttp } from "pino-http";
 import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
+import { createCollabFeature } from "./features/collab/index";
 import { createSessionsFeature } from "./features/sessions/index";
 import { apiNotFound, errorHandler } from "./http/errors";
 import { webApp } from "./http/static";
@@ -53,11 +54,16 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
 
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
+  const collab = createCollabFeature(io, db, sessions.service, logger);
 
   return {
     server,
     io,
-    /** Stops taking connections, drops sockets, and waits for requests in flight. */
-    close: () => io.close(),
+    collab,
+    /** Stops taking connections, drops sockets, stores every live document, waits for requests. */
+    async close() {
+      await io.close();
+      await collab.close();
+    },
   };
 }

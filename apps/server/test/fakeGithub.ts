@@ -17,6 +17,7 @@ export async function startFakeGithub(options: {
   clientId: string;
   clientSecret: string;
   user: FakeGithubUser;
+  port?: number;
 }) {
   const codes = new Map<string, FakeGithubUser>();
   const tokens = new Map<string, FakeGithubUser>();

@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import { type AuthResponse, AuthResponseSchema } from "@ensemble/protocol";
+import { io as connect, type ManagerOptions } from "socket.io-client";
+import msgpackParser from "socket.io-msgpack-parser";
 import { createApp } from "../src/app";
 import { type Db, openDatabase } from "../src/db/index";
 import { migrate } from "../src/db/migrate";
@@ -157,4 +159,19 @@ export async function buildUser(
   if (result.status !== 201)
     throw new Error(`buildUser failed: ${result.status} ${JSON.stringify(result.body)}`);
   return { ...AuthResponseSchema.parse(result.body), password: payload.password };
+}
+
+/** A socket.io client speaking our wire format, on websocket only, without reconnection unless asked. */
+export function socketClient(
+  url: string,
+  auth: Record<string, unknown>,
+  options: Partial<ManagerOptions> = {},
+) {
+  return connect(url, {
+    auth,
+    transports: ["websocket"],
+    reconnection: false,
+    parser: msgpackParser,
+    ...options,
+  });
 }

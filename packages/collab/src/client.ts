@@ -1,6 +1,13 @@
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
-import { decodeSyncMessage, encodeStep1, encodeStep2, encodeUpdate, SYNC_STEP1, SYNC_STEP2 } from "./messages";
+import {
+  decodeSyncMessage,
+  encodeStep1,
+  encodeStep2,
+  encodeUpdate,
+  SYNC_STEP1,
+  SYNC_STEP2,
+} from "./messages";
 
 /** How a client reaches the server; the socket.io binding and the test connector implement it. */
 export interface ClientTransport {
@@ -47,7 +54,9 @@ export class CollabClient {
     // carries our offline edits.
     this.transport.sendSync(encodeStep1(this.doc));
     if (this.awareness.getLocalState() !== null) {
-      this.transport.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]));
+      this.transport.sendAwareness(
+        awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]),
+      );
     }
   }
 

@@ -47,7 +47,7 @@ export const MAX_YJS_MESSAGE_BYTES = 512 * 1024;
 
 /** A binary Yjs message (y-protocols sync or awareness encoding) under the size cap. */
 export const YjsMessageSchema = z
-  .instanceof(Uint8Array, { error: "expected a binary message" })
+  .custom<Uint8Array>((value) => value instanceof Uint8Array, { error: "expected a binary message" })
   .refine((m) => m.byteLength > 0, "empty message")
   .refine((m) => m.byteLength <= MAX_YJS_MESSAGE_BYTES, `message over ${MAX_YJS_MESSAGE_BYTES} bytes`);
 

@@ -1,6 +1,6 @@
 export * from "./auth";
 export * from "./errors";
+export * from "./events";
 export * from "./limits";
 export * from "./sessions";
 export * from "./socket";
-export * from "./events";

@@ -1,6 +1,13 @@
 import type { Server as HttpServer } from "node:http";
-import { CONNECT_ERRORS, HandshakeSchema, PROTOCOL_VERSION } from "@ensemble/protocol";
-import { Server } from "socket.io";
+import {
+  type ClientToServerEvents,
+  CONNECT_ERRORS,
+  HandshakeSchema,
+  PROTOCOL_VERSION,
+  type ServerToClientEvents,
+} from "@ensemble/protocol";
+import { Server, type Socket } from "socket.io";
+import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
@@ -12,15 +19,31 @@ export interface SocketData {
   identity: SocketIdentity;
 }
 
+export type EditorServer = Server<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+export type EditorSocket = Socket<
+  ClientToServerEvents,
+  ServerToClientEvents,
+  Record<string, never>,
+  SocketData
+>;
+
 /**
  * socket.io on the HTTP server's port. Every connection must present our protocol version
  * and, optionally, a bearer token; a bad token is refused rather than downgraded to guest.
  */
 export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
-  const io = new Server<Record<string, never>, Record<string, never>, Record<string, never>, SocketData>(
-    httpServer,
-    { path: "/socket.io", maxHttpBufferSize: 1_000_000, serveClient: false },
-  );
+  // msgpack carries a binary Yjs message in the same frame as its event, not as an attachment.
+  const io: EditorServer = new Server(httpServer, {
+    path: "/socket.io",
+    maxHttpBufferSize: 1_000_000,
+    serveClient: false,
+    parser: msgpackParser,
+  });
   io.use(async (socket, next) => {
     const handshake = HandshakeSchema.safeParse(socket.handshake.auth);
     if (!handshake.success) return next(new Error(CONNECT_ERRORS.badHandshake));

@@ -1,4 +1,4 @@
-import type { Participant, Role } from "@ensemble/protocol";
+import type { Language, Participant, Role } from "@ensemble/protocol";
 import type { Queryable } from "../../db/index";
 
 export interface SessionRecord {
@@ -6,6 +6,7 @@ export interface SessionRecord {
   title: string;
   hostId: string | null;
   isPublic: boolean;
+  language: Language;
   createdAt: Date;
 }
 
@@ -14,6 +15,7 @@ interface SessionRow {
   title: string;
   host_id: string | null;
   is_public: boolean;
+  language: Language;
   created_at: Date;
 }
 
@@ -29,6 +31,7 @@ const toRecord = (r: SessionRow): SessionRecord => ({
   title: r.title,
   hostId: r.host_id,
   isPublic: r.is_public,
+  language: r.language,
   createdAt: r.created_at,
 });
 
@@ -49,7 +52,7 @@ export function createSessionRepo(db: Queryable) {
     },
     async find(id: string) {
       const rows = await db.query<SessionRow>(
-        "SELECT id, title, host_id, is_public, created_at FROM sessions WHERE id = $1",
+        "SELECT id, title, host_id, is_public, language, created_at FROM sessions WHERE id = $1",
         [id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;
@@ -67,6 +70,9 @@ export function createSessionRepo(db: Queryable) {
         [sessionId, userId],
       );
       return { role: existing[0]?.role ?? "participant", isNew: false };
+    },
+    async setLanguage(sessionId: string, language: Language) {
+      await db.query("UPDATE sessions SET language = $2 WHERE id = $1", [sessionId, language]);
     },
     async participants(sessionId: string): Promise<Participant[]> {
       const rows = await db.query<ParticipantRow>(

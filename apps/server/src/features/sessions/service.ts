@@ -1,5 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type { CreateSessionResponse, JoinSessionResponse, SessionResponse } from "@ensemble/protocol";
+import type {
+  CreateSessionResponse,
+  JoinSessionResponse,
+  Language,
+  Role,
+  SessionResponse,
+} from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import { HttpError } from "../../http/errors";
 import type { SessionRepo } from "./repo";
@@ -31,6 +37,28 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
       const message = isNew ? "Joined session successfully" : "You are already in this session";
       return { message, session_id: sessionId, role };
     },
+
+    /**
+     * Joins from the editor's socket: a signed-in user becomes a participant (the id is the
+     * capability), a guest only needs the session to exist.
+     */
+    async joinRealtime(
+      userId: string | undefined,
+      sessionId: string,
+    ): Promise<{ role: Role; title: string; language: Language }> {
+      const session = await sessions.find(sessionId);
+      if (!session) throw notFound();
+      const role = userId ? (await sessions.addParticipant(sessionId, userId)).role : "participant";
+      return { role, title: session.title, language: session.language };
+    },
+
+    async language(sessionId: string): Promise<Language> {
+      const session = await sessions.find(sessionId);
+      if (!session) throw notFound();
+      return session.language;
+    },
+
+    setLanguage: (sessionId: string, language: Language) => sessions.setLanguage(sessionId, language),
 
     async get(sessionId: string): Promise<SessionResponse> {
       const session = await sessions.find(sessionId);

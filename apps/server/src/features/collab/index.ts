@@ -1,0 +1,30 @@
+import type { Presence } from "@ensemble/protocol";
+import type { Db } from "../../db/index";
+import type { Logger } from "../../logger";
+import type { EditorServer } from "../../realtime/socket";
+import type { SessionService } from "../sessions/index";
+import { createDocRepo } from "./repo";
+import { RoomRegistry } from "./rooms";
+import { registerCollabSocket, sessionRoom } from "./socket";
+
+/** Wires live editing: rooms of Yjs documents stored in the database, over socket.io. */
+export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionService, logger: Logger) {
+  // Broadcasts go through socket.io rooms so each message is encoded once for all receivers.
+  const rooms = new RoomRegistry(
+    createDocRepo(db),
+    (sessionId) => ({
+      sync: (message, except) => {
+        const target = io.to(sessionRoom(sessionId));
+        (except ? target.except(except.id) : target).emit("yjsSync", message);
+      },
+      awareness: (message, except) => {
+        const target = io.to(sessionRoom(sessionId));
+        (except ? target.except(except.id) : target).emit("yjsAwareness", message);
+      },
+    }),
+    logger,
+  );
+  const presences = new Map<string, Presence>();
+  io.on("connection", (socket) => registerCollabSocket(socket, { io, sessions, rooms, presences, logger }));
+  return { rooms, close: () => rooms.closeAll() };
+}

@@ -1,0 +1,82 @@
+import type { Logger } from "../../logger";
+import { DocWriter, type DocWriterOptions } from "./docWriter";
+import type { DocRepo } from "./repo";
+import { Room, type RoomBroadcast } from "./room";
+
+interface LiveRoom {
+  room: Room;
+  writer: DocWriter;
+}
+
+/**
+ * The sessions whose document is loaded. A room is loaded on its first join and unloaded
+ * (flushed and compacted) when its last connection leaves; a join that arrives while a
+ * room is unloading waits for it, so it never loads a state missing the last writes.
+ */
+export class RoomRegistry {
+  private readonly live = new Map<string, Promise<LiveRoom>>();
+  private readonly closing = new Map<string, Promise<void>>();
+
+  constructor(
+    private readonly repo: DocRepo,
+    private readonly broadcastFor: (sessionId: string) => RoomBroadcast,
+    private readonly logger: Logger,
+    private readonly writerOptions: Partial<DocWriterOptions> = {},
+  ) {}
+
+  /** The loaded room of a session, loading it when needed. */
+  open(sessionId: string): Promise<Room> {
+    let entry = this.live.get(sessionId);
+    if (!entry) {
+      entry = this.load(sessionId);
+      this.live.set(sessionId, entry);
+      entry.catch(() => this.live.delete(sessionId));
+    }
+    return entry.then((l) => l.room);
+  }
+
+  /** The room if it is loaded now, for messages from connections already in it. */
+  async current(sessionId: string): Promise<Room | undefined> {
+    return (await this.live.get(sessionId))?.room;
+  }
+
+  get loadedCount(): number {
+    return this.live.size;
+  }
+
+  /** Unloads the session's room if nobody is in it any more. */
+  async releaseIfEmpty(sessionId: string): Promise<void> {
+    const entry = this.live.get(sessionId);
+    if (!entry) return;
+    const live = await entry;
+    if (live.room.size > 0 || this.live.get(sessionId) !== entry) return;
+    this.live.delete(sessionId);
+    const done = this.unload(live).finally(() => this.closing.delete(sessionId));
+    this.closing.set(sessionId, done);
+    await done;
+  }
+
+  /** Flushes and compacts every loaded room (SIGTERM), then unloads them all. */
+  async closeAll(): Promise<void> {
+    const entries = [...this.live.values()];
+    this.live.clear();
+    await Promise.all([...entries.map(async (e) => this.unload(await e)), ...this.closing.values()]);
+  }
+
+  private async load(sessionId: string): Promise<LiveRoom> {
+    await this.closing.get(sessionId);
+    const { snapshot, updates } = await this.repo.load(sessionId);
+    const stored = snapshot ? [snapshot, ...updates] : updates;
+    let writer: DocWriter | undefined;
+    const room = new Room(sessionId, this.broadcastFor(sessionId), (update) => writer?.push(update), stored);
+    writer = new DocWriter(sessionId, room.doc, this.repo, this.logger, this.writerOptions);
+    // A fresh document's starters are stored at once, so every later update builds on them.
+    if (stored.length === 0) await writer.compact();
+    return { room, writer };
+  }
+
+  private async unload({ room, writer }: LiveRoom) {
+    await writer.compact();
+    room.destroy();
+  }
+}

@@ -1,0 +1,141 @@
+import { randomBytes } from "node:crypto";
+import type { Presence } from "@ensemble/protocol";
+import type { Logger } from "../../logger";
+import { handle, SocketEventError } from "../../realtime/handle";
+import type { EditorServer, EditorSocket } from "../../realtime/socket";
+import type { SessionService } from "../sessions/index";
+import { type RoomConnection, RoomMessageError } from "./room";
+import type { RoomRegistry } from "./rooms";
+
+/** The socket.io room of a session. */
+export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
+
+export interface CollabSocketDeps {
+  io: EditorServer;
+  sessions: SessionService;
+  rooms: RoomRegistry;
+  /** socket id → presence, for every socket in a session on this process. */
+  presences: Map<string, Presence>;
+  logger: Logger;
+}
+
+interface Membership {
+  sessionId: string;
+  presence: Presence;
+  connection: RoomConnection;
+}
+
+/** Who is in a session now, one entry per person however many tabs they have open. */
+export function presenceList(deps: CollabSocketDeps, sessionId: string): Presence[] {
+  const seen = new Map<string, Presence>();
+  for (const socketId of deps.io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? []) {
+    const presence = deps.presences.get(socketId);
+    if (presence && !seen.has(presence.id)) seen.set(presence.id, presence);
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The editor's session events on one socket. A socket is in at most one session; until it
+ * has joined, every message about a session is refused and nothing of a session reaches it.
+ */
+export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDeps) {
+  const { sessions, rooms, presences, logger } = deps;
+  const identity = socket.data.identity;
+  const selfId = identity.kind === "user" ? identity.id : `guest-${randomBytes(6).toString("hex")}`;
+  let membership: Membership | undefined;
+
+  const requireMember = (sessionId?: string): Membership => {
+    if (!membership || (sessionId !== undefined && membership.sessionId !== sessionId)) {
+      throw new SocketEventError("not_joined", "Join the session first");
+    }
+    return membership;
+  };
+
+  async function leave() {
+    const current = membership;
+    if (!current) return;
+    membership = undefined;
+    presences.delete(socket.id);
+    await socket.leave(sessionRoom(current.sessionId));
+    (await rooms.current(current.sessionId))?.leave(current.connection);
+    if (!presenceList(deps, current.sessionId).some((p) => p.id === current.presence.id)) {
+      socket.to(sessionRoom(current.sessionId)).emit("participantLeft", current.presence.id);
+    }
+    await rooms.releaseIfEmpty(current.sessionId);
+  }
+
+  handle(socket, "joinSession", logger, async (sessionId) => {
+    await leave();
+    const userId = identity.kind === "user" ? identity.id : undefined;
+    const { role, title, language } = await sessions.joinRealtime(userId, sessionId);
+    const presence: Presence = {
+      id: selfId,
+      name: identity.name,
+      isHost: role === "host",
+      isGuest: identity.kind === "guest",
+    };
+    const connection: RoomConnection = {
+      id: socket.id,
+      user: { id: selfId, name: identity.name },
+      sendSync: (message) => socket.emit("yjsSync", message),
+      sendAwareness: (message) => socket.emit("yjsAwareness", message),
+    };
+    const room = await rooms.open(sessionId);
+    const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
+    membership = { sessionId, presence, connection };
+    presences.set(socket.id, presence);
+    await socket.join(sessionRoom(sessionId));
+    room.join(connection);
+    if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", presence);
+    return { sessionId, self: presence, participants: presenceList(deps, sessionId), language, title };
+  });
+
+  handle(socket, "getParticipants", logger, (sessionId) => {
+    requireMember(sessionId);
+    socket.emit("participantsList", presenceList(deps, sessionId));
+    return undefined;
+  });
+
+  handle(socket, "getLanguageState", logger, async (sessionId) => {
+    requireMember(sessionId);
+    socket.emit("languageUpdate", { sessionId, language: await sessions.language(sessionId) });
+    return undefined;
+  });
+
+  handle(socket, "languageUpdate", logger, async (update) => {
+    requireMember(update.sessionId);
+    // Stored first, then announced: a late joiner reads the language everyone saw.
+    await sessions.setLanguage(update.sessionId, update.language);
+    socket.to(sessionRoom(update.sessionId)).emit("languageUpdate", update);
+    return update;
+  });
+
+  handle(socket, "sessionEnding", logger, ({ sessionId }) => {
+    if (!requireMember(sessionId).presence.isHost) {
+      throw new SocketEventError("forbidden", "Only the session host can end the session");
+    }
+    socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
+    return null;
+  });
+
+  const relay = (kind: "sync" | "awareness") => async (message: Uint8Array) => {
+    const member = requireMember();
+    const room = await rooms.current(member.sessionId);
+    if (!room) throw new SocketEventError("not_joined", "Join the session first");
+    try {
+      if (kind === "sync") room.receiveSync(member.connection, message);
+      else room.receiveAwareness(member.connection, message);
+    } catch (error) {
+      if (error instanceof RoomMessageError) throw new SocketEventError("invalid_message", error.message);
+      throw error;
+    }
+    return undefined;
+  };
+  handle(socket, "yjsSync", logger, relay("sync"));
+  handle(socket, "yjsAwareness", logger, relay("awareness"));
+
+  socket.on("disconnect", () => {
+    leave().catch((error: unknown) => logger.error({ err: error }, "leaving a session failed"));
+  });
+}
