@@ -45,6 +45,7 @@ export async function openTestDb(
 export interface TestServer {
   url: string;
   db: Db;
+  app: ReturnType<typeof createApp>;
   logs: string[];
   api: ReturnType<typeof apiClient>;
   close(): Promise<void>;
@@ -83,6 +84,7 @@ export async function startTestServer(
   return {
     url,
     db: opened.db,
+    app,
     logs,
     api: apiClient(url),
     async close() {

@@ -45,9 +45,15 @@ export type Ack<T> = { ok: true; data: T } | { ok: false; error: { code: string;
 /** Largest Yjs message (sync or awareness) the server accepts, in bytes. */
 export const MAX_YJS_MESSAGE_BYTES = 512 * 1024;
 
-/** A binary Yjs message (y-protocols sync or awareness encoding) under the size cap. */
+/**
+ * A binary Yjs message (y-protocols sync or awareness encoding) under the size cap. On the
+ * wire it is msgpack `bin`: Node decodes that as a Buffer, browsers as an ArrayBuffer.
+ */
 export const YjsMessageSchema = z
-  .custom<Uint8Array>((value) => value instanceof Uint8Array, { error: "expected a binary message" })
+  .custom<Uint8Array | ArrayBuffer>((value) => value instanceof Uint8Array || value instanceof ArrayBuffer, {
+    error: "expected a binary message",
+  })
+  .transform((value) => (value instanceof Uint8Array ? value : new Uint8Array(value)))
   .refine((m) => m.byteLength > 0, "empty message")
   .refine((m) => m.byteLength <= MAX_YJS_MESSAGE_BYTES, `message over ${MAX_YJS_MESSAGE_BYTES} bytes`);
 
@@ -64,6 +70,12 @@ const SessionEndingSchema = z.object({ sessionId: SessionIdSchema });
  */
 export const CLIENT_EVENTS = {
   joinSession: { payload: SessionIdSchema, ack: JoinedSchema },
+  /**
+   * Leaves the joined session. socket.io drops events that arrive in the same tick as a
+   * disconnect, so a client that is about to disconnect awaits this ack first: by then every
+   * update it sent before has been applied.
+   */
+  leaveSession: { payload: SessionIdSchema, ack: z.null() },
   getParticipants: { payload: SessionIdSchema },
   getLanguageState: { payload: SessionIdSchema },
   languageUpdate: { payload: LanguageUpdateSchema, ack: LanguageUpdateSchema },
@@ -87,8 +99,11 @@ export const SERVER_EVENTS = {
 type ClientCatalogue = typeof CLIENT_EVENTS;
 export type ClientEventName = keyof ClientCatalogue;
 
-/** The payload type of a client event. */
-export type ClientPayload<E extends ClientEventName> = z.infer<ClientCatalogue[E]["payload"]>;
+/** The payload type of a client event, as the server's handler sees it after parsing. */
+export type ClientPayload<E extends ClientEventName> = z.output<ClientCatalogue[E]["payload"]>;
+
+/** The payload type of a client event, as the browser sends it. */
+export type ClientPayloadInput<E extends ClientEventName> = z.input<ClientCatalogue[E]["payload"]>;
 
 /** The ack data type of a client event, or never when it is not acknowledged. */
 export type ClientAckData<E extends ClientEventName> = ClientCatalogue[E] extends { ack: z.ZodType }
@@ -98,11 +113,11 @@ export type ClientAckData<E extends ClientEventName> = ClientCatalogue[E] extend
 /** socket.io's typed map of browser-to-server events, derived from the catalogue. */
 export type ClientToServerEvents = {
   [E in ClientEventName]: ClientCatalogue[E] extends { ack: z.ZodType }
-    ? (payload: ClientPayload<E>, ack: (result: Ack<ClientAckData<E>>) => void) => void
-    : (payload: ClientPayload<E>) => void;
+    ? (payload: ClientPayloadInput<E>, ack: (result: Ack<ClientAckData<E>>) => void) => void
+    : (payload: ClientPayloadInput<E>) => void;
 };
 
 /** socket.io's typed map of server-to-browser events, derived from the catalogue. */
 export type ServerToClientEvents = {
-  [E in keyof typeof SERVER_EVENTS]: (payload: z.infer<(typeof SERVER_EVENTS)[E]>) => void;
+  [E in keyof typeof SERVER_EVENTS]: (payload: z.input<(typeof SERVER_EVENTS)[E]>) => void;
 };

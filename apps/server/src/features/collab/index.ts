@@ -1,3 +1,4 @@
+import { toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
@@ -15,11 +16,11 @@ export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionS
     (sessionId) => ({
       sync: (message, except) => {
         const target = io.to(sessionRoom(sessionId));
-        (except ? target.except(except.id) : target).emit("yjsSync", message);
+        (except ? target.except(except.id) : target).emit("yjsSync", toWire(message));
       },
       awareness: (message, except) => {
         const target = io.to(sessionRoom(sessionId));
-        (except ? target.except(except.id) : target).emit("yjsAwareness", message);
+        (except ? target.except(except.id) : target).emit("yjsAwareness", toWire(message));
       },
     }),
     logger,

@@ -70,12 +70,14 @@ export class Room {
     const controlled = this.connections.get(connection);
     this.connections.delete(connection);
     if (controlled && controlled.size > 0) {
+      // Peers drop a state on a null entry with a newer clock than the one they hold.
+      const removal = [...controlled].map((clientId) => ({
+        clientId,
+        clock: (this.awareness.meta.get(clientId)?.clock ?? 0) + 1,
+        state: null,
+      }));
       awarenessProtocol.removeAwarenessStates(this.awareness, [...controlled], connection);
-      // Encoded after removal: null states with the bumped clocks, so peers drop them too.
-      this.broadcast.awareness(
-        awarenessProtocol.encodeAwarenessUpdate(this.awareness, [...controlled]),
-        connection,
-      );
+      this.broadcast.awareness(encodeAwareness(removal), connection);
     }
   }
 

@@ -15,6 +15,7 @@ interface LiveRoom {
  */
 export class RoomRegistry {
   private readonly live = new Map<string, Promise<LiveRoom>>();
+  private readonly ready = new Map<string, Room>();
   private readonly closing = new Map<string, Promise<void>>();
 
   constructor(
@@ -35,13 +36,20 @@ export class RoomRegistry {
     return entry.then((l) => l.room);
   }
 
-  /** The room if it is loaded now, for messages from connections already in it. */
-  async current(sessionId: string): Promise<Room | undefined> {
-    return (await this.live.get(sessionId))?.room;
+  /**
+   * The room if it is loaded now, synchronously: a connection's messages must be applied in
+   * the order they arrived, before a disconnect that follows them is handled.
+   */
+  loaded(sessionId: string): Room | undefined {
+    return this.ready.get(sessionId);
   }
 
   get loadedCount(): number {
     return this.live.size;
+  }
+
+  isLoaded(sessionId: string): boolean {
+    return this.live.has(sessionId) || this.closing.has(sessionId);
   }
 
   /** Unloads the session's room if nobody is in it any more. */
@@ -51,6 +59,7 @@ export class RoomRegistry {
     const live = await entry;
     if (live.room.size > 0 || this.live.get(sessionId) !== entry) return;
     this.live.delete(sessionId);
+    this.ready.delete(sessionId);
     const done = this.unload(live).finally(() => this.closing.delete(sessionId));
     this.closing.set(sessionId, done);
     await done;
@@ -60,6 +69,7 @@ export class RoomRegistry {
   async closeAll(): Promise<void> {
     const entries = [...this.live.values()];
     this.live.clear();
+    this.ready.clear();
     await Promise.all([...entries.map(async (e) => this.unload(await e)), ...this.closing.values()]);
   }
 
@@ -72,6 +82,7 @@ export class RoomRegistry {
     writer = new DocWriter(sessionId, room.doc, this.repo, this.logger, this.writerOptions);
     // A fresh document's starters are stored at once, so every later update builds on them.
     if (stored.length === 0) await writer.compact();
+    this.ready.set(sessionId, room);
     return { room, writer };
   }
 

@@ -1,4 +1,5 @@
 import { randomBytes } from "node:crypto";
+import { toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
@@ -57,8 +58,8 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     if (!current) return;
     membership = undefined;
     presences.delete(socket.id);
+    rooms.loaded(current.sessionId)?.leave(current.connection);
     await socket.leave(sessionRoom(current.sessionId));
-    (await rooms.current(current.sessionId))?.leave(current.connection);
     if (!presenceList(deps, current.sessionId).some((p) => p.id === current.presence.id)) {
       socket.to(sessionRoom(current.sessionId)).emit("participantLeft", current.presence.id);
     }
@@ -78,8 +79,8 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     const connection: RoomConnection = {
       id: socket.id,
       user: { id: selfId, name: identity.name },
-      sendSync: (message) => socket.emit("yjsSync", message),
-      sendAwareness: (message) => socket.emit("yjsAwareness", message),
+      sendSync: (message) => socket.emit("yjsSync", toWire(message)),
+      sendAwareness: (message) => socket.emit("yjsAwareness", toWire(message)),
     };
     const room = await rooms.open(sessionId);
     const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
@@ -89,6 +90,12 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     room.join(connection);
     if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", presence);
     return { sessionId, self: presence, participants: presenceList(deps, sessionId), language, title };
+  });
+
+  handle(socket, "leaveSession", logger, async (sessionId) => {
+    requireMember(sessionId);
+    await leave();
+    return null;
   });
 
   handle(socket, "getParticipants", logger, (sessionId) => {
@@ -119,9 +126,10 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     return null;
   });
 
-  const relay = (kind: "sync" | "awareness") => async (message: Uint8Array) => {
+  // Synchronous on purpose: see RoomRegistry.loaded.
+  const relay = (kind: "sync" | "awareness") => (message: Uint8Array) => {
     const member = requireMember();
-    const room = await rooms.current(member.sessionId);
+    const room = rooms.loaded(member.sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     try {
       if (kind === "sync") room.receiveSync(member.connection, message);

@@ -1,0 +1,96 @@
+import { CollabClient, fromWire, toWire } from "@ensemble/collab";
+import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
+import type { Socket } from "socket.io-client";
+import { Awareness } from "y-protocols/awareness";
+import * as Y from "yjs";
+import { socketClient } from "./harness";
+
+/** A Node stand-in for the browser editor: a socket, a Y.Doc and our CollabClient. */
+export interface TestEditor {
+  socket: Socket;
+  doc: Y.Doc;
+  awareness: Awareness;
+  client: CollabClient;
+  /** Every event received, by name, for assertions. */
+  received: Map<string, unknown[]>;
+  join(sessionId: string): Promise<Ack<Joined>>;
+  text(file?: string): string;
+  /** Leaves the session (waiting for the ack, so no sent update is dropped), then disconnects. */
+  close(): Promise<void>;
+}
+
+/** Connects (signed in when `token` is given) and wires sync; call `join` next. */
+export async function openEditor(url: string, token?: string, options: { reconnection?: boolean } = {}) {
+  const socket = socketClient(
+    url,
+    { protocolVersion: PROTOCOL_VERSION, ...(token ? { token } : {}) },
+    {
+      reconnection: options.reconnection ?? false,
+      reconnectionDelay: 100,
+      reconnectionDelayMax: 300,
+    },
+  );
+  const doc = new Y.Doc();
+  const awareness = new Awareness(doc);
+  const client = new CollabClient(doc, awareness, {
+    sendSync: (m) => socket.emit("yjsSync", toWire(m)),
+    sendAwareness: (m) => socket.emit("yjsAwareness", toWire(m)),
+  });
+  const received = new Map<string, unknown[]>();
+  socket.onAny((event: string, ...args: unknown[]) => {
+    received.set(event, [...(received.get(event) ?? []), args[0]]);
+  });
+  socket.on("yjsSync", (m: Uint8Array) => client.receiveSync(fromWire(m)));
+  socket.on("yjsAwareness", (m: Uint8Array) => client.receiveAwareness(fromWire(m)));
+  socket.on("disconnect", () => client.disconnected());
+  let joinedSession: string | undefined;
+  const join = (sessionId: string) =>
+    new Promise<Ack<Joined>>((resolve) => {
+      socket.emit("joinSession", sessionId, (result: Ack<Joined>) => {
+        if (result.ok) {
+          joinedSession = sessionId;
+          client.connected();
+        }
+        resolve(result);
+      });
+    });
+  // After a reconnect the socket is new to the server: join again, then resync.
+  socket.io.on("reconnect", () => {
+    if (joinedSession) void join(joinedSession);
+  });
+  await new Promise<void>((resolve, reject) => {
+    socket.once("connect", () => resolve());
+    socket.once("connect_error", reject);
+  });
+  const editor: TestEditor = {
+    socket,
+    doc,
+    awareness,
+    client,
+    received,
+    join,
+    text: (file = "main.js") => doc.getText(file).toString(),
+    close: async () => {
+      if (joinedSession && socket.connected) {
+        const sessionId = joinedSession;
+        await new Promise((resolve) => socket.timeout(2000).emit("leaveSession", sessionId, resolve));
+      }
+      client.destroy();
+      socket.disconnect();
+    },
+  };
+  return editor;
+}
+
+/** Resolves once `predicate` holds, polling every 10 ms, or rejects after `timeoutMs`. */
+export async function waitFor(
+  predicate: () => boolean,
+  timeoutMs = 10_000,
+  what = "condition",
+): Promise<void> {
+  const started = Date.now();
+  while (!predicate()) {
+    if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
