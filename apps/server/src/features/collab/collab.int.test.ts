@@ -151,7 +151,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     });
     h.socket.emit("getParticipants", sessionId);
     await waitFor(() => h.received.has("participantsList"));
-    expect((h.received.get("participantsList")?.[0] as unknown[]).length).toBe(2);
+    expect(h.received.get("participantsList")?.[0]).toHaveLength(2);
     await p.close();
     await waitFor(() => h.received.has("participantLeft"));
     expect(h.received.get("participantLeft")).toEqual([other.user.id]);
