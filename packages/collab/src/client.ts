@@ -50,8 +50,9 @@ export class CollabClient {
 
   connected(): void {
     this.isConnected = true;
-    // The server answers with step 2 (what we lack) and sends its own step 1, whose answer
-    // carries our offline edits.
+    // The server answers with step 2 (what we lack) and its own step 1. Our answer to that is
+    // computed from here on, while live updates already flow: offline edits cannot slip
+    // between the two.
     this.transport.sendSync(encodeStep1(this.doc));
     if (this.awareness.getLocalState() !== null) {
       this.transport.sendAwareness(

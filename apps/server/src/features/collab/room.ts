@@ -55,11 +55,13 @@ export class Room {
     return this.connections.size;
   }
 
-  /** Adds a connection and starts its sync: our step 1 and step 2, then who is here. */
+  /**
+   * Adds a connection and tells it who is here. Sync starts with the client's step 1, which
+   * we answer with step 2 and our own step 1: the client's answer to that is computed after
+   * it counts itself connected, so no edit falls between its step 2 and its live updates.
+   */
   join(connection: RoomConnection): void {
     this.connections.set(connection, new Set());
-    connection.sendSync(encodeStep1(this.doc));
-    connection.sendSync(encodeStep2(this.doc));
     const states = [...this.awareness.getStates().keys()];
     if (states.length > 0)
       connection.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, states));
@@ -92,6 +94,7 @@ export class Room {
     }
     if (parsed.type === SYNC_STEP1) {
       connection.sendSync(encodeStep2(this.doc, parsed.stateVector));
+      connection.sendSync(encodeStep1(this.doc));
       return;
     }
     Y.applyUpdate(this.doc, parsed.update, connection);
