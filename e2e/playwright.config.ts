@@ -2,6 +2,8 @@ import { defineConfig } from "@playwright/test";
 import { APP_URL, E2E, GITHUB_URL } from "./support/env";
 
 const isCI = Boolean(process.env.CI);
+// Per port, so two runs on different ports never share (or wipe) each other's database.
+const DATA_DIR = `../.test-output/e2e-data-${E2E.appPort}`;
 
 export default defineConfig({
   testDir: "./tests",
@@ -38,14 +40,14 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: "rm -rf ../.test-output/e2e-data && node --import tsx ../apps/server/src/main.ts",
+      command: `rm -rf ${DATA_DIR} && node --import tsx ../apps/server/src/main.ts`,
       url: `${APP_URL}/api/health`,
       reuseExistingServer: !isCI,
       timeout: 120_000,
       env: {
         PORT: String(E2E.appPort),
         HOST: "127.0.0.1",
-        DATA_DIR: "../.test-output/e2e-data",
+        DATA_DIR,
         LOG_LEVEL: "warn",
         GITHUB_CLIENT_ID: E2E.githubClientId,
         GITHUB_CLIENT_SECRET: E2E.githubClientSecret,
