@@ -1,0 +1,273 @@
+import { CollabClient, fromWire, toWire } from "@ensemble/collab";
+import { type Ack, CONNECT_ERRORS, LANGUAGES, type Language } from "@ensemble/protocol";
+import { IndexeddbPersistence } from "y-indexeddb";
+import { Awareness } from "y-protocols/awareness";
+import * as Y from "yjs";
+import { createEditorSocket, type EditorSocket } from "../../lib/socket";
+import { throttleAwareness } from "./awarenessThrottle";
+import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
+import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "./presence";
+import { resetCollabStore, type SessionFailure, upsertParticipant, useCollabStore } from "./store";
+import { installTestHook } from "./testHook";
+
+/** How long a join or a language/end request may wait for its answer. */
+const ACK_TIMEOUT_MS = 15_000;
+
+export interface CollabSessionOptions {
+  sessionId: string;
+  token: string | null;
+  /** Shown to others until the server stamps the real name; also seeds our colour. */
+  userName: string;
+  userId: string | null;
+  /** The server refused our token: the owner of the token signs out (we then rejoin as guest). */
+  onTokenRejected: () => void;
+}
+
+function userField(name: string, colorKey: string) {
+  const color = typistColor(colorKey);
+  return { name, color, colorLight: `${color}33` };
+}
+
+function ackError(err: Error | null, result: Ack<unknown> | undefined): string | null {
+  if (err) return "The server did not answer. Check your connection and try again.";
+  if (!result) return "Unexpected answer from the server";
+  return result.ok ? null : result.error.message;
+}
+
+/**
+ * One open editor session: the Yjs document of its files, our awareness, the socket that
+ * syncs both, and an IndexedDB copy so edits survive going offline and reloading. Joins on
+ * every (re)connect and resyncs; mirrors connection, people and language in useCollabStore.
+ */
+export class CollabSession {
+  readonly doc = new Y.Doc();
+  readonly awareness = new Awareness(this.doc);
+  private readonly socket: EditorSocket;
+  private readonly client: CollabClient;
+  private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
+  private persistence: IndexeddbPersistence | null = null;
+  private typingTimer: ReturnType<typeof setTimeout> | undefined;
+  private uninstallTestHook: () => void = () => {};
+  /** Bumped on every join and disconnect, so a late ack of an older connection is ignored. */
+  private generation = 0;
+  private isDestroyed = false;
+  private editorReady = false;
+  /** When we last edited (this machine's clock), or null. */
+  lastLocalEdit: number | null = null;
+  /** When each peer last edited, on our clock. */
+  readonly edits = new EditClock();
+
+  constructor(private readonly options: CollabSessionOptions) {
+    this.socket = createEditorSocket(options.token);
+    this.awarenessOut = throttleAwareness(this.awareness, (message) => {
+      if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
+    });
+    this.client = new CollabClient(this.doc, this.awareness, {
+      // A message while disconnected would sit in socket.io's buffer and reach the server
+      // before our next join; the sync handshake after that join resends what matters.
+      sendSync: (message) => {
+        if (this.socket.connected) this.socket.emit("yjsSync", toWire(message));
+      },
+      sendAwareness: () => this.awarenessOut.request(),
+    });
+    this.awareness.setLocalState({ user: userField(options.userName, options.userId ?? options.userName) });
+    this.awareness.on("change", () => this.edits.observe(this.peers(), Date.now()));
+  }
+
+  get sessionId(): string {
+    return this.options.sessionId;
+  }
+
+  /** The Y.Text of a language's file (server-seeded; never written here before sync). */
+  fileText(language: Language): Y.Text {
+    return this.doc.getText(LANGUAGES[language].file);
+  }
+
+  /** The other clients' awareness states, read defensively. */
+  peers(): Map<number, PeerState> {
+    return readPeers(this.awareness.getStates(), this.doc.clientID);
+  }
+
+  start(): void {
+    resetCollabStore(this.sessionId);
+    rememberSession(this.sessionId);
+    this.openOfflineCopy();
+    this.wireSocket();
+    this.client.onSynced((isSynced) =>
+      useCollabStore.setState((s) => ({ isSynced, hasDocument: s.hasDocument || isSynced })),
+    );
+    window.addEventListener("offline", this.handleOffline);
+    window.addEventListener("online", this.handleOnline);
+    this.uninstallTestHook = installTestHook({
+      sessionId: this.sessionId,
+      text: () => this.fileText(useCollabStore.getState().language).toString(),
+      isEditorReady: () => this.editorReady,
+    });
+    this.socket.connect();
+  }
+
+  destroy(): void {
+    if (this.isDestroyed) return;
+    this.isDestroyed = true;
+    window.removeEventListener("offline", this.handleOffline);
+    window.removeEventListener("online", this.handleOnline);
+    clearTimeout(this.typingTimer);
+    this.uninstallTestHook();
+    // Tells the others our cursor is gone before the socket closes.
+    this.awareness.setLocalState(null);
+    this.awarenessOut.cancel();
+    this.client.destroy();
+    this.socket.removeAllListeners();
+    this.socket.disconnect();
+    void this.persistence?.destroy();
+    this.awareness.destroy();
+    this.doc.destroy();
+  }
+
+  /** The editor reports whether it is bound to the document (for the e2e hook). */
+  setEditorReady(isReady: boolean): void {
+    this.editorReady = isReady;
+  }
+
+  /** Marks a local edit: others see us typing for 1.5 s and our label for 3 s. */
+  noteLocalEdit(): void {
+    const now = Date.now();
+    this.lastLocalEdit = now;
+    const state = this.awareness.getLocalState();
+    if (state === null) return;
+    this.awareness.setLocalState({ ...state, lastEdit: now, typing: true });
+    clearTimeout(this.typingTimer);
+    this.typingTimer = setTimeout(() => {
+      if (this.awareness.getLocalState() !== null) this.awareness.setLocalStateField("typing", false);
+    }, PRESENCE_MS.typing);
+  }
+
+  /** Switches everyone to `language`; rejects with a message (and switches back) if refused. */
+  setLanguage(language: Language): Promise<void> {
+    const previous = useCollabStore.getState().language;
+    useCollabStore.setState({ language });
+    return new Promise((resolve, reject) => {
+      this.socket
+        .timeout(ACK_TIMEOUT_MS)
+        .emit("languageUpdate", { sessionId: this.sessionId, language }, (err, result) => {
+          const message = ackError(err, result);
+          if (message === null) return resolve();
+          if (useCollabStore.getState().language === language)
+            useCollabStore.setState({ language: previous });
+          reject(new Error(message));
+        });
+    });
+  }
+
+  /** Host only: tells every participant the session is ending. */
+  endForEveryone(): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.socket
+        .timeout(ACK_TIMEOUT_MS)
+        .emit("sessionEnding", { sessionId: this.sessionId }, (err, result) => {
+          const message = ackError(err, result);
+          if (message === null) resolve();
+          else reject(new Error(message));
+        });
+    });
+  }
+
+  private openOfflineCopy(): void {
+    if (typeof indexedDB === "undefined") {
+      useCollabStore.setState({ isLocalLoaded: true });
+      return;
+    }
+    const persistence = new IndexeddbPersistence(offlineDbName(this.sessionId), this.doc);
+    this.persistence = persistence;
+    void persistence.whenSynced.then(() => {
+      if (this.isDestroyed) return;
+      const hasLocalCopy = this.doc.store.clients.size > 0;
+      useCollabStore.setState((s) => ({ isLocalLoaded: true, hasDocument: s.hasDocument || hasLocalCopy }));
+    });
+  }
+
+  private wireSocket(): void {
+    const { socket, client } = this;
+    socket.on("connect", () => this.join());
+    socket.on("disconnect", () => {
+      this.generation++;
+      client.disconnected();
+      useCollabStore.setState({ status: "offline", isSynced: false });
+    });
+    socket.on("connect_error", (error) => {
+      if (error.message === CONNECT_ERRORS.invalidToken) {
+        this.options.onTokenRejected();
+        return;
+      }
+      if (error.message === CONNECT_ERRORS.protocolMismatch) {
+        this.fail({
+          code: "protocol_mismatch",
+          message: "Ensemble was updated. Reload the page to continue.",
+        });
+        return;
+      }
+      useCollabStore.setState({ status: "offline" });
+      // A refusal by the server (not a network error) is not retried by socket.io.
+      if (!socket.active) this.fail({ code: "refused", message: "The server refused the connection." });
+    });
+    socket.on("yjsSync", (message) => client.receiveSync(fromWire(message)));
+    socket.on("yjsAwareness", (message) => client.receiveAwareness(fromWire(message)));
+    socket.on("participantsList", (participants) => useCollabStore.setState({ participants }));
+    socket.on("participantJoined", (person) =>
+      useCollabStore.setState((s) => ({ participants: upsertParticipant(s.participants, person) })),
+    );
+    socket.on("participantLeft", (id) =>
+      useCollabStore.setState((s) => ({ participants: s.participants.filter((p) => p.id !== id) })),
+    );
+    socket.on("languageUpdate", ({ sessionId, language }) => {
+      if (sessionId === this.sessionId) useCollabStore.setState({ language });
+    });
+    socket.on("sessionEnding", ({ sessionId }) => {
+      if (sessionId === this.sessionId) useCollabStore.setState({ isEnding: true });
+    });
+    socket.on("socketError", ({ event, code, message }) => {
+      console.warn(`Ensemble: the server refused ${event} (${code}): ${message}`);
+    });
+  }
+
+  /** Joins on each new connection: the server knows a reconnected socket as a new one. */
+  private join(): void {
+    const generation = ++this.generation;
+    this.socket.timeout(ACK_TIMEOUT_MS).emit("joinSession", this.sessionId, (err, result) => {
+      if (this.isDestroyed || generation !== this.generation) return;
+      if (err) {
+        // No answer on a live connection: start over with a fresh one.
+        this.socket.disconnect().connect();
+        return;
+      }
+      if (!result.ok) {
+        this.fail(result.error);
+        return;
+      }
+      const { self, participants, language, title } = result.data;
+      this.awareness.setLocalStateField("user", userField(self.name, self.id));
+      useCollabStore.setState({ status: "connected", self, participants, language, title });
+      this.client.connected();
+    });
+  }
+
+  private fail(failure: SessionFailure): void {
+    useCollabStore.setState({ failure, status: "offline" });
+    this.socket.disconnect();
+    if (failure.code === "not_found") {
+      forgetSession(this.sessionId);
+      void this.persistence?.clearData();
+      this.persistence = null;
+    }
+  }
+
+  // The browser knows at once when the network goes; the socket would wait for a missed ping.
+  private readonly handleOffline = () => {
+    this.socket.io.engine?.close();
+  };
+
+  private readonly handleOnline = () => {
+    if (this.socket.connected || useCollabStore.getState().failure) return;
+    this.socket.disconnect().connect();
+  };
+}

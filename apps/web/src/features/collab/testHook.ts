@@ -1,0 +1,54 @@
+import type { Language } from "@ensemble/protocol";
+import { useCollabStore } from "./store";
+
+/**
+ * What end-to-end tests read of the open session, without reaching into Monaco. Read-only
+ * and small on purpose: it is present in production builds, which the e2e suite runs.
+ */
+export interface EnsembleTestHook {
+  readonly sessionId: string;
+  readonly connected: boolean;
+  /** The server's document has been received since the last (re)connect. */
+  readonly synced: boolean;
+  /** The editor is bound to the document and editable. */
+  readonly ready: boolean;
+  readonly language: Language;
+  /** The text of the current language's file, as the Yjs document holds it. */
+  text(): string;
+}
+
+declare global {
+  interface Window {
+    __ensemble?: EnsembleTestHook;
+  }
+}
+
+interface HookSource {
+  sessionId: string;
+  text: () => string;
+  isEditorReady: () => boolean;
+}
+
+/** Publishes the hook for one session; returns its removal (a no-op if replaced since). */
+export function installTestHook(source: HookSource): () => void {
+  const hook: EnsembleTestHook = Object.freeze({
+    sessionId: source.sessionId,
+    get connected() {
+      return useCollabStore.getState().status === "connected";
+    },
+    get synced() {
+      return useCollabStore.getState().isSynced;
+    },
+    get ready() {
+      return source.isEditorReady();
+    },
+    get language() {
+      return useCollabStore.getState().language;
+    },
+    text: source.text,
+  });
+  window.__ensemble = hook;
+  return () => {
+    if (window.__ensemble === hook) delete window.__ensemble;
+  };
+}

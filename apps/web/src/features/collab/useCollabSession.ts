@@ -1,0 +1,35 @@
+import { useEffect, useState } from "react";
+import { toast } from "react-toastify/unstyled";
+import { useAuthStore } from "../auth/store";
+import { CollabSession } from "./CollabSession";
+
+/**
+ * Opens the session for as long as the component is mounted (and reopens it when the
+ * user signs in or out, since the socket's identity changes). Null until opened.
+ */
+export function useCollabSession(sessionId: string): CollabSession | null {
+  const token = useAuthStore((s) => s.token);
+  const [session, setSession] = useState<CollabSession | null>(null);
+
+  useEffect(() => {
+    const { user } = useAuthStore.getState();
+    const next = new CollabSession({
+      sessionId,
+      token,
+      userName: user?.name ?? "Anonymous",
+      userId: user?.id ?? null,
+      onTokenRejected: () => {
+        toast.info("Your sign-in has expired. You are now in the session as Anonymous.");
+        useAuthStore.getState().logout();
+      },
+    });
+    next.start();
+    setSession(next);
+    return () => {
+      next.destroy();
+      setSession(null);
+    };
+  }, [sessionId, token]);
+
+  return session;
+}

@@ -1,0 +1,26 @@
+import { type ClientToServerEvents, PROTOCOL_VERSION, type ServerToClientEvents } from "@ensemble/protocol";
+import { io, type Socket } from "socket.io-client";
+import msgpackParser from "socket.io-msgpack-parser";
+
+/** The editor's socket, typed by the protocol's event catalogue. */
+export type EditorSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
+
+/**
+ * Opens the one socket of an editor session, as the signed-in user when `token` is given,
+ * else as an anonymous guest. Options are the spec's client defaults: reconnects forever
+ * with a 1–5 s randomized backoff. msgpack keeps each binary Yjs message in one frame.
+ */
+export function createEditorSocket(token: string | null): EditorSocket {
+  return io({
+    path: "/socket.io",
+    transports: ["websocket", "polling"],
+    parser: msgpackParser,
+    auth: { protocolVersion: PROTOCOL_VERSION, ...(token ? { token } : {}) },
+    timeout: 20_000,
+    reconnectionDelay: 1000,
+    reconnectionDelayMax: 5000,
+    randomizationFactor: 0.5,
+    reconnectionAttempts: Number.POSITIVE_INFINITY,
+    autoConnect: false,
+  });
+}
