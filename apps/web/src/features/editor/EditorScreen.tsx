@@ -1,0 +1,141 @@
+import { LANGUAGES, type Language } from "@ensemble/protocol";
+import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { useNavigate } from "react-router-dom";
+import { toast } from "react-toastify/unstyled";
+import { isWithin, PRESENCE_MS } from "../collab/presence";
+import { useCollabStore } from "../collab/store";
+import { useActivity } from "../collab/useActivity";
+import { useCollabSession } from "../collab/useCollabSession";
+import { EditorErrorBoundary } from "./EditorErrorBoundary";
+import { ConfirmEndDialog, END_SESSION_TEXT, SessionEndingDialog } from "./EndSessionDialogs";
+import { FileSidebar } from "./FileSidebar";
+import { SessionUnavailable } from "./SessionUnavailable";
+import { StatusBar } from "./StatusBar";
+import { TopBar } from "./TopBar";
+
+// Monaco is most of the editor's weight: its own chunk, loaded after the chrome renders.
+const CodeEditor = lazy(() => import("./monaco/CodeEditor"));
+
+const SIDEBAR_ID = "file-sidebar";
+
+/** The live editor of one session: top bar, file sidebar, the shared editor, status bar. */
+export function EditorScreen({ sessionId }: { sessionId: string }) {
+  const session = useCollabSession(sessionId);
+  const activity = useActivity(session);
+  const navigate = useNavigate();
+  const state = useCollabStore();
+  const [isSidebarOpen, setIsSidebarOpen] = useState(true);
+  const [isConfirmOpen, setIsConfirmOpen] = useState(false);
+  const [isEndingOpen, setIsEndingOpen] = useState(false);
+  const focusEditor = useRef<(() => void) | null>(null);
+  // The store may still describe the previous session for the first render.
+  const isCurrent = state.sessionId === sessionId;
+  const file = LANGUAGES[state.language].file;
+  const isHost = Boolean(isCurrent && state.self?.isHost);
+  const isEnding = isCurrent && state.isEnding && !isHost;
+
+  useEffect(() => {
+    if (!isEnding) return;
+    toast.info(END_SESSION_TEXT.hostEnding);
+    setIsEndingOpen(true);
+  }, [isEnding]);
+
+  useEffect(() => {
+    const previous = document.title;
+    document.title = `${file} · Ensemble`;
+    return () => {
+      document.title = previous;
+    };
+  }, [file]);
+
+  if (isCurrent && state.failure) return <SessionUnavailable sessionId={sessionId} failure={state.failure} />;
+
+  const canEdit = isCurrent && state.hasDocument;
+  const activeCount = state.participants.filter((p) =>
+    isWithin(activity.lastEdits.get(p.id) ?? null, activity.now, PRESENCE_MS.active),
+  ).length;
+
+  const leave = () => {
+    navigate("/");
+    toast.success(END_SESSION_TEXT.ended);
+  };
+
+  const changeLanguage = (language: Language) => {
+    session?.setLanguage(language).catch((error: unknown) => {
+      toast.error(error instanceof Error ? error.message : "Could not switch the language");
+    });
+  };
+
+  const endForEveryone = async () => {
+    if (!session) return;
+    try {
+      await session.endForEveryone();
+      leave();
+    } catch (error) {
+      toast.error(error instanceof Error ? error.message : "Could not end the session");
+    }
+  };
+
+  return (
+    <div className="editor-screen">
+      <TopBar
+        file={file}
+        language={state.language}
+        isSidebarOpen={isSidebarOpen}
+        sidebarId={SIDEBAR_ID}
+        canSwitchLanguage={isCurrent && state.status === "connected"}
+        isHost={isHost}
+        onToggleSidebar={() => setIsSidebarOpen((open) => !open)}
+        onChangeLanguage={changeLanguage}
+        onEndSession={() => setIsConfirmOpen(true)}
+      />
+      <div className="editor-body">
+        {isSidebarOpen && (
+          <FileSidebar
+            id={SIDEBAR_ID}
+            file={file}
+            participants={state.participants}
+            selfId={state.self?.id ?? null}
+            activity={activity}
+            onSelectFile={() => focusEditor.current?.()}
+          />
+        )}
+        <section className="editor-pane" aria-label={`Editing ${file}`}>
+          <EditorErrorBoundary>
+            <Suspense fallback={<p className="editor-note">Loading editor…</p>}>
+              {session && (
+                <CodeEditor
+                  session={session}
+                  language={state.language}
+                  canEdit={canEdit}
+                  focusRef={focusEditor}
+                />
+              )}
+            </Suspense>
+          </EditorErrorBoundary>
+          {!canEdit && (
+            <p className="editor-note" role="status">
+              {state.status === "offline" && state.isLocalLoaded
+                ? "Offline. The session will load when the connection is back."
+                : "Loading the session…"}
+            </p>
+          )}
+        </section>
+      </div>
+      <StatusBar
+        sessionId={sessionId}
+        file={file}
+        status={isCurrent ? state.status : "connecting"}
+        activeCount={activeCount}
+        onlineCount={state.participants.length}
+        language={state.language}
+      />
+      <ConfirmEndDialog
+        isOpen={isConfirmOpen}
+        onClose={() => setIsConfirmOpen(false)}
+        onConfirm={endForEveryone}
+      />
+      <SessionEndingDialog isOpen={isEndingOpen} onClose={() => setIsEndingOpen(false)} onLeave={leave} />
+    </div>
+  );
+}
