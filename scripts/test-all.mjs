@@ -53,22 +53,19 @@ suite(
   "npx",
   ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`],
   vitestReport,
-  (r) => ({ passed: r.numPassedTests ?? 0, failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0) }),
+  (r) => ({
+    passed: r.numPassedTests ?? 0,
+    failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0),
+  }),
 );
 
 check("web build", "npm", ["run", "--silent", "build"]);
 
 const e2eReport = path.join(out, "e2e.json");
-suite(
-  "end-to-end",
-  "npx",
-  ["playwright", "test", "-c", "e2e/playwright.config.ts"],
-  e2eReport,
-  (r) => ({
-    passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
-    failed: (r.stats?.unexpected ?? 0) + (r.errors?.length ? 1 : 0),
-  }),
-);
+suite("end-to-end", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], e2eReport, (r) => ({
+  passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
+  failed: (r.stats?.unexpected ?? 0) + (r.errors?.length ? 1 : 0),
+}));
 
 console.log("\n=== summary");
 for (const line of lines) console.log(line);

@@ -44,7 +44,10 @@ test.describe("sign-in", () => {
     await expect(page.getByText("Invalid email/username or password")).toHaveCount(2);
   });
 
-  test("toasts the error query parameter and redirects a signed-in visitor away", async ({ page, request }) => {
+  test("toasts the error query parameter and redirects a signed-in visitor away", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/signin?error=Something%20broke");
     await expect(page.getByText("Something broke")).toBeVisible();
     const user = newUser();
@@ -67,7 +70,10 @@ test.describe("sign-in", () => {
 });
 
 test.describe("sessions from the landing page", () => {
-  test("join needs a login and a non-empty id; an unknown id gets the server's message", async ({ page, request }) => {
+  test("join needs a login and a non-empty id; an unknown id gets the server's message", async ({
+    page,
+    request,
+  }) => {
     await page.goto("/");
     await page.getByRole("button", { name: "Collaborate" }).click();
     const join = page.getByRole("dialog", { name: "Join Existing Session" });
@@ -90,13 +96,15 @@ test.describe("sessions from the landing page", () => {
 
   test("create needs a login", async ({ page }) => {
     await page.goto("/");
-    const alert = page.waitForEvent("dialog");
+    const alerts: string[] = [];
+    page.on("dialog", (dialog) => {
+      alerts.push(dialog.message());
+      void dialog.dismiss();
+    });
     await page.getByRole("button", { name: "Start Building" }).click();
     await page.getByRole("dialog", { name: "Create New Session" }).getByLabel("Session Name").fill("x");
     await page.getByRole("button", { name: "Create Session" }).click();
-    const dialog = await alert;
-    expect(dialog.message()).toBe("You must be logged in to create a session!");
-    await dialog.dismiss();
+    await expect.poll(() => alerts).toEqual(["You must be logged in to create a session!"]);
   });
 
   test("shows the Session Link after creating", async ({ page, request }) => {
@@ -108,7 +116,7 @@ test.describe("sessions from the landing page", () => {
     await page.getByRole("button", { name: "Create Session" }).click();
     await expect(page).toHaveURL(/code-editor-dashboard\//);
     const id = page.url().split("/").pop() ?? "";
-    await page.goto("/");
+    await page.getByRole("link", { name: "Ensemble" }).first().click();
     await expect(page.getByTestId("session-link")).toHaveAttribute("href", new RegExp(`${id}$`));
   });
 });
@@ -117,7 +125,7 @@ test.describe("GitHub login", () => {
   test("goes through GitHub's OAuth (local fake) and comes back signed in", async ({ page }) => {
     await page.goto("/signin");
     await expect(page.getByText("or continue with")).toBeVisible();
-    await page.getByRole("link", { name: /GitHub/ }).click();
+    await page.getByRole("link", { name: "GitHub", exact: true }).click();
     await expect(page.getByText("Login successful")).toBeVisible();
     await expect(page).toHaveURL(/\/code-editor-dashboard$/);
     await expect(page.getByTestId("user-menu")).toHaveText(/octocat-e2e/);

@@ -3,6 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
+import { openEditor, waitFor } from "../test/collabClient";
 import { apiClient } from "../test/harness";
 
 const MAIN = path.join(import.meta.dirname, "main.ts");
@@ -66,6 +67,42 @@ describe("the server process", () => {
     expect(await second.exited).toBe(0);
     const secret = await fs.stat(path.join(dataDir, "jwt-secret"));
     expect(secret.mode & 0o077).toBe(0);
+    await fs.rm(dataDir, { recursive: true, force: true });
+  }, 60_000);
+
+  it("stores the live documents on SIGTERM", async () => {
+    const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-term-"));
+    const first = startProcess({ DATA_DIR: dataDir });
+    children.push(first.child);
+    const url = await first.ready;
+    const api = apiClient(url);
+    const reg = await api.post("/api/auth/register", {
+      name: "termhost",
+      email: "t@example.test",
+      password: "pw",
+    });
+    const created = await api.post("/api/session/create", { title: "term" }, String(reg.body.token));
+    const sessionId = String(created.body.session_id);
+    const writer = await openEditor(url);
+    const watcher = await openEditor(url);
+    await writer.join(sessionId);
+    await watcher.join(sessionId);
+    await waitFor(() => writer.client.synced && watcher.client.synced);
+    writer.doc.getText("main.py").insert(0, "# written just before SIGTERM\n");
+    // Once the watcher has it, the server has applied it; stop at once.
+    await waitFor(() => watcher.text("main.py").startsWith("# written just before SIGTERM"));
+    first.child.kill("SIGTERM");
+    expect(await first.exited).toBe(0);
+
+    const second = startProcess({ DATA_DIR: dataDir });
+    children.push(second.child);
+    const reader = await openEditor(await second.ready);
+    await reader.join(sessionId);
+    await waitFor(() => reader.client.synced);
+    expect(reader.text("main.py")).toMatch(/^# written just before SIGTERM\n/);
+    await reader.close();
+    second.child.kill("SIGTERM");
+    expect(await second.exited).toBe(0);
     await fs.rm(dataDir, { recursive: true, force: true });
   }, 60_000);
 
