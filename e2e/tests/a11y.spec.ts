@@ -10,7 +10,16 @@ async function seriousViolations(page: Page) {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
 }
 
-const PUBLIC_PAGES = ["/", "/signin", "/signup", "/documentation", "/introduction", "/blogs", "/About", "/account"];
+const PUBLIC_PAGES = [
+  "/",
+  "/signin",
+  "/signup",
+  "/documentation",
+  "/introduction",
+  "/blogs",
+  "/About",
+  "/account",
+];
 
 for (const path of PUBLIC_PAGES) {
   test(`no serious accessibility violation on ${path}`, async ({ page }) => {
