@@ -15,8 +15,18 @@ export type SocketIdentity =
   | { kind: "user"; id: string; name: string }
   | { kind: "guest"; name: "Anonymous" };
 
+/** The session a socket has joined, as every feature's socket handlers may read it. */
+export interface SocketSession {
+  id: string;
+  /** The participant id: the user id, or `guest-…`. */
+  participantId: string;
+  isHost: boolean;
+}
+
 export interface SocketData {
   identity: SocketIdentity;
+  /** Set by the collab feature on `joinSession`, cleared on leave. */
+  session?: SocketSession | undefined;
 }
 
 export type EditorServer = Server<

@@ -57,6 +57,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     const current = membership;
     if (!current) return;
     membership = undefined;
+    socket.data.session = undefined;
     presences.delete(socket.id);
     rooms.loaded(current.sessionId)?.leave(current.connection);
     await socket.leave(sessionRoom(current.sessionId));
@@ -85,6 +86,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     const room = await rooms.open(sessionId);
     const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
     membership = { sessionId, presence, connection };
+    socket.data.session = { id: sessionId, participantId: selfId, isHost: presence.isHost };
     presences.set(socket.id, presence);
     await socket.join(sessionRoom(sessionId));
     room.join(connection);
