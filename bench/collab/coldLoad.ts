@@ -1,0 +1,124 @@
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import * as Y from "yjs";
+import { createDocuments } from "./documents";
+import { type ServerOptions, startServer } from "./servers";
+import { median, sleep } from "./stats";
+import type { Trace } from "./trace";
+import { type BenchClient, type Counters, connectClient, type SystemId } from "./transports";
+import { FILE, LOCAL } from "./typing";
+
+export interface ColdLoadResult {
+  system: SystemId;
+  /** Connect to synced text for the first client after a restart, one sample per restart (ms). */
+  coldMs: number[];
+  /** Same for a second client while the document is loaded. */
+  warmMs: number[];
+  /** Server CPU spent between the first client's connect and its sync (ms). */
+  serverCpuMs: number[];
+  rssMbAfterLoad: number[];
+  storeMs: number;
+  correct: boolean;
+}
+
+const PORT = 4320;
+
+/**
+ * Connects a client and waits until it is synced and, when `expected` is given, shows that text:
+ * y-websocket can answer the first sync before its LevelDB load has finished, so "synced"
+ * alone would time an empty document.
+ */
+async function syncedClient(
+  system: SystemId,
+  url: string,
+  name: string,
+  counters: Counters,
+  expected?: string,
+) {
+  const started = performance.now();
+  const client = connectClient(system, url, name, counters);
+  await client.synced;
+  const text = client.doc.getText(FILE);
+  let isCorrect = expected === undefined || text.toString() === expected;
+  if (!isCorrect) {
+    isCorrect = await new Promise<boolean>((resolve) => {
+      const timer = setTimeout(() => resolve(false), 60_000);
+      client.doc.on("update", () => {
+        if (text.toString() !== expected) return;
+        clearTimeout(timer);
+        resolve(true);
+      });
+    });
+  }
+  return { client, ms: performance.now() - started, isCorrect };
+}
+
+async function pushTrace(client: BenchClient, trace: Trace) {
+  for (const chunk of trace.chunks) {
+    Y.applyUpdate(client.doc, chunk, LOCAL);
+    // One chunk per macrotask, so the socket drains as an editor's would.
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+}
+
+/**
+ * Stores the trace through the server's own path (a client sends it), restarts the server,
+ * and times a new client's connect-to-synced. Each system uses its native persistence:
+ * ours its database, Hocuspocus the Database extension on files, y-websocket LevelDB.
+ */
+export async function runColdLoad(
+  system: SystemId,
+  trace: Trace,
+  restarts: number,
+  extra: Partial<ServerOptions> = {},
+): Promise<ColdLoadResult> {
+  const options: ServerOptions = {
+    port: PORT,
+    dataDir: mkdtempSync(path.join(tmpdir(), `bench-cold-${system}-`)),
+    persist: true,
+    ...extra,
+  };
+  const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0 };
+  let server = await startServer(system, options);
+  const [name = "cold"] = await createDocuments(server, 1, `cold-${system}`);
+  const writer = (await syncedClient(system, server.url, name, counters)).client;
+  const started = performance.now();
+  await pushTrace(writer, trace);
+  const expected = writer.doc.getText(FILE).toString();
+  // Stored once a second client sees it all; then every client leaves so the document unloads.
+  const check = await syncedClient(system, server.url, name, counters, expected);
+  const storeMs = performance.now() - started;
+  writer.close();
+  check.client.close();
+  await sleep(3000);
+  await server.stop();
+
+  const result: ColdLoadResult = {
+    system,
+    coldMs: [],
+    warmMs: [],
+    serverCpuMs: [],
+    rssMbAfterLoad: [],
+    storeMs,
+    correct: check.isCorrect,
+  };
+  for (let i = 0; i < restarts; i++) {
+    server = await startServer(system, options);
+    await sleep(1000);
+    const cpuBefore = server.cpuMs();
+    const cold = await syncedClient(system, server.url, name, counters, expected);
+    result.serverCpuMs.push(server.cpuMs() - cpuBefore);
+    result.coldMs.push(cold.ms);
+    const warm = await syncedClient(system, server.url, name, counters, expected);
+    result.correct &&= cold.isCorrect && warm.isCorrect;
+    result.warmMs.push(warm.ms);
+    result.rssMbAfterLoad.push((await server.probe(true)).rss / 1024 / 1024);
+    cold.client.close();
+    warm.client.close();
+    await sleep(2000);
+    await server.stop();
+  }
+  console.log(`[cold ${system}] median ${median(result.coldMs).toFixed(0)} ms`, result);
+  return result;
+}

@@ -1,0 +1,51 @@
+import type { ServerHandle } from "./servers";
+
+/**
+ * Names of `count` fresh documents on `server`. Hocuspocus and y-websocket create a document
+ * on first use; our server only serves sessions that exist, so one benchmark user creates them
+ * through the REST API (the sessions' sockets then join as anonymous guests, which is allowed).
+ */
+export async function createDocuments(
+  server: ServerHandle,
+  count: number,
+  prefix: string,
+): Promise<string[]> {
+  if (server.system !== "ours") return Array.from({ length: count }, (_, i) => `${prefix}-${i}`);
+  const token = await register(server.url, prefix);
+  const names: string[] = [];
+  // A few at a time: creating a session is one DB transaction.
+  for (let i = 0; i < count; i += 10) {
+    const batch = Array.from({ length: Math.min(10, count - i) }, (_, j) =>
+      createSession(server.url, token, `${prefix} ${i + j}`),
+    );
+    names.push(...(await Promise.all(batch)));
+  }
+  return names;
+}
+
+async function postJson(url: string, body: object, token?: string): Promise<unknown> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
+
+async function register(baseUrl: string, prefix: string): Promise<string> {
+  const name = `${prefix}-${Date.now()}`;
+  const body = await postJson(`${baseUrl}/api/auth/register`, {
+    name,
+    email: `${name}@bench.invalid`,
+    password: "benchmark password",
+  });
+  const token = (body as { token?: unknown }).token;
+  if (typeof token !== "string") throw new Error("register answered without a token");
+  return token;
+}
+
+async function createSession(baseUrl: string, token: string, title: string): Promise<string> {
+  const body = await postJson(`${baseUrl}/api/session/create`, { title }, token);
+  const id = (body as { session_id?: unknown }).session_id;
+  if (typeof id !== "string") throw new Error("session/create answered without a session_id");
+  return id;
+}

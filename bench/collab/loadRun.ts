@@ -1,0 +1,205 @@
+import { type ChildProcess, fork } from "node:child_process";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { createDocuments } from "./documents";
+import type { LoadgenCommand, LoadgenStats } from "./loadgen";
+import { machineBusyMs, waitForQuiet } from "./machineLoad";
+import { type ServerHandle, type ServerOptions, startServer } from "./servers";
+import { type Summary, sleep, summarize } from "./stats";
+import type { SystemId } from "./transports";
+
+export interface LoadConfig {
+  sessions: number;
+  steps: number[];
+  warmupMs: number;
+  dwellMs: number;
+  loadgens: number;
+  seedText: string;
+}
+
+export interface StepResult {
+  sessions: number;
+  keystrokes: number;
+  charsPerSecondPerTypist: number;
+  delivered: number;
+  service: Summary;
+  intended: Summary;
+  lost: number;
+  diverged: number;
+  disconnects: number;
+  serverCpuPercent: number;
+  cpuUsPerDelivered: number;
+  cpuUsPerKeystroke: number;
+  serverLoopDelayP99: number;
+  ping: Summary;
+  loadgenCpuPercent: number[];
+  loadgenLoopDelayP99: number;
+  /** CPU used by other processes on the machine during the dwell (% of one core). */
+  backgroundCpuPercent: number;
+  /** Machine busy share just before the step's load started, after waiting for quiet. */
+  busyBeforePercent: number;
+}
+
+export interface LoadResult {
+  system: SystemId;
+  label: string;
+  connectMs: number;
+  idle: { sessions: number; rssPerSessionKb: number; heapPerSessionKb: number; rssMb: number };
+  steps: StepResult[];
+}
+
+const PORTS: Record<SystemId, number> = { ours: 4311, hocuspocus: 4312, ywebsocket: 4313 };
+
+/** A forked load generator and a way to send it a command and await its answer. */
+function startLoadgen() {
+  const child = fork(path.join(import.meta.dirname, "loadgen.ts"), [], {
+    execArgv: ["--import", "tsx"],
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+  });
+  const ask = <T>(command: LoadgenCommand) =>
+    new Promise<T>((resolve) => {
+      child.once("message", (answer) => resolve(answer as T));
+      child.send(command);
+    });
+  return { child, ask };
+}
+
+/** Pings the server's trivial HTTP endpoint every 200 ms: an outside view of its event loop. */
+function startPinger(healthUrl: string) {
+  const samples: number[] = [];
+  let running = true;
+  const done = (async () => {
+    while (running) {
+      const started = performance.now();
+      await fetch(healthUrl).then((r) => r.arrayBuffer());
+      samples.push(performance.now() - started);
+      await sleep(200);
+    }
+  })();
+  return async () => {
+    running = false;
+    await done;
+    return summarize(samples);
+  };
+}
+
+/**
+ * One system's load run: connect every session idle (memory per idle session), then ramp the
+ * number of typing sessions through `steps`, measuring each step after a warm-up.
+ */
+export async function runLoad(
+  system: SystemId,
+  label: string,
+  config: LoadConfig,
+  extra: Partial<ServerOptions> = {},
+): Promise<LoadResult> {
+  const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${system}-`));
+  const server = await startServer(system, { port: PORTS[system], dataDir, ...extra });
+  const loadgens = Array.from({ length: config.loadgens }, startLoadgen);
+  try {
+    const names = await createDocuments(server, config.sessions, `bench-${system}`);
+    await sleep(2000);
+    const before = await server.probe(true);
+    const started = performance.now();
+    await Promise.all(
+      loadgens.map((lg, i) => {
+        const mine = names.map((name, j) => ({ name, j })).filter(({ j }) => j % config.loadgens === i);
+        return lg.ask({
+          type: "connect",
+          system,
+          url: server.url,
+          names: mine.map((m) => m.name),
+          seeds: mine.map((m) => m.j),
+          seedText: config.seedText,
+        });
+      }),
+    );
+    const connectMs = performance.now() - started;
+    await sleep(5000);
+    const after = await server.probe(true);
+    const idle = {
+      sessions: config.sessions,
+      rssPerSessionKb: (after.rss - before.rss) / 1024 / config.sessions,
+      heapPerSessionKb: (after.heapUsed - before.heapUsed) / 1024 / config.sessions,
+      rssMb: after.rss / 1024 / 1024,
+    };
+    console.log(`[${label}] ${config.sessions} sessions connected in ${connectMs.toFixed(0)} ms; idle`, idle);
+    const steps: StepResult[] = [];
+    for (const active of config.steps) {
+      steps.push(await runStep(server, loadgens, active, config));
+      console.log(
+        `[${label}] step`,
+        JSON.stringify(steps.at(-1), (k, v) => (k === "count" ? undefined : v)),
+      );
+    }
+    return { system, label, connectMs, idle, steps };
+  } finally {
+    await Promise.all(loadgens.map((lg) => closeLoadgen(lg.child)));
+    await server.stop();
+  }
+}
+
+async function runStep(
+  server: ServerHandle,
+  loadgens: ReturnType<typeof startLoadgen>[],
+  active: number,
+  config: LoadConfig,
+): Promise<StepResult> {
+  const n = loadgens.length;
+  const busyBeforePercent = await waitForQuiet(90_000);
+  await Promise.all(loadgens.map((lg, i) => lg.ask({ type: "type", active: Math.ceil((active - i) / n) })));
+  await sleep(config.warmupMs);
+  await Promise.all(loadgens.map((lg) => lg.ask({ type: "mark" })));
+  const cpuBefore = server.cpuMs();
+  const machineBefore = machineBusyMs();
+  const selfBefore = process.cpuUsage();
+  await server.probe(false);
+  const stopPinger = startPinger(server.healthUrl);
+  await sleep(config.dwellMs);
+  const cpuMs = server.cpuMs() - cpuBefore;
+  const machineMs = machineBusyMs() - machineBefore;
+  const self = process.cpuUsage(selfBefore);
+  const { loopDelay } = await server.probe(false);
+  const stats = await Promise.all(
+    loadgens.map((lg) => lg.ask<LoadgenStats>({ type: "stop", graceMs: 2000 })),
+  );
+  const ping = await stopPinger();
+  const sum = (pick: (s: LoadgenStats) => number) => stats.reduce((total, s) => total + pick(s), 0);
+  const keystrokes = sum((s) => s.keystrokes);
+  const delivered = sum((s) => s.received);
+  await sleep(2000);
+  return {
+    sessions: active,
+    keystrokes,
+    charsPerSecondPerTypist: keystrokes / (2 * active) / (config.dwellMs / 1000),
+    delivered,
+    service: summarize(stats.flatMap((s) => s.service)),
+    intended: summarize(stats.flatMap((s) => s.intended)),
+    lost: sum((s) => s.lost),
+    diverged: sum((s) => s.diverged),
+    disconnects: sum((s) => s.disconnects),
+    serverCpuPercent: (cpuMs / config.dwellMs) * 100,
+    cpuUsPerDelivered: (cpuMs * 1000) / delivered,
+    cpuUsPerKeystroke: (cpuMs * 1000) / keystrokes,
+    serverLoopDelayP99: loopDelay.p99,
+    ping,
+    loadgenCpuPercent: stats.map((s) => Math.round(s.cpuPercent)),
+    loadgenLoopDelayP99: Math.max(...stats.map((s) => s.loopDelayP99)),
+    backgroundCpuPercent:
+      ((machineMs -
+        cpuMs -
+        (self.user + self.system) / 1000 -
+        sum((s) => (s.cpuPercent / 100) * config.dwellMs)) /
+        config.dwellMs) *
+      100,
+    busyBeforePercent,
+  };
+}
+
+async function closeLoadgen(child: ChildProcess) {
+  if (child.exitCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  child.send({ type: "close" });
+  await exited;
+}

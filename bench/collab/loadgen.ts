@@ -1,0 +1,112 @@
+/**
+ * A load-generator process (forked by run.ts). It holds whole sessions, so a sender and its
+ * receivers share one clock (performance.now()). Commands arrive over IPC; see LoadgenCommand.
+ */
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { BenchSession, type Samples } from "./session";
+import { sleep } from "./stats";
+import type { Counters, SystemId } from "./transports";
+
+export type LoadgenCommand =
+  | { type: "connect"; system: SystemId; url: string; names: string[]; seeds: number[]; seedText: string }
+  | { type: "type"; active: number }
+  | { type: "mark" }
+  | { type: "stop"; graceMs: number }
+  | { type: "close" };
+
+export interface LoadgenStats {
+  type: "stats";
+  keystrokes: number;
+  received: number;
+  disconnects: number;
+  service: number[];
+  intended: number[];
+  lost: number;
+  diverged: number;
+  cpuPercent: number;
+  loopDelayP99: number;
+}
+
+// y-websocket's provider adds a process "exit" listener per client.
+process.setMaxListeners(0);
+
+const sessions: BenchSession[] = [];
+const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0 };
+const samples: Samples = { service: [], intended: [], lost: 0 };
+let typing = 0;
+const loop = monitorEventLoopDelay({ resolution: 10 });
+let markedAt = { wall: 0, cpu: process.cpuUsage() };
+
+const reply = (message: object) => process.send?.(message);
+
+async function handle(command: LoadgenCommand) {
+  switch (command.type) {
+    case "connect": {
+      const started = performance.now();
+      command.names.forEach((name, i) => {
+        sessions.push(
+          new BenchSession(command.system, command.url, name, command.seeds[i] ?? i, counters, samples),
+        );
+      });
+      await Promise.all(sessions.map((s) => s.ready(command.seedText)));
+      reply({ type: "connected", ms: performance.now() - started });
+      return;
+    }
+    case "type":
+      // Ramps only go up: sessions already typing keep typing.
+      for (const session of sessions.slice(typing, command.active)) session.startTyping();
+      typing = Math.max(typing, Math.min(command.active, sessions.length));
+      reply({ type: "typing" });
+      return;
+    case "mark":
+      samples.service.length = 0;
+      samples.intended.length = 0;
+      counters.received = 0;
+      counters.disconnects = 0;
+      counters.keystrokes = 0;
+      for (const session of sessions) session.mark(true);
+      loop.reset();
+      loop.enable();
+      markedAt = { wall: performance.now(), cpu: process.cpuUsage() };
+      reply({ type: "marked" });
+      return;
+    case "stop": {
+      const wall = performance.now() - markedAt.wall;
+      const cpu = process.cpuUsage(markedAt.cpu);
+      const { received, keystrokes } = counters;
+      for (const session of sessions.slice(0, typing)) session.stopTyping();
+      typing = 0;
+      // In-flight keystrokes still count; those missing after the grace period are "lost".
+      await sleep(command.graceMs);
+      for (const session of sessions) session.mark(false);
+      const stats: LoadgenStats = {
+        type: "stats",
+        keystrokes,
+        received,
+        disconnects: counters.disconnects,
+        service: samples.service.map((v) => Math.round(v * 100) / 100),
+        intended: samples.intended.map((v) => Math.round(v * 100) / 100),
+        lost: sessions.reduce((n, s) => n + s.lostProbes(), 0),
+        diverged: sessions.filter((s) => !s.isConverged()).length,
+        cpuPercent: ((cpu.user + cpu.system) / 1000 / wall) * 100,
+        loopDelayP99: loop.percentile(99) / 1e6 - 10,
+      };
+      loop.disable();
+      samples.service.length = 0;
+      samples.intended.length = 0;
+      reply(stats);
+      return;
+    }
+    case "close":
+      for (const session of sessions) session.close();
+      await sleep(200);
+      process.exit(0);
+  }
+}
+
+process.on("message", (command: LoadgenCommand) => {
+  handle(command).catch((error: unknown) => {
+    console.error("loadgen failed:", error);
+    process.exit(1);
+  });
+});

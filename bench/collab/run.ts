@@ -1,0 +1,74 @@
+/**
+ * The collaboration load benchmark: ours vs Hocuspocus vs the y-websocket server, same clients,
+ * same machine, one run. `npm run bench:collab -w bench` (see README.md for the knobs).
+ */
+import { spawnSync } from "node:child_process";
+import { writeFileSync } from "node:fs";
+import path from "node:path";
+import { type ColdLoadResult, runColdLoad } from "./coldLoad";
+import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
+import { machineInfo, writeReport } from "./report";
+import { exportSnapshot } from "./snapshot";
+import { generateTrace } from "./trace";
+import type { SystemId } from "./transports";
+
+const env = process.env;
+const isQuick = env.BENCH_QUICK === "1";
+const outDir = env.BENCH_OUT ?? import.meta.dirname;
+
+// Re-run from a snapshot of one commit unless told to measure the working tree.
+if (!env.BENCH_SNAPSHOT && env.BENCH_REF !== "worktree") {
+  const snapshot = exportSnapshot(env.BENCH_REF ?? "HEAD");
+  console.log(
+    `measuring ${snapshot.commit}${snapshot.isDirty ? " (working tree differs; not measured)" : ""} from ${snapshot.dir}`,
+  );
+  const child = spawnSync(
+    process.execPath,
+    ["--import", "tsx", path.join(snapshot.dir, "bench/collab/run.ts")],
+    {
+      cwd: snapshot.dir,
+      stdio: "inherit",
+      env: { ...env, BENCH_SNAPSHOT: snapshot.commit, BENCH_OUT: outDir },
+    },
+  );
+  process.exit(child.status ?? 1);
+}
+
+const systems = (env.BENCH_SYSTEMS ?? "ours,hocuspocus,ywebsocket").split(",") as SystemId[];
+const config: LoadConfig = {
+  sessions: Number(env.BENCH_SESSIONS ?? (isQuick ? 10 : 200)),
+  steps: (env.BENCH_STEPS ?? (isQuick ? "5,10" : "25,50,100,150,200")).split(",").map(Number),
+  warmupMs: Number(env.BENCH_WARMUP_S ?? (isQuick ? 2 : 10)) * 1000,
+  dwellMs: Number(env.BENCH_DWELL_S ?? (isQuick ? 5 : 30)) * 1000,
+  loadgens: 2,
+  // About 2 kB of code in every document before typing starts (notes §5.3, S4).
+  seedText: "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50),
+};
+const traceOps = Number(env.BENCH_TRACE_OPS ?? (isQuick ? 20_000 : 259_778));
+const restarts = isQuick ? 1 : 3;
+
+const load: LoadResult[] = [];
+for (const system of systems) load.push(await runLoad(system, system, config));
+if (env.DATABASE_URL)
+  load.push(await runLoad("ours", "ours (PostgreSQL)", config, { databaseUrl: env.DATABASE_URL }));
+
+const trace = generateTrace(traceOps, 7);
+console.log(
+  `trace: ${trace.ops} ops in ${trace.chunks.length} updates, ${trace.stateBytes} bytes as one state`,
+);
+const cold: ColdLoadResult[] = [];
+for (const system of systems) cold.push(await runColdLoad(system, trace, restarts));
+
+const results = {
+  date: new Date().toISOString(),
+  commit: env.BENCH_SNAPSHOT ?? "working tree",
+  machine: machineInfo(),
+  config: { ...config, seedText: `${config.seedText.length} chars`, traceOps, restarts },
+  trace: { ops: trace.ops, updates: trace.chunks.length, stateBytes: trace.stateBytes },
+  load,
+  cold,
+};
+const name = isQuick ? "results-quick" : "results";
+writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify(results, null, 1)}\n`);
+if (!isQuick) writeReport(path.join(outDir, "RESULTS.md"), results);
+console.log(`wrote ${path.join(outDir, `${name}.json`)}`);

@@ -1,0 +1,53 @@
+/** Small numeric helpers; the samples of one step fit in memory, so no histogram library. */
+
+/** A seeded PRNG (mulberry32), so every system gets the same keystrokes. */
+export function seededRandom(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** Uniform integer in [min, max]. */
+export function between(random: () => number, min: number, max: number): number {
+  return min + Math.floor(random() * (max - min + 1));
+}
+
+/** The q-quantile (0..1) of already sorted samples; NaN when there are none. */
+export function quantile(sorted: ArrayLike<number>, q: number): number {
+  if (sorted.length === 0) return Number.NaN;
+  const index = Math.min(sorted.length - 1, Math.max(0, Math.ceil(q * sorted.length) - 1));
+  return sorted[index] as number;
+}
+
+export interface Summary {
+  count: number;
+  p50: number;
+  p99: number;
+  p999: number;
+  max: number;
+}
+
+export function summarize(samples: number[] | Float64Array): Summary {
+  const sorted = Float64Array.from(samples).sort();
+  return {
+    count: sorted.length,
+    p50: quantile(sorted, 0.5),
+    p99: quantile(sorted, 0.99),
+    p999: quantile(sorted, 0.999),
+    max: sorted.length ? (sorted[sorted.length - 1] as number) : Number.NaN,
+  };
+}
+
+export function median(values: number[]): number {
+  return quantile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+}
+
+export const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));

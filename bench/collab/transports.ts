@@ -1,0 +1,143 @@
+import { CollabClient } from "@ensemble/collab";
+import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
+import { HocuspocusProvider } from "@hocuspocus/provider";
+import { io } from "socket.io-client";
+import msgpackParser from "socket.io-msgpack-parser";
+import WebSocket from "ws";
+import { Awareness } from "y-protocols/awareness";
+import { WebsocketProvider } from "y-websocket";
+import * as Y from "yjs";
+
+export type SystemId = "ours" | "hocuspocus" | "ywebsocket";
+
+/** What the clients of one load generator typed, received, and how often they lost a connection. */
+export interface Counters {
+  keystrokes: number;
+  received: number;
+  disconnects: number;
+}
+
+/** One connected editor: its own Y.Doc and awareness, synced with the server. */
+export interface BenchClient {
+  doc: Y.Doc;
+  awareness: Awareness;
+  /** Resolves on the first full sync with the server. */
+  synced: Promise<void>;
+  close(): void;
+}
+
+/** Connects one client of `system` at `baseUrl` (http://host:port) to document `name`. */
+export function connectClient(system: SystemId, baseUrl: string, name: string, counters: Counters) {
+  const doc = new Y.Doc();
+  const awareness = new Awareness(doc);
+  awareness.setLocalStateField("user", { name: `bench-${doc.clientID}`, color: "#30bced" });
+  if (system === "ours") return connectOurs(baseUrl, name, doc, awareness, counters);
+  if (system === "hocuspocus") return connectHocuspocus(baseUrl, name, doc, awareness, counters);
+  return connectYWebsocket(baseUrl, name, doc, awareness, counters);
+}
+
+/** Our browser's path: socket.io + msgpack, joinSession, then CollabClient. */
+function connectOurs(
+  baseUrl: string,
+  sessionId: string,
+  doc: Y.Doc,
+  awareness: Awareness,
+  counters: Counters,
+) {
+  const socket = io(baseUrl, {
+    transports: ["websocket"],
+    parser: msgpackParser,
+    auth: { protocolVersion: PROTOCOL_VERSION },
+    // Every client gets its own connection, as separate browsers would.
+    forceNew: true,
+  });
+  const client = new CollabClient(doc, awareness, {
+    sendSync: (m) => socket.emit("yjsSync", m),
+    sendAwareness: (m) => socket.emit("yjsAwareness", m),
+  });
+  const synced = new Promise<void>((resolve) => client.onSynced((isSynced) => isSynced && resolve()));
+  socket.on("connect", () => {
+    socket.emit("joinSession", sessionId, (ack: Ack<Joined>) => {
+      if (ack.ok) client.connected();
+      else console.error(`joinSession ${sessionId} refused: ${ack.error.message}`);
+    });
+  });
+  socket.on("disconnect", () => {
+    counters.disconnects += 1;
+    client.disconnected();
+  });
+  socket.on("socketError", (error: { event: string; code: string; message: string }) => {
+    console.error(`socketError on ${error.event}: ${error.code} ${error.message}`);
+  });
+  socket.on("yjsSync", (m: Uint8Array) => {
+    counters.received += 1;
+    client.receiveSync(new Uint8Array(m));
+  });
+  socket.on("yjsAwareness", (m: Uint8Array) => {
+    counters.received += 1;
+    client.receiveAwareness(new Uint8Array(m));
+  });
+  const close = () => {
+    client.destroy();
+    socket.disconnect();
+  };
+  return { doc, awareness, synced, close } satisfies BenchClient;
+}
+
+/** A `ws` WebSocket that counts every frame it receives (what the server delivered). */
+function countingWebSocket(counters: Counters) {
+  return class CountingWebSocket extends WebSocket {
+    constructor(url: string | URL, protocols?: string | string[]) {
+      super(url, protocols);
+      this.on("message", () => {
+        counters.received += 1;
+      });
+      this.on("close", () => {
+        counters.disconnects += 1;
+      });
+    }
+  };
+}
+
+function connectHocuspocus(
+  baseUrl: string,
+  name: string,
+  doc: Y.Doc,
+  awareness: Awareness,
+  counters: Counters,
+) {
+  const provider = new HocuspocusProvider({
+    url: baseUrl.replace("http", "ws"),
+    name,
+    document: doc,
+    awareness,
+    WebSocketPolyfill: countingWebSocket(counters),
+  });
+  const synced = new Promise<void>((resolve) => provider.on("synced", () => resolve()));
+  return { doc, awareness, synced, close: () => provider.destroy() } satisfies BenchClient;
+}
+
+function connectYWebsocket(
+  baseUrl: string,
+  name: string,
+  doc: Y.Doc,
+  awareness: Awareness,
+  counters: Counters,
+) {
+  const provider = new WebsocketProvider(baseUrl.replace("http", "ws"), name, doc, {
+    awareness,
+    WebSocketPolyfill: countingWebSocket(counters) as unknown as typeof globalThis.WebSocket,
+    // Node 20 has a global BroadcastChannel: without this, clients in one process would sync
+    // through it and bypass the server.
+    disableBc: true,
+  });
+  const synced = new Promise<void>((resolve) => {
+    const onSync = (isSynced: boolean) => {
+      if (!isSynced) return;
+      provider.off("sync", onSync);
+      resolve();
+    };
+    provider.on("sync", onSync);
+  });
+  return { doc, awareness, synced, close: () => provider.destroy() } satisfies BenchClient;
+}
