@@ -12,6 +12,9 @@ export const ERROR_CODES = [
   "payload_too_large",
   "unsupported_media_type",
   "rate_limited",
+  "too_many_runs",
+  "service_unavailable",
+  "bad_gateway",
   "oauth_disabled",
   "internal",
 ] as const;

@@ -1,4 +1,14 @@
 import { z } from "zod";
+import {
+  ExecutionResultSchema,
+  RunCodeAckSchema,
+  RunCodeSchema,
+  RunStateUpdateSchema,
+  TerminalCommandAckSchema,
+  TerminalCommandSchema,
+  TerminalHistorySchema,
+  TerminalUpdateSchema,
+} from "./execution";
 import { SessionIdSchema } from "./sessions";
 
 /** The two editor languages and the file each one edits. */
@@ -82,6 +92,12 @@ export const CLIENT_EVENTS = {
   sessionEnding: { payload: SessionEndingSchema, ack: z.null() },
   yjsSync: { payload: YjsMessageSchema },
   yjsAwareness: { payload: YjsMessageSchema },
+  /** Runs the session's current file; everyone in the session sees the input line and the result. */
+  runCode: { payload: RunCodeSchema, ack: RunCodeAckSchema },
+  /** A line typed in the shared terminal (`run`, `clear`, `help`); the server answers for everyone. */
+  terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema },
+  /** Asks for `terminalHistory`, then the session's `runStateUpdate`. */
+  getTerminalHistory: { payload: SessionIdSchema },
 } as const;
 
 /** Every event the server sends, with its payload schema. */
@@ -94,6 +110,10 @@ export const SERVER_EVENTS = {
   yjsSync: YjsMessageSchema,
   yjsAwareness: YjsMessageSchema,
   socketError: SocketErrorSchema,
+  executionResult: ExecutionResultSchema,
+  terminalUpdate: TerminalUpdateSchema,
+  terminalHistory: TerminalHistorySchema,
+  runStateUpdate: RunStateUpdateSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;

@@ -13,6 +13,9 @@ const STATUS: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   rate_limited: 429,
+  too_many_runs: 429,
+  service_unavailable: 503,
+  bad_gateway: 502,
   oauth_disabled: 404,
   internal: 500,
 };

@@ -1,0 +1,218 @@
+import { z } from "zod";
+import { SessionIdSchema } from "./sessions";
+
+/**
+ * Code execution speaks the Piston v2 API (engineer-man/piston): field names, status
+ * vocabulary and 400 `{message}` texts as Piston's, so a real Piston can be plugged in.
+ */
+export const EXECUTION_LIMITS = {
+  /** Files per request; the first one runs. */
+  maxFiles: 16,
+  /** A file name: no `/`, no `..`, no NUL. */
+  maxFileNameLength: 255,
+  maxArgs: 64,
+  maxArgLength: 4096,
+  /** Terminal history kept per session (entries, and bytes of content). */
+  terminalHistoryEntries: 500,
+  terminalHistoryBytes: 1024 * 1024,
+  /** Longest terminal command line. */
+  terminalCommandMax: 1000,
+} as const;
+
+/** `status` of a stage: null on success, otherwise Piston's codes. */
+export const RUN_STATUSES = ["RE", "SG", "TO", "OL", "EL", "XX"] as const;
+export const RunStatusSchema = z.enum(RUN_STATUSES);
+export type RunStatus = z.infer<typeof RunStatusSchema>;
+
+/** The six numeric limit fields of a request, as Piston names them. */
+export const LIMIT_FIELDS = [
+  "compile_memory_limit",
+  "run_memory_limit",
+  "compile_timeout",
+  "run_timeout",
+  "compile_cpu_time",
+  "run_cpu_time",
+] as const;
+export type LimitField = (typeof LIMIT_FIELDS)[number];
+
+const badName = (name: string) =>
+  name.length === 0 ||
+  name.length > EXECUTION_LIMITS.maxFileNameLength ||
+  name.includes("/") ||
+  name.includes("\0") ||
+  name === "." ||
+  name.includes("..");
+
+const FileSchema = z.object(
+  {
+    name: z
+      .string({ error: "files[].name must be a string" })
+      .refine((n) => !badName(n), "files[].name must be a plain file name (no '/', '..' or NUL)")
+      .optional(),
+    content: z.string({ error: "files[].content is required as a string" }),
+    encoding: z
+      .enum(["utf8", "base64", "hex"], { error: "files[].encoding must be utf8, base64 or hex" })
+      .optional(),
+  },
+  { error: "files[] must be objects" },
+);
+
+/**
+ * Number-or-absent limit field, checked against the server's maximum later (the maximum is
+ * configuration, not protocol). Piston treats a falsy value, `0` included, as "the default".
+ */
+const limitField = (name: LimitField) =>
+  z.unknown().transform((value, ctx) => {
+    if (value === undefined || value === null || value === 0 || value === false || value === "")
+      return undefined;
+    if (typeof value !== "number" || !Number.isFinite(value)) {
+      ctx.addIssue({ code: "custom", message: `If specified, ${name} must be a number` });
+      return z.NEVER;
+    }
+    return value;
+  });
+
+/** POST /api/v2/execute. Unknown fields are ignored, as Piston does. */
+export const ExecuteRequestSchema = z.object({
+  language: z
+    .string({ error: "language is required as a string" })
+    .min(1, "language is required as a string"),
+  version: z.string({ error: "version is required as a string" }).min(1, "version is required as a string"),
+  files: z
+    .array(FileSchema, { error: "files is required as an array" })
+    .min(1, "files must contain at least one file")
+    .max(EXECUTION_LIMITS.maxFiles, `files may hold at most ${EXECUTION_LIMITS.maxFiles} files`)
+    .refine((files) => files.some((f) => (f.encoding ?? "utf8") === "utf8"), {
+      message: "files must include at least one utf8 encoded file",
+    }),
+  stdin: z.string({ error: "stdin must be a string" }).optional(),
+  args: z
+    .array(
+      z
+        .string({ error: "args must be an array of strings" })
+        .max(
+          EXECUTION_LIMITS.maxArgLength,
+          `each arg may be at most ${EXECUTION_LIMITS.maxArgLength} characters`,
+        )
+        .refine((a) => !a.includes("\0"), "args may not contain NUL"),
+      { error: "args must be an array of strings" },
+    )
+    .max(EXECUTION_LIMITS.maxArgs, `args may hold at most ${EXECUTION_LIMITS.maxArgs} entries`)
+    .optional(),
+  compile_memory_limit: limitField("compile_memory_limit"),
+  run_memory_limit: limitField("run_memory_limit"),
+  compile_timeout: limitField("compile_timeout"),
+  run_timeout: limitField("run_timeout"),
+  compile_cpu_time: limitField("compile_cpu_time"),
+  run_cpu_time: limitField("run_cpu_time"),
+});
+export type ExecuteRequest = z.infer<typeof ExecuteRequestSchema>;
+export type ExecuteRequestInput = z.input<typeof ExecuteRequestSchema>;
+
+/** One stage's result. `code` is null whenever `signal` is set. */
+export const StageResultSchema = z.object({
+  stdout: z.string(),
+  stderr: z.string(),
+  output: z.string(),
+  code: z.number().int().nullable(),
+  signal: z.string().nullable(),
+  message: z.string().nullable(),
+  status: RunStatusSchema.nullable(),
+  /** Ours, not Piston's: true when an output cap cut stdout or stderr. */
+  truncated: z.boolean().optional(),
+  cpu_time: z.number().nullable(),
+  wall_time: z.number().nullable(),
+  /** Peak memory in bytes, where the machine measures it. */
+  memory: z.number().nullable(),
+});
+export type StageResult = z.infer<typeof StageResultSchema>;
+
+export const ExecuteResponseSchema = z.object({
+  language: z.string(),
+  version: z.string(),
+  run: StageResultSchema,
+  compile: StageResultSchema.optional(),
+});
+export type ExecuteResponse = z.infer<typeof ExecuteResponseSchema>;
+
+/** GET /api/v2/runtimes */
+export const RuntimeSchema = z.object({
+  language: z.string(),
+  version: z.string(),
+  aliases: z.array(z.string()),
+  runtime: z.string().optional(),
+});
+export type Runtime = z.infer<typeof RuntimeSchema>;
+
+/** Messages the browser shows as they are (spec editor-screen §8). */
+export const EXECUTION_MESSAGES = {
+  inProgress: "Code is already running in this session. Wait for it to finish.",
+  queueFull: "The code runner is busy. Try again in a few seconds.",
+  tooManyRuns: "Too many runs. Please wait a minute before running code again.",
+  unavailable: "Code execution is not available on this server: bubblewrap (bwrap) is not installed.",
+} as const;
+
+// ---- shared terminal (socket events) ----
+
+export const TerminalEntrySchema = z.object({
+  type: z.enum(["input", "output", "error", "clear"]),
+  content: z.string(),
+});
+export type TerminalEntry = z.infer<typeof TerminalEntrySchema>;
+
+/** runCode: runs the session's current file (language and text as every participant sees them). */
+export const RunCodeSchema = z.object({
+  sessionId: SessionIdSchema,
+  stdin: z
+    .string()
+    .max(64 * 1024, "stdin is too long")
+    .optional(),
+  args: z.array(z.string().max(EXECUTION_LIMITS.maxArgLength)).max(EXECUTION_LIMITS.maxArgs).optional(),
+});
+export type RunCode = z.infer<typeof RunCodeSchema>;
+
+export const RunCodeAckSchema = z.object({
+  language: z.string(),
+  version: z.string(),
+  run: StageResultSchema,
+  terminalEntries: z.array(TerminalEntrySchema),
+});
+
+/** terminalCommand: a line typed in the shared terminal (`run`, `clear`, `help`, ...). */
+export const TerminalCommandSchema = z.object({
+  sessionId: SessionIdSchema,
+  command: z
+    .string()
+    .max(EXECUTION_LIMITS.terminalCommandMax, "Command is too long")
+    .refine((c) => !c.includes("\0"), "Command may not contain NUL"),
+});
+export type TerminalCommand = z.infer<typeof TerminalCommandSchema>;
+
+export const TerminalCommandAckSchema = z.object({ entries: z.array(TerminalEntrySchema) });
+
+export const ExecutionResultSchema = z.object({
+  sessionId: z.string(),
+  terminalEntries: z.array(TerminalEntrySchema),
+});
+export type ExecutionResult = z.infer<typeof ExecutionResultSchema>;
+
+export const TerminalUpdateSchema = z.object({
+  sessionId: z.string(),
+  entry: TerminalEntrySchema.optional(),
+  entries: z.array(TerminalEntrySchema).optional(),
+});
+export type TerminalUpdate = z.infer<typeof TerminalUpdateSchema>;
+
+export const TerminalHistorySchema = z.object({
+  sessionId: z.string(),
+  history: z.array(TerminalEntrySchema),
+});
+export type TerminalHistory = z.infer<typeof TerminalHistorySchema>;
+
+/** Whether the session's single-flight run is in progress, and who started it. */
+export const RunStateUpdateSchema = z.object({
+  sessionId: z.string(),
+  isRunning: z.boolean(),
+  by: z.string().nullable(),
+});
+export type RunStateUpdate = z.infer<typeof RunStateUpdateSchema>;
