@@ -20,10 +20,15 @@ export interface TestEditor {
 }
 
 /** Connects (signed in when `token` is given) and wires sync; call `join` next. */
-export async function openEditor(url: string, token?: string, options: { reconnection?: boolean } = {}) {
+export async function openEditor(
+  url: string,
+  token?: string,
+  options: { reconnection?: boolean; guestId?: string } = {},
+) {
+  const identity = token ? { token } : options.guestId ? { guestId: options.guestId } : {};
   const socket = socketClient(
     url,
-    { protocolVersion: PROTOCOL_VERSION, ...(token ? { token } : {}) },
+    { protocolVersion: PROTOCOL_VERSION, ...identity },
     {
       reconnection: options.reconnection ?? false,
       reconnectionDelay: 100,

@@ -7,6 +7,14 @@ import { z } from "zod";
 export const HandshakeSchema = z.object({
   protocolVersion: z.number().int(),
   token: z.string().max(4096).optional(),
+  /**
+   * A guest's own random id, kept by the browser, so a guest who reconnects stays the same
+   * participant. It only names a guest; it grants nothing.
+   */
+  guestId: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .optional(),
 });
 export type Handshake = z.infer<typeof HandshakeSchema>;
 

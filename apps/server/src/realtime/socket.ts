@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { Server as HttpServer } from "node:http";
 import {
   type ClientToServerEvents,
@@ -13,7 +14,7 @@ import type { AuthService } from "../features/auth/index";
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
   | { kind: "user"; id: string; name: string }
-  | { kind: "guest"; name: "Anonymous" };
+  | { kind: "guest"; id: string; name: "Anonymous" };
 
 /** The session a socket has joined, as every feature's socket handlers may read it. */
 export interface SocketSession {
@@ -61,7 +62,8 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
       return next(new Error(CONNECT_ERRORS.protocolMismatch));
     }
     if (!handshake.data.token) {
-      socket.data.identity = { kind: "guest", name: "Anonymous" };
+      const guestId = handshake.data.guestId ?? randomBytes(12).toString("base64url");
+      socket.data.identity = { kind: "guest", id: `guest-${guestId}`, name: "Anonymous" };
       return next();
     }
     try {

@@ -11,11 +11,12 @@ export type EditorSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
  * with a 1–5 s randomized backoff. msgpack keeps each binary Yjs message in one frame.
  */
 export function createEditorSocket(token: string | null): EditorSocket {
+  const identity = token ? { token } : { guestId: guestId() };
   return io({
     path: "/socket.io",
     transports: ["websocket", "polling"],
     parser: msgpackParser,
-    auth: { protocolVersion: PROTOCOL_VERSION, ...(token ? { token } : {}) },
+    auth: { protocolVersion: PROTOCOL_VERSION, ...identity },
     timeout: 20_000,
     reconnectionDelay: 1000,
     reconnectionDelayMax: 5000,
@@ -23,4 +24,16 @@ export function createEditorSocket(token: string | null): EditorSocket {
     reconnectionAttempts: Number.POSITIVE_INFINITY,
     autoConnect: false,
   });
+}
+
+const GUEST_ID_KEY = "ensembleGuestId";
+
+/** This browser's guest id: random, made once, so a reconnecting guest stays one participant. */
+function guestId(): string {
+  const stored = localStorage.getItem(GUEST_ID_KEY);
+  if (stored && /^[A-Za-z0-9_-]{16,64}$/.test(stored)) return stored;
+  const bytes = crypto.getRandomValues(new Uint8Array(16));
+  const fresh = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  localStorage.setItem(GUEST_ID_KEY, fresh);
+  return fresh;
 }

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
@@ -43,7 +42,7 @@ export function presenceList(deps: CollabSocketDeps, sessionId: string): Presenc
 export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDeps) {
   const { sessions, rooms, presences, logger } = deps;
   const identity = socket.data.identity;
-  const selfId = identity.kind === "user" ? identity.id : `guest-${randomBytes(6).toString("hex")}`;
+  const selfId = identity.id;
   let membership: Membership | undefined;
 
   const requireMember = (sessionId?: string): Membership => {

@@ -118,7 +118,12 @@ export class CollabSession {
     this.awarenessOut.cancel();
     this.client.destroy();
     this.socket.removeAllListeners();
-    this.socket.disconnect();
+    // socket.io drops events that arrive with a disconnect: leave first, so the last
+    // keystrokes are applied before the socket closes (the IndexedDB copy holds them anyway).
+    const socket = this.socket;
+    if (socket.connected)
+      socket.timeout(1000).emit("leaveSession", this.sessionId, () => socket.disconnect());
+    else socket.disconnect();
     void this.persistence?.destroy();
     this.awareness.destroy();
     this.doc.destroy();
