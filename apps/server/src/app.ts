@@ -6,7 +6,9 @@ import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
 import { createCollabFeature } from "./features/collab/index";
+import { createExecutionFeature } from "./features/execution/index";
 import { createSessionsFeature } from "./features/sessions/index";
+import { createTerminalFeature } from "./features/terminal/index";
 import { apiNotFound, errorHandler } from "./http/errors";
 import { webApp } from "./http/static";
 import type { Logger } from "./logger";
@@ -23,6 +25,7 @@ export interface AppDeps {
 export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const auth = createAuthFeature(db, config, jwtSecret, logger);
   const sessions = createSessionsFeature(db, auth.service, config);
+  const execution = createExecutionFeature(config, auth.service, logger);
 
   const app = express();
   app.disable("x-powered-by");
@@ -47,6 +50,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   });
   api.use(auth.routes);
   api.use(sessions.routes);
+  api.use(execution.routes);
   api.use(apiNotFound);
   app.use("/api", api);
   app.use(webApp(config.WEB_DIST));
@@ -55,14 +59,25 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
   const collab = createCollabFeature(io, db, sessions.service, logger);
+  const terminal = createTerminalFeature({
+    io,
+    db,
+    execution: execution.service,
+    sessions: sessions.service,
+    rooms: collab.rooms,
+    logger,
+  });
 
   return {
     server,
     io,
     collab,
+    execution,
+    terminal,
     /** Stops taking connections, drops sockets, stores every live document, waits for requests. */
     async close() {
       await io.close();
+      await execution.close();
       await collab.close();
     },
   };

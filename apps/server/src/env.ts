@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { z } from "zod";
 
@@ -41,7 +42,30 @@ const EnvSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_OAUTH_URL: z.url().default("https://github.com"),
   GITHUB_API_URL: z.url().default("https://api.github.com"),
+  // Code execution (docs/sandbox.md).
+  PISTON_URL: optionalString.pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),
+  ),
+  BWRAP_PATH: optionalString,
+  RUN_CONCURRENCY: positiveInt(os.availableParallelism()),
+  RUN_QUEUE_MAX: z.coerce.number().int().min(0).default(16),
+  RUN_TIMEOUT_MS: positiveInt(10_000),
+  COMPILE_TIMEOUT_MS: positiveInt(10_000),
+  RUN_CPU_TIME_MS: positiveInt(10_000),
+  RUN_MEMORY_LIMIT_BYTES: positiveInt(256 * 1024 * 1024),
+  RUN_MAX_PROCESSES: z.coerce.number().int().min(64, "must be at least 64 (Node needs threads)").default(64),
+  RUN_MAX_OPEN_FILES: positiveInt(256),
+  RUN_MAX_FILE_SIZE_BYTES: positiveInt(10_000_000),
+  RUN_OUTPUT_MAX_BYTES: positiveInt(64 * 1024),
+  RUN_TMPFS_BYTES: positiveInt(16 * 1024 * 1024),
+  RUN_RATE_MAX: positiveInt(30),
+  RUN_RATE_WINDOW_SECONDS: positiveInt(60),
+  RUN_UID_BASE: z.coerce.number().int().min(1000).max(4_294_000_000).default(62_000),
 });
+
+function positiveInt(fallback: number) {
+  return z.coerce.number({ error: "must be a positive integer" }).int().positive().default(fallback);
+}
 
 /** The server's whole configuration, parsed once at start. */
 export type Config = z.infer<typeof EnvSchema> & { githubEnabled: boolean };

@@ -62,15 +62,18 @@ const FileSchema = z.object(
  * configuration, not protocol). Piston treats a falsy value, `0` included, as "the default".
  */
 const limitField = (name: LimitField) =>
-  z.unknown().transform((value, ctx) => {
-    if (value === undefined || value === null || value === 0 || value === false || value === "")
-      return undefined;
-    if (typeof value !== "number" || !Number.isFinite(value)) {
-      ctx.addIssue({ code: "custom", message: `If specified, ${name} must be a number` });
-      return z.NEVER;
-    }
-    return value;
-  });
+  z
+    .unknown()
+    .transform((value, ctx) => {
+      if (value === undefined || value === null || value === 0 || value === false || value === "")
+        return undefined;
+      if (typeof value !== "number" || !Number.isFinite(value)) {
+        ctx.addIssue({ code: "custom", message: `If specified, ${name} must be a number` });
+        return z.NEVER;
+      }
+      return value;
+    })
+    .optional();
 
 /** POST /api/v2/execute. Unknown fields are ignored, as Piston does. */
 export const ExecuteRequestSchema = z.object({

@@ -1,0 +1,292 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/** The limits a run's control group enforces. */
+export interface CgroupLimits {
+  memoryBytes: number;
+  maxProcesses: number;
+}
+
+/** What a run's group measured. */
+export interface CgroupUsage {
+  memory: number | null;
+  isOomKilled: boolean;
+  cpuMs: number | null;
+}
+
+/** The control group(s) of one run: the chain joins them before exec, the runner reads them after. */
+export interface RunCgroup {
+  /** Every `cgroup.procs` the run's first process writes its pid into. */
+  procsFiles: string[];
+  collect(): Promise<CgroupUsage>;
+  /** Kills anything left in the group and frees it for the next run. */
+  release(): Promise<void>;
+}
+
+export interface Cgroups {
+  mode: "v1" | "v2" | "none";
+  /** Why cgroups are off, when they are. */
+  reason?: string;
+  /** The group of the slot's next run; `memoryBytes` may lower the memory limit for it. */
+  prepare(slot: number, memoryBytes?: number): Promise<RunCgroup | undefined>;
+  close(): Promise<void>;
+}
+
+const NONE = (reason: string): Cgroups => ({
+  mode: "none",
+  reason,
+  prepare: async () => undefined,
+  close: async () => {},
+});
+
+let instances = 0;
+
+/**
+ * Finds the memory and pids controllers this process may delegate to (cgroup v1 hierarchies
+ * or the v2 unified tree) and creates this server's group under its own. Anything missing or
+ * read-only gives mode "none" with the reason: the caller logs it and relies on rlimits.
+ */
+export async function detectCgroups(limits: CgroupLimits, root = "/sys/fs/cgroup"): Promise<Cgroups> {
+  instances += 1;
+  const name = `ensemble-${process.pid}-${instances}`;
+  try {
+    const own = await fs.readFile("/proc/self/cgroup", "utf8");
+    const isV2 = await exists(path.join(root, "cgroup.controllers"));
+    return isV2 ? await setupV2(root, own, name, limits) : await setupV1(own, name, limits);
+  } catch (error) {
+    return NONE(error instanceof Error ? error.message : String(error));
+  }
+}
+
+// ---- cgroup v1: one hierarchy per controller; a group per slot, reused run after run ----
+
+async function setupV1(ownCgroups: string, name: string, limits: CgroupLimits): Promise<Cgroups> {
+  const mounts = await v1Mounts();
+  const dirOf = (controller: string) => {
+    const mount = mounts.get(controller);
+    const line = ownCgroups.split("\n").find((l) => l.split(":")[1]?.split(",").includes(controller));
+    if (!mount || !line) return undefined;
+    const own = line.slice(line.indexOf(":", line.indexOf(":") + 1) + 1);
+    const relative = mount.root === "/" ? own : path.relative(mount.root, own);
+    return path.join(mount.point, relative);
+  };
+  const memory = dirOf("memory");
+  const pids = dirOf("pids");
+  if (!memory || !pids) return NONE("the memory or pids cgroup v1 controller is not mounted");
+  const cpu = dirOf("cpu");
+  const cpuacct = dirOf("cpuacct");
+  const parents = [...new Set([memory, pids, cpu, cpuacct].filter((d): d is string => d !== undefined))];
+  for (const parent of parents) await sweepStale(parent);
+  const bases = parents.map((p) => path.join(p, name));
+  for (const base of bases) await fs.mkdir(base);
+  const slotDir = (parent: string, slot: number) => path.join(parent, name, `slot-${slot}`);
+  const ready = new Set<number>();
+
+  async function createSlot(slot: number) {
+    for (const parent of parents) await fs.mkdir(slotDir(parent, slot), { recursive: true });
+    const mem = slotDir(memory as string, slot);
+    await write(mem, "memory.limit_in_bytes", limits.memoryBytes);
+    // Only present with swap accounting; no swap means nothing to limit.
+    await write(mem, "memory.memsw.limit_in_bytes", limits.memoryBytes).catch(() => {});
+    await write(slotDir(pids as string, slot), "pids.max", limits.maxProcesses);
+    if (cpu) {
+      // One core per run, so busy runs cannot take every core from the server.
+      await write(slotDir(cpu, slot), "cpu.cfs_period_us", 100_000).catch(() => {});
+      await write(slotDir(cpu, slot), "cpu.cfs_quota_us", 100_000).catch(() => {});
+    }
+  }
+
+  return {
+    mode: "v1",
+    async prepare(slot, memoryBytes = limits.memoryBytes) {
+      if (!ready.has(slot)) {
+        await createSlot(slot);
+        ready.add(slot);
+      }
+      const mem = slotDir(memory, slot);
+      await write(mem, "memory.limit_in_bytes", Math.min(memoryBytes, limits.memoryBytes));
+      await write(mem, "memory.max_usage_in_bytes", 0).catch(() => {});
+      const oomBefore = await readOomKills(path.join(mem, "memory.oom_control"));
+      const cpuBefore = cpuacct ? await readNumber(path.join(slotDir(cpuacct, slot), "cpuacct.usage")) : null;
+      return {
+        procsFiles: parents.map((p) => path.join(slotDir(p, slot), "cgroup.procs")),
+        async collect() {
+          const peak = await readNumber(path.join(mem, "memory.max_usage_in_bytes"));
+          const oomAfter = await readOomKills(path.join(mem, "memory.oom_control"));
+          const cpuAfter = cpuacct
+            ? await readNumber(path.join(slotDir(cpuacct, slot), "cpuacct.usage"))
+            : null;
+          return {
+            memory: peak,
+            isOomKilled: oomAfter !== null && oomBefore !== null && oomAfter > oomBefore,
+            cpuMs: cpuAfter !== null && cpuBefore !== null ? Math.round((cpuAfter - cpuBefore) / 1e6) : null,
+          };
+        },
+        release: () => killMembers(parents.map((p) => slotDir(p, slot))),
+      };
+    },
+    async close() {
+      for (const slot of ready) for (const parent of parents) await rmdirQuiet(slotDir(parent, slot));
+      for (const base of bases) await rmdirQuiet(base);
+    },
+  };
+}
+
+async function v1Mounts(): Promise<Map<string, { point: string; root: string }>> {
+  const mounts = new Map<string, { point: string; root: string }>();
+  for (const line of (await fs.readFile("/proc/self/mountinfo", "utf8")).split("\n")) {
+    const [left, right] = line.split(" - ");
+    if (!left || !right) continue;
+    const [fstype, , superOptions] = right.split(" ");
+    if (fstype !== "cgroup" || !superOptions) continue;
+    const fields = left.split(" ");
+    const root = fields[3];
+    const point = fields[4];
+    if (!root || !point) continue;
+    for (const option of superOptions.split(","))
+      if (!mounts.has(option)) mounts.set(option, { point, root });
+  }
+  return mounts;
+}
+
+// ---- cgroup v2: one tree; a fresh group per run (memory.peak cannot be reset everywhere) ----
+
+async function setupV2(
+  root: string,
+  ownCgroups: string,
+  name: string,
+  limits: CgroupLimits,
+): Promise<Cgroups> {
+  const own = ownCgroups.split("\n").find((l) => l.startsWith("0::"));
+  if (!own) return NONE("this process is not in the cgroup v2 tree");
+  const parent = path.join(root, own.slice(3));
+  const available = (await fs.readFile(path.join(parent, "cgroup.controllers"), "utf8")).trim().split(/\s+/);
+  if (!available.includes("memory") || !available.includes("pids")) {
+    return NONE("the memory or pids cgroup v2 controller is not delegated to this process");
+  }
+  const controllers = ["memory", "pids", ...(available.includes("cpu") ? ["cpu"] : [])];
+  const enable = controllers.map((c) => `+${c}`).join(" ");
+  await sweepStale(parent);
+  try {
+    await write(parent, "cgroup.subtree_control", enable);
+  } catch {
+    // "No internal processes": a group that delegates controllers holds no process itself,
+    // so the server moves into a leaf of its own first (as Piston's entrypoint does).
+    const leaf = path.join(parent, `${name}-server`);
+    await fs.mkdir(leaf, { recursive: true });
+    await write(leaf, "cgroup.procs", process.pid);
+    await write(parent, "cgroup.subtree_control", enable);
+  }
+  const base = path.join(parent, name);
+  await fs.mkdir(base);
+  await write(base, "cgroup.subtree_control", enable);
+  let runs = 0;
+
+  return {
+    mode: "v2",
+    async prepare(slot, memoryBytes = limits.memoryBytes) {
+      runs += 1;
+      const dir = path.join(base, `run-${slot}-${runs}`);
+      await fs.mkdir(dir);
+      await write(dir, "memory.max", Math.min(memoryBytes, limits.memoryBytes));
+      await write(dir, "memory.swap.max", 0).catch(() => {});
+      await write(dir, "memory.oom.group", 1).catch(() => {});
+      await write(dir, "pids.max", limits.maxProcesses);
+      if (controllers.includes("cpu")) await write(dir, "cpu.max", "100000 100000").catch(() => {});
+      return {
+        procsFiles: [path.join(dir, "cgroup.procs")],
+        async collect() {
+          const events = await fs.readFile(path.join(dir, "memory.events"), "utf8").catch(() => "");
+          const cpu = await fs.readFile(path.join(dir, "cpu.stat"), "utf8").catch(() => "");
+          const usage = cpu.match(/^usage_usec (\d+)/m);
+          return {
+            memory: await readNumber(path.join(dir, "memory.peak")),
+            isOomKilled: Number(events.match(/^oom_kill (\d+)/m)?.[1] ?? 0) > 0,
+            cpuMs: usage ? Math.round(Number(usage[1]) / 1000) : null,
+          };
+        },
+        async release() {
+          await write(dir, "cgroup.kill", 1).catch(() => {});
+          await killMembers([dir]);
+          await rmdirQuiet(dir);
+        },
+      };
+    },
+    close: () => rmdirQuiet(base),
+  };
+}
+
+// ---- helpers ----
+
+async function write(dir: string, file: string, value: string | number) {
+  await fs.writeFile(path.join(dir, file), String(value));
+}
+
+async function exists(file: string) {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+async function readNumber(file: string): Promise<number | null> {
+  const text = await fs.readFile(file, "utf8").catch(() => undefined);
+  const n = Number(text?.trim());
+  return text !== undefined && Number.isFinite(n) ? n : null;
+}
+
+async function readOomKills(file: string): Promise<number | null> {
+  const text = await fs.readFile(file, "utf8").catch(() => undefined);
+  const match = text?.match(/^oom_kill (\d+)/m);
+  return match ? Number(match[1]) : text === undefined ? null : 0;
+}
+
+/**
+ * The PID namespace's teardown already killed everything; this is the belt to its braces:
+ * a process still in the group is SIGKILLed until the group is empty (or 1 s passed).
+ */
+async function killMembers(dirs: string[]) {
+  for (let attempt = 0; attempt < 50; attempt += 1) {
+    let left = 0;
+    for (const dir of dirs) {
+      const procs = await fs.readFile(path.join(dir, "cgroup.procs"), "utf8").catch(() => "");
+      for (const pid of procs.split("\n").filter(Boolean)) {
+        left += 1;
+        try {
+          process.kill(Number(pid), "SIGKILL");
+        } catch {
+          // Already gone.
+        }
+      }
+    }
+    if (left === 0) return;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+async function rmdirQuiet(dir: string) {
+  await fs.rmdir(dir).catch(() => {});
+}
+
+/** Removes groups left by servers that died without closing (their pid is gone). */
+async function sweepStale(parent: string) {
+  const entries = await fs.readdir(parent, { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const match = entry.isDirectory() && entry.name.match(/^ensemble-(\d+)-\d+$/);
+    if (!match || isAlive(Number(match[1]))) continue;
+    const dir = path.join(parent, entry.name);
+    for (const child of await fs.readdir(dir, { withFileTypes: true }).catch(() => [])) {
+      if (child.isDirectory()) await rmdirQuiet(path.join(dir, child.name));
+    }
+    await rmdirQuiet(dir);
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}

@@ -1,0 +1,14 @@
+import type { Config } from "../../env";
+import type { Logger } from "../../logger";
+import type { AuthService } from "../auth/index";
+import { executionRoutes } from "./routes";
+import { createExecutionService } from "./service";
+
+export { RunAbortedError } from "./queue";
+export type { ExecutionService } from "./service";
+
+/** Wires code execution: the Piston-compatible API over the sandboxed runner (or PISTON_URL). */
+export function createExecutionFeature(config: Config, auth: AuthService, logger: Logger) {
+  const service = createExecutionService(config, logger);
+  return { service, routes: executionRoutes(service, auth), close: () => service.close() };
+}

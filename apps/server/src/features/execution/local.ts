@@ -1,0 +1,159 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+import type { StageResult } from "@ensemble/protocol";
+import type { Config } from "../../env";
+import type { Logger } from "../../logger";
+import { type Cgroups, detectCgroups } from "./cgroups";
+import { detectRuntimes, type LocalRuntime } from "./runtimes";
+import { runInSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
+import { claimUids } from "./uids";
+
+/** A job as the runner takes it: everything but the slot-bound uid and cgroup. */
+export type LocalJob = Omit<SandboxJob, "uid" | "cgroup">;
+
+export interface LocalRunnerState {
+  available: boolean;
+  /** Why runs are refused, when they are. */
+  reason?: string;
+  runtimes: LocalRuntime[];
+  cgroups: Cgroups["mode"];
+  isRoot: boolean;
+  /** Host uids of the slots (empty when the server is not root). */
+  uids: number[];
+}
+
+/**
+ * The built-in sandboxed runner. It checks at start that bubblewrap and util-linux's tools
+ * are here and that a trivial sandboxed program runs; otherwise every run is refused with the
+ * reason (there is no unsandboxed fallback). Slot `i` of the queue runs as uid `uids[i]`.
+ */
+export function createLocalRunner(config: Config, logger: Logger, concurrency: number) {
+  const sandbox: SandboxConfig = {
+    tools: { sh: "/bin/sh", setpriv: "setpriv", prlimit: "prlimit", bwrap: "bwrap" },
+    tmpfsBytes: config.RUN_TMPFS_BYTES,
+    shmBytes: Math.min(config.RUN_TMPFS_BYTES, 4 * 1024 * 1024),
+    maxProcesses: config.RUN_MAX_PROCESSES,
+    maxOpenFiles: config.RUN_MAX_OPEN_FILES,
+    maxFileSizeBytes: config.RUN_MAX_FILE_SIZE_BYTES,
+    outputMaxBytes: config.RUN_OUTPUT_MAX_BYTES,
+  };
+  let cgroups: Cgroups | undefined;
+  let uids: Awaited<ReturnType<typeof claimUids>> | undefined;
+  const isRoot = process.getuid?.() === 0;
+
+  const ready: Promise<LocalRunnerState> = (async () => {
+    const missing: string[] = [];
+    for (const tool of ["bwrap", "setpriv", "prlimit"] as const) {
+      const found =
+        tool === "bwrap" && config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which(tool);
+      if (found) sandbox.tools[tool] = found;
+      else missing.push(tool);
+    }
+    const { runtimes, problems } = await detectRuntimes();
+    for (const problem of problems) logger.warn({ problem }, "code runner: interpreter unavailable");
+    const base = { runtimes, cgroups: "none" as const, isRoot, uids: [] };
+    if (missing.length > 0) {
+      const reason = missing.includes("bwrap")
+        ? "Code execution is not available on this server: bubblewrap (bwrap) is not installed. Install it with: apt-get install bubblewrap"
+        : `Code execution is not available on this server: ${missing.join(", ")} not found (Debian package util-linux).`;
+      logger.error({ missing }, reason);
+      return { ...base, available: false, reason };
+    }
+    if (isRoot) uids = await claimUids(config.RUN_UID_BASE, concurrency);
+    else
+      logger.warn(
+        "code runner: the server is not root, so runs use its own uid (no per-run uid, no RLIMIT_NPROC); see docs/sandbox.md",
+      );
+    cgroups = await detectCgroups({
+      memoryBytes: config.RUN_MEMORY_LIMIT_BYTES,
+      maxProcesses: config.RUN_MAX_PROCESSES,
+    });
+    if (cgroups.mode === "none") {
+      logger.warn(
+        { reason: cgroups.reason },
+        "code runner: no cgroups, so memory and process limits are per process only (rlimits); see docs/sandbox.md",
+      );
+    }
+    const state: LocalRunnerState = {
+      ...base,
+      uids: uids?.uids ?? [],
+      cgroups: cgroups.mode,
+      available: true,
+    };
+    const probe = await selfTest(runtimes[0]).catch((error: unknown) => String(error));
+    if (probe !== undefined) {
+      const reason = `Code execution is not available on this server: the sandbox does not start (${probe.slice(0, 300)}).`;
+      logger.error(reason);
+      return { ...state, available: false, reason };
+    }
+    logger.info(
+      {
+        cgroups: cgroups.mode,
+        uids: uids?.uids,
+        runtimes: runtimes.map((r) => `${r.language} ${r.version}`),
+      },
+      "code runner ready (bubblewrap sandbox)",
+    );
+    return state;
+  })();
+
+  async function run(job: LocalJob, slot: number): Promise<StageResult> {
+    const cgroup = await cgroups?.prepare(slot, job.memoryBytes);
+    try {
+      return await runInSandbox(sandbox, {
+        ...job,
+        extraFiles: job.runtime.extraFiles,
+        uid: uids?.uids[slot],
+        cgroup,
+      });
+    } finally {
+      await cgroup?.release();
+    }
+  }
+
+  // An empty program through the whole chain: catches a kernel without user namespaces,
+  // a broken bwrap or unwritable cgroups at start rather than on a user's first run.
+  async function selfTest(runtime: LocalRuntime | undefined): Promise<string | undefined> {
+    if (!runtime) return undefined;
+    const result = await run(
+      {
+        runtime,
+        files: [{ name: runtime.defaultFile, content: Buffer.from("") }],
+        args: [],
+        stdin: "",
+        timeoutMs: 10_000,
+        cpuTimeMs: 10_000,
+        memoryBytes: config.RUN_MEMORY_LIMIT_BYTES,
+      },
+      0,
+    );
+    return result.code === 0 ? undefined : `exit ${result.code ?? result.signal}: ${result.stderr.trim()}`;
+  }
+
+  return {
+    ready,
+    run,
+    async close() {
+      await ready.catch(() => {});
+      await cgroups?.close();
+      await uids?.release();
+    },
+  };
+}
+
+export type LocalRunner = ReturnType<typeof createLocalRunner>;
+
+async function which(command: string): Promise<string | undefined> {
+  for (const dir of ["/usr/bin", "/bin", "/usr/sbin", "/sbin", "/usr/local/bin"]) {
+    const found = await executable(path.join(dir, command));
+    if (found) return found;
+  }
+  return undefined;
+}
+
+async function executable(file: string): Promise<string | undefined> {
+  return fs.access(file, fs.constants.X_OK).then(
+    () => file,
+    () => undefined,
+  );
+}

@@ -1,0 +1,151 @@
+import { describe, expect, it } from "vitest";
+import type { LocalRuntime } from "./runtimes";
+import { buildCommand, outcome, type SandboxConfig } from "./sandbox";
+
+const config: SandboxConfig = {
+  tools: { sh: "/bin/sh", setpriv: "/usr/bin/setpriv", prlimit: "/usr/bin/prlimit", bwrap: "/usr/bin/bwrap" },
+  tmpfsBytes: 16 << 20,
+  shmBytes: 4 << 20,
+  maxProcesses: 64,
+  maxOpenFiles: 256,
+  maxFileSizeBytes: 10_000_000,
+  outputMaxBytes: 65536,
+};
+
+const python: LocalRuntime = {
+  id: "python",
+  language: "python",
+  version: "3.11.2",
+  aliases: ["py"],
+  binary: "/usr/bin/python3.11",
+  defaultFile: "main.py",
+  flags: () => ["-E", "-s", "-u", "-B"],
+  extraFiles: [],
+};
+
+const job = {
+  runtime: python,
+  files: [
+    { name: "main.py", content: Buffer.from("print(1)") },
+    { name: "lib.py", content: Buffer.from("") },
+  ],
+  args: ["a b", "$(rm -rf /)"],
+  stdin: "",
+  timeoutMs: 1000,
+  cpuTimeMs: 2500,
+  memoryBytes: 1 << 28,
+};
+
+describe("buildCommand", () => {
+  it("joins the cgroups as root, drops to the slot's uid, sets rlimits, then bwraps with / read-only last", () => {
+    const argv = buildCommand(config, {
+      ...job,
+      uid: 62001,
+      cgroup: fakeCgroup(["/cg/memory/procs", "/cg/pids/procs"]),
+    });
+    expect(argv.slice(0, 7)).toEqual([
+      "/bin/sh",
+      "-c",
+      expect.any(String),
+      "sh",
+      "2",
+      "/cg/memory/procs",
+      "/cg/pids/procs",
+    ]);
+    const rest = argv.slice(7);
+    expect(rest.slice(0, 6)).toEqual([
+      "/usr/bin/setpriv",
+      "--reuid=62001",
+      "--regid=62001",
+      "--clear-groups",
+      "--inh-caps=-all",
+      "/usr/bin/prlimit",
+    ]);
+    expect(rest).toEqual(
+      expect.arrayContaining(["--nproc=64", "--nofile=256", "--fsize=10000000", "--core=0", "--cpu=3:4"]),
+    );
+    const bwrap = rest.slice(rest.indexOf("/usr/bin/bwrap"));
+    for (const flag of [
+      "--unshare-all",
+      "--unshare-user",
+      "--disable-userns",
+      "--die-with-parent",
+      "--new-session",
+      "--clearenv",
+    ]) {
+      expect(bwrap).toContain(flag);
+    }
+    const python = bwrap.indexOf("/usr/bin/python3.11");
+    expect(bwrap.slice(python - 6, python)).toEqual([
+      "--remount-ro",
+      "/dev",
+      "--remount-ro",
+      "/",
+      "--chdir",
+      "/box",
+    ]);
+    expect(bwrap.slice(python)).toEqual([
+      "/usr/bin/python3.11",
+      "-E",
+      "-s",
+      "-u",
+      "-B",
+      "/box/main.py",
+      "a b",
+      "$(rm -rf /)",
+    ]);
+    expect(bwrap.join(" ")).toContain("--file 3 /box/main.py");
+    expect(bwrap.join(" ")).toContain("--file 4 /box/lib.py");
+    expect(bwrap).not.toContain("/etc");
+  });
+
+  it("without root keeps the server's uid and skips RLIMIT_NPROC; without cgroups bounds address space", () => {
+    const argv = buildCommand(config, { ...job, uid: undefined, cgroup: undefined });
+    expect(argv[0]).toBe("/usr/bin/prlimit");
+    expect(argv.join(" ")).not.toContain("--nproc");
+    expect(argv.join(" ")).toContain("--as=1073741824");
+  });
+});
+
+describe("outcome", () => {
+  it("speaks Piston's status vocabulary", () => {
+    expect(outcome(undefined, { code: 0, signal: null }, false, 1000)).toEqual({
+      code: 0,
+      signal: null,
+      status: null,
+      message: null,
+    });
+    expect(outcome(undefined, { code: 1, signal: null }, false, 1000)).toMatchObject({
+      code: 1,
+      status: "RE",
+    });
+    expect(outcome("timeout", { code: null, signal: "SIGKILL" }, false, 1000)).toMatchObject({
+      code: null,
+      signal: "SIGKILL",
+      status: "TO",
+    });
+    expect(outcome("stdout", { code: null, signal: "SIGKILL" }, false, 1000)).toMatchObject({ status: "OL" });
+    expect(outcome("stderr", { code: null, signal: "SIGKILL" }, false, 1000)).toMatchObject({ status: "EL" });
+    expect(outcome(undefined, { code: 137, signal: null }, true, 1000)).toMatchObject({
+      status: "SG",
+      message: "Memory limit exceeded",
+    });
+    expect(outcome(undefined, { code: 139, signal: null }, false, 1000)).toMatchObject({
+      code: null,
+      signal: "SIGSEGV",
+      status: "SG",
+    });
+    expect(outcome(undefined, { code: 152, signal: null }, false, 1000)).toMatchObject({
+      signal: "SIGXCPU",
+      status: "TO",
+    });
+  });
+});
+
+function fakeCgroup(procsFiles: string[]) {
+  return {
+    procsFiles,
+    collect: async () => ({ memory: null, isOomKilled: false, cpuMs: null }),
+    release: async () => {},
+  };
+}
