@@ -1,0 +1,203 @@
+import { type Ack, EXECUTION_MESSAGES, type TerminalEntry } from "@ensemble/protocol";
+import type { Socket } from "socket.io-client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEditor, type TestEditor, waitFor } from "../../../test/collabClient";
+import { buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { HELP_TEXT } from "./entries";
+
+type RunAck = Ack<{ run: { stdout: string; status: string | null }; terminalEntries: TerminalEntry[] }>;
+
+const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
+  new Promise<T>((resolve) =>
+    socket.timeout(20_000).emit(event, payload, (_err: unknown, ack: T) => resolve(ack)),
+  );
+
+const events = (editor: TestEditor, name: string) => editor.received.get(name) ?? [];
+
+describe.each(DATABASES)("shared terminal on %s", (kind) => {
+  let server: TestServer;
+  const open: TestEditor[] = [];
+  const editor = async (token?: string) => {
+    const e = await openEditor(server.url, token);
+    open.push(e);
+    return e;
+  };
+  /** A new session with its host and a guest joined and synced. */
+  const newSession = async () => {
+    const hostUser = await buildUser(server.api);
+    const res = await server.api.post("/api/session/create", { title: "terminal" }, hostUser.token);
+    const sessionId = String(res.body.session_id);
+    const host = await editor(hostUser.token);
+    const guest = await editor();
+    await host.join(sessionId);
+    await guest.join(sessionId);
+    await waitFor(() => host.client.synced && guest.client.synced);
+    return { sessionId, host, guest };
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer(kind, { RUN_RATE_MAX: "1000" });
+  });
+  afterAll(async () => {
+    await Promise.all(open.map((e) => e.close()));
+    await server.close();
+  });
+
+  it("runs the session's live code for a guest and shows everyone the input line and the result", async () => {
+    const { sessionId, host, guest } = await newSession();
+    const text = host.doc.getText("main.js");
+    text.delete(0, text.length);
+    text.insert(0, "console.log('from the doc'); console.error('oops')");
+    await waitFor(() => guest.text().includes("from the doc"));
+    const ack = await emitAck<RunAck>(guest.socket, "runCode", { sessionId });
+    expect(ack).toMatchObject({ ok: true, data: { run: { stdout: "from the doc\n", status: null } } });
+    const expected = [
+      { type: "output", content: "from the doc\n" },
+      { type: "error", content: "oops\n" },
+    ];
+    if (ack.ok) expect(ack.data.terminalEntries).toEqual(expected);
+    for (const e of [host, guest]) {
+      await waitFor(() => events(e, "executionResult").length === 1);
+      expect(events(e, "terminalUpdate")).toContainEqual({
+        sessionId,
+        entry: { type: "input", content: "$ run" },
+      });
+      expect(events(e, "executionResult")[0]).toEqual({ sessionId, terminalEntries: expected });
+      expect(events(e, "runStateUpdate")).toEqual([
+        { sessionId, isRunning: true, by: "Anonymous" },
+        { sessionId, isRunning: false, by: null },
+      ]);
+    }
+  });
+
+  it("is single-flight per session: a second run while one is in flight is refused", async () => {
+    const { sessionId, host, guest } = await newSession();
+    const text = host.doc.getText("main.js");
+    text.delete(0, text.length);
+    text.insert(0, "setTimeout(() => console.log('slow done'), 1500)");
+    await waitFor(() => guest.text().includes("slow done"));
+    const first = emitAck<RunAck>(host.socket, "runCode", { sessionId });
+    await waitFor(() => events(guest, "runStateUpdate").length === 1);
+    const second = await emitAck<RunAck>(guest.socket, "runCode", { sessionId });
+    expect(second).toEqual({
+      ok: false,
+      error: { code: "run_in_progress", message: EXECUTION_MESSAGES.inProgress },
+    });
+    const typed = await emitAck<Ack<unknown>>(guest.socket, "terminalCommand", { sessionId, command: "run" });
+    expect(typed).toMatchObject({ ok: false, error: { code: "run_in_progress" } });
+    expect(await first).toMatchObject({ ok: true, data: { run: { stdout: "slow done\n" } } });
+    // Another session runs meanwhile: the single flight is per session.
+    const other = await newSession();
+    expect(await emitAck<RunAck>(other.host.socket, "runCode", { sessionId: other.sessionId })).toMatchObject(
+      {
+        ok: true,
+      },
+    );
+  });
+
+  it("answers terminal commands for everyone and keeps a history for late joiners, cleared by clear", async () => {
+    const { sessionId, host, guest } = await newSession();
+    const help = await emitAck<Ack<{ entries: TerminalEntry[] }>>(host.socket, "terminalCommand", {
+      sessionId,
+      command: "  help ",
+    });
+    expect(help).toEqual({ ok: true, data: { entries: [{ type: "output", content: HELP_TEXT }] } });
+    await emitAck(host.socket, "terminalCommand", { sessionId, command: "git status" });
+    await emitAck(host.socket, "terminalCommand", { sessionId, command: "pr list" });
+    await emitAck(host.socket, "terminalCommand", { sessionId, command: "ls -la" });
+    await emitAck(guest.socket, "terminalCommand", { sessionId, command: "run" });
+    await waitFor(() => events(guest, "executionResult").length === 1);
+
+    const late = await editor();
+    await late.join(sessionId);
+    late.socket.emit("getTerminalHistory", sessionId);
+    await waitFor(
+      () => events(late, "terminalHistory").length === 1 && events(late, "runStateUpdate").length === 1,
+    );
+    expect(events(late, "terminalHistory")[0]).toEqual({
+      sessionId,
+      history: [
+        { type: "input", content: "$ help" },
+        { type: "output", content: HELP_TEXT },
+        { type: "input", content: "$ git status" },
+        { type: "error", content: "Unsupported git operation: status" },
+        { type: "input", content: "$ pr list" },
+        { type: "error", content: "Unknown PR command: list. Type 'pr help' for available commands." },
+        { type: "input", content: "$ ls -la" },
+        { type: "error", content: "Unknown command: ls. Type 'help' for available commands." },
+        { type: "output", content: HELP_TEXT },
+        { type: "input", content: "$ run" },
+        { type: "output", content: "Hello, world!\n" },
+      ],
+    });
+    expect(events(late, "runStateUpdate")[0]).toEqual({ sessionId, isRunning: false, by: null });
+
+    await emitAck(guest.socket, "terminalCommand", { sessionId, command: "clear" });
+    await waitFor(() => events(host, "terminalUpdate").some((u) => JSON.stringify(u).includes('"clear"')));
+    late.socket.emit("getTerminalHistory", sessionId);
+    await waitFor(() => events(late, "terminalHistory").length === 2);
+    expect(events(late, "terminalHistory")[1]).toEqual({ sessionId, history: [] });
+  });
+
+  it("keeps the history bounded and survives NUL bytes in output", async () => {
+    const { sessionId, host } = await newSession();
+    const text = host.doc.getText("main.js");
+    text.delete(0, text.length);
+    text.insert(0, "process.stdout.write('a\\0b')");
+    await emitAck(host.socket, "runCode", { sessionId });
+    const rows = await server.db.query<{ content: string }>(
+      "SELECT content FROM terminal_entries WHERE session_id = $1 ORDER BY id",
+      [sessionId],
+    );
+    expect(rows.map((r) => r.content)).toEqual(["$ run", "a\u2400b"]);
+    for (let i = 0; i < 260; i++)
+      await emitAck(host.socket, "terminalCommand", { sessionId, command: `c${i}` });
+    const [count] = await server.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM terminal_entries WHERE session_id = $1",
+      [sessionId],
+    );
+    expect(count?.n).toBe(500);
+  });
+
+  it("refuses sockets that have not joined the session, and bad payloads", async () => {
+    const { sessionId } = await newSession();
+    const outsider = await editor();
+    expect(await emitAck(outsider.socket, "runCode", { sessionId })).toMatchObject({
+      ok: false,
+      error: { code: "not_joined" },
+    });
+    expect(await emitAck(outsider.socket, "terminalCommand", { sessionId, command: "help" })).toMatchObject({
+      ok: false,
+      error: { code: "not_joined" },
+    });
+    outsider.socket.emit("getTerminalHistory", sessionId);
+    await waitFor(() => events(outsider, "socketError").length === 1);
+    expect(events(outsider, "terminalHistory")).toEqual([]);
+    const member = await editor();
+    await member.join(sessionId);
+    expect(await emitAck(member.socket, "runCode", { sessionId, args: "not an array" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload" },
+    });
+    expect(
+      await emitAck(member.socket, "terminalCommand", { sessionId, command: "x".repeat(1001) }),
+    ).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload" },
+    });
+  });
+
+  it("cancels a run when the socket that started it disconnects", async () => {
+    const { sessionId, host, guest } = await newSession();
+    const text = host.doc.getText("main.js");
+    text.delete(0, text.length);
+    text.insert(0, "setInterval(() => {}, 1000)");
+    await waitFor(() => guest.text().includes("setInterval"));
+    guest.socket.emit("runCode", { sessionId }, () => {});
+    await waitFor(() => events(host, "runStateUpdate").length === 1);
+    guest.socket.disconnect();
+    await waitFor(() => events(host, "runStateUpdate").length === 2, 5000, "the run to end");
+    expect(events(host, "runStateUpdate")[1]).toEqual({ sessionId, isRunning: false, by: null });
+    expect(server.app.execution.service.queue.running).toBe(0);
+  });
+});
