@@ -14,9 +14,9 @@ export interface CgroupUsage {
   cpuMs: number | null;
 }
 
-/** The control group(s) of one run: the chain joins them before exec, the runner reads them after. */
+/** The control group(s) of one run: the sandbox joins them before the program starts, the runner reads them after. */
 export interface RunCgroup {
-  /** Every `cgroup.procs` the run's first process writes its pid into. */
+  /** Every `cgroup.procs` the sandbox's processes are written into. */
   procsFiles: string[];
   collect(): Promise<CgroupUsage>;
   /** Kills anything left in the group and frees it for the next run. */

@@ -29,7 +29,7 @@ export interface LocalRunnerState {
  */
 export function createLocalRunner(config: Config, logger: Logger, concurrency: number) {
   const sandbox: SandboxConfig = {
-    tools: { sh: "/bin/sh", setpriv: "setpriv", prlimit: "prlimit", bwrap: "bwrap" },
+    tools: { setpriv: "setpriv", prlimit: "prlimit", bwrap: "bwrap" },
     tmpfsBytes: config.RUN_TMPFS_BYTES,
     shmBytes: Math.min(config.RUN_TMPFS_BYTES, 4 * 1024 * 1024),
     maxProcesses: config.RUN_MAX_PROCESSES,

@@ -1,5 +1,7 @@
 import { spawn } from "node:child_process";
+import fs from "node:fs/promises";
 import os from "node:os";
+import { Readable, Writable } from "node:stream";
 import type { StageResult } from "@ensemble/protocol";
 import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
@@ -8,7 +10,7 @@ import type { LocalRuntime } from "./runtimes";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
-  tools: { sh: string; setpriv: string; prlimit: string; bwrap: string };
+  tools: { setpriv: string; prlimit: string; bwrap: string };
   tmpfsBytes: number;
   shmBytes: number;
   maxProcesses: number;
@@ -57,10 +59,12 @@ const WORK_DIR = "/box";
 const FIRST_FILE_FD = 3;
 
 /**
- * The exec chain of one run, as argv: (root) sh joins the run's cgroups, then
- * setpriv drops to the slot's uid with no capabilities, prlimit sets the rlimits, and bwrap
- * builds the namespaces and the read-only filesystem. Every step `exec`s the next, so the
- * pid Node spawned is bwrap in the end, and killing it tears the whole sandbox down.
+ * The exec chain of one run, as argv: setpriv drops to the slot's uid with no capabilities,
+ * prlimit sets the rlimits, and bwrap builds the namespaces and the read-only filesystem.
+ * Each step `exec`s the next, so the pid Node spawned is bwrap in the end, and killing it
+ * tears the whole sandbox down. With cgroups, bwrap reports its child's pid and waits on a
+ * pipe before running anything of the program, so the server can move both bwrap processes
+ * into the run's groups first (see `joinCgroups`).
  */
 export function buildCommand(config: SandboxConfig, job: SandboxJob): string[] {
   const { tools } = config;
@@ -90,12 +94,7 @@ export function buildCommand(config: SandboxConfig, job: SandboxJob): string[] {
   chain.push(tools.bwrap, ...bwrapArgs(config, job));
   chain.push(job.runtime.binary, ...job.runtime.flags({ memoryBytes: job.memoryBytes }));
   chain.push(`${WORK_DIR}/${job.files[0]?.name ?? job.runtime.defaultFile}`, ...job.args);
-  const procs = job.cgroup?.procsFiles ?? [];
-  if (procs.length === 0) return chain;
-  // Joined before exec, so not even the first fork of the program escapes the limits.
-  const join =
-    'n=$1; shift; while [ "$n" -gt 0 ]; do echo $$ > "$1" || exit 125; shift; n=$((n-1)); done; exec "$@"';
-  return [tools.sh, "-c", join, "sh", String(procs.length), ...procs, ...chain];
+  return chain;
 }
 
 function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
@@ -154,6 +153,10 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
   });
   // Last: the bwrap root and /dev are writable tmpfs until remounted read-only.
   args.push("--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_DIR);
+  if (job.cgroup) {
+    const status = FIRST_FILE_FD + allFiles(job).length;
+    args.push("--json-status-fd", String(status), "--block-fd", String(status + 1));
+  }
   return args;
 }
 
@@ -176,7 +179,13 @@ export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<St
   if (!file) throw new Error("empty command");
   const started = performance.now();
   const child = spawn(file, argv, {
-    stdio: ["pipe", "pipe", "pipe", ...allFiles(job).map(() => "pipe" as const)],
+    stdio: [
+      "pipe",
+      "pipe",
+      "pipe",
+      ...allFiles(job).map(() => "pipe" as const),
+      ...(job.cgroup ? (["pipe", "pipe"] as const) : []),
+    ],
     detached: true,
     // Nothing of the server's environment (secrets included) reaches the chain; bwrap clears it again.
     env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
@@ -207,11 +216,21 @@ export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<St
   // without a listener it would be an uncaught error that takes the server down.
   for (const stream of child.stdio.slice(FIRST_FILE_FD)) stream?.on("error", () => {});
   child.stdin.on("error", () => {});
-  allFiles(job).forEach((f, i) => {
+  const files = allFiles(job);
+  files.forEach((f, i) => {
     const pipe = child.stdio[FIRST_FILE_FD + i];
     if (pipe && "end" in pipe) pipe.end(f.content);
   });
   child.stdin.end(job.stdin);
+  let joinError: Error | undefined;
+  if (job.cgroup) {
+    const status = child.stdio[FIRST_FILE_FD + files.length];
+    const block = child.stdio[FIRST_FILE_FD + files.length + 1];
+    joinCgroups(child.pid, job.cgroup, status, block).catch((error: unknown) => {
+      joinError = error instanceof Error ? error : new Error(String(error));
+      kill("aborted");
+    });
+  }
 
   const timer = setTimeout(() => kill("timeout"), job.timeoutMs);
   const onAbort = () => kill("aborted");
@@ -241,6 +260,7 @@ export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<St
       try {
         const usage = await job.cgroup?.collect();
         if (spawnError && !exit) return reject(spawnError);
+        if (joinError) return reject(joinError);
         if (killedFor === "aborted") return reject(new RunAbortedError("Run cancelled"));
         resolve({
           stdout: capture.stdout,
@@ -257,6 +277,42 @@ export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<St
       }
     });
   });
+}
+
+/**
+ * Puts the sandbox into the run's cgroups before the program exists: bwrap has made its
+ * namespaces (a user namespace is far slower to create inside a non-root v1 memory group on
+ * this kernel) and waits on the block pipe; its pid and its child's join every group, then
+ * the pipe releases it and the program starts inside the limits, forks included.
+ */
+async function joinCgroups(
+  outerPid: number | undefined,
+  cgroup: RunCgroup,
+  status: Readable | Writable | null | undefined,
+  block: Readable | Writable | null | undefined,
+): Promise<void> {
+  if (outerPid === undefined || !(status instanceof Readable) || !(block instanceof Writable)) {
+    throw new Error("sandbox pipes missing");
+  }
+  const childPid = await new Promise<number>((resolve, reject) => {
+    let text = "";
+    const onData = (chunk: Buffer) => {
+      text += chunk.toString();
+      const match = text.match(/"child-pid":\s*(\d+)/);
+      if (match) {
+        status.off("end", onEnd);
+        resolve(Number(match[1]));
+      }
+    };
+    const onEnd = () => reject(new Error("the sandbox exited before starting"));
+    status.on("data", onData);
+    status.once("end", onEnd);
+  });
+  for (const file of cgroup.procsFiles) {
+    await fs.writeFile(file, String(outerPid));
+    await fs.writeFile(file, String(childPid));
+  }
+  block.end("go");
 }
 
 type Outcome = Pick<StageResult, "code" | "signal" | "status" | "message">;
