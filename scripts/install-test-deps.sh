@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the test suites need (Chromium for Playwright).
-# Playwright's own browser download is never used: the suite drives Debian's chromium.
+# Installs the Debian packages the test suites need (Chromium for Playwright, bubblewrap
+# for the sandbox tests). Playwright's own browser download is never used: the suite drives
+# Debian's chromium.
 set -euo pipefail
+
+# The app's own packages first: the hostile-input tests run the real sandbox.
+bash "$(dirname "$0")/install-deps.sh"
 
 packages=()
 command -v chromium >/dev/null 2>&1 || packages+=(chromium)

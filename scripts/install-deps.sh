@@ -1,0 +1,21 @@
+#!/usr/bin/env bash
+# Installs the Debian packages the app itself needs: bubblewrap, the sandbox of Run Code,
+# and util-linux (setpriv, prlimit), which Debian already has. Runs apt only when one is
+# missing; uses sudo when not root. Without bwrap the server still starts, but Run Code
+# answers 503 (there is no unsandboxed fallback).
+set -euo pipefail
+
+packages=()
+command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
+{ command -v setpriv >/dev/null 2>&1 && command -v prlimit >/dev/null 2>&1; } || packages+=(util-linux)
+
+if [ ${#packages[@]} -eq 0 ]; then
+  echo "app dependencies already installed (bwrap, setpriv, prlimit)"
+  exit 0
+fi
+
+sudo_cmd=()
+if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+echo "installing: ${packages[*]}"
+"${sudo_cmd[@]}" apt-get update -qq
+DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}"
