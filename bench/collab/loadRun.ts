@@ -16,7 +16,11 @@ export interface LoadConfig {
   dwellMs: number;
   loadgens: number;
   seedText: string;
+  /** Tries per step while other processes use more than MAX_BACKGROUND_PERCENT of a core. */
+  attempts: number;
 }
+
+const MAX_BACKGROUND_PERCENT = 25;
 
 export interface StepResult {
   sessions: number;
@@ -127,11 +131,18 @@ export async function runLoad(
     console.log(`[${label}] ${config.sessions} sessions connected in ${connectMs.toFixed(0)} ms; idle`, idle);
     const steps: StepResult[] = [];
     for (const active of config.steps) {
-      steps.push(await runStep(server, loadgens, active, config));
-      console.log(
-        `[${label}] step`,
-        JSON.stringify(steps.at(-1), (k, v) => (k === "count" ? undefined : v)),
-      );
+      // Other people's processes share the 2 cores: a step they disturbed is run again.
+      let best: StepResult | undefined;
+      for (let attempt = 1; attempt <= config.attempts; attempt++) {
+        const step = await runStep(server, loadgens, active, config);
+        console.log(
+          `[${label}] step (attempt ${attempt})`,
+          JSON.stringify(step, (k, v) => (k === "count" ? undefined : v)),
+        );
+        if (!best || step.backgroundCpuPercent < best.backgroundCpuPercent) best = step;
+        if (step.backgroundCpuPercent <= MAX_BACKGROUND_PERCENT) break;
+      }
+      if (best) steps.push(best);
     }
     return { system, label, connectMs, idle, steps };
   } finally {

@@ -34,13 +34,15 @@ if (!env.BENCH_SNAPSHOT && env.BENCH_REF !== "worktree") {
   process.exit(child.status ?? 1);
 }
 
-const systems = (env.BENCH_SYSTEMS ?? "ours,hocuspocus,ywebsocket").split(",") as SystemId[];
+// An empty list with DATABASE_URL set runs only ours on PostgreSQL.
+const systems = (env.BENCH_SYSTEMS ?? "ours,hocuspocus,ywebsocket").split(",").filter(Boolean) as SystemId[];
 const config: LoadConfig = {
   sessions: Number(env.BENCH_SESSIONS ?? (isQuick ? 10 : 200)),
   steps: (env.BENCH_STEPS ?? (isQuick ? "5,10" : "25,50,100,150,200")).split(",").map(Number),
   warmupMs: Number(env.BENCH_WARMUP_S ?? (isQuick ? 2 : 10)) * 1000,
   dwellMs: Number(env.BENCH_DWELL_S ?? (isQuick ? 5 : 30)) * 1000,
   loadgens: 2,
+  attempts: Number(env.BENCH_ATTEMPTS ?? (isQuick ? 1 : 3)),
   // About 2 kB of code in every document before typing starts (notes §5.3, S4).
   seedText: "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50),
 };
@@ -72,3 +74,5 @@ const name = isQuick ? "results-quick" : "results";
 writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify(results, null, 1)}\n`);
 if (!isQuick) writeReport(path.join(outDir, "RESULTS.md"), results);
 console.log(`wrote ${path.join(outDir, `${name}.json`)}`);
+// Keep-alive HTTP agents and closed providers' timers would hold the process open a while.
+process.exit(0);

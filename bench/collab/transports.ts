@@ -95,6 +95,8 @@ function countingWebSocket(counters: Counters) {
       this.on("close", () => {
         counters.disconnects += 1;
       });
+      // The providers report failures through "close"; an unhandled "error" would end the process.
+      this.on("error", () => {});
     }
   };
 }
