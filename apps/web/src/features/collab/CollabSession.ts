@@ -4,6 +4,7 @@ import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createEditorSocket, type EditorSocket } from "../../lib/socket";
+import { TerminalChannel } from "../terminal/channel";
 import { throttleAwareness } from "./awarenessThrottle";
 import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
 import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "./presence";
@@ -42,6 +43,8 @@ function ackError(err: Error | null, result: Ack<unknown> | undefined): string |
 export class CollabSession {
   readonly doc = new Y.Doc();
   readonly awareness = new Awareness(this.doc);
+  /** The session's shared terminal and Run Code, over this session's socket. */
+  readonly terminal: TerminalChannel;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
@@ -59,6 +62,7 @@ export class CollabSession {
 
   constructor(private readonly options: CollabSessionOptions) {
     this.socket = createEditorSocket(options.token);
+    this.terminal = new TerminalChannel(this.socket, options.sessionId);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
     });
@@ -253,6 +257,7 @@ export class CollabSession {
       this.awareness.setLocalStateField("user", userField(self.name, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title });
       this.client.connected();
+      this.terminal.joined();
     });
   }
 

@@ -1,0 +1,99 @@
+import type { Ack, TerminalEntry } from "@ensemble/protocol";
+import type { EditorSocket } from "../../lib/socket";
+import {
+  receiveEntries,
+  replaceHistory,
+  resetTerminal,
+  setRunState,
+  setStarting,
+  setTerminalOpen,
+} from "./store";
+
+/** A run may wait in the server's queue, then take up to its 10 s timeout. */
+const RUN_ACK_TIMEOUT_MS = 60_000;
+const COMMAND_ACK_TIMEOUT_MS = 60_000;
+
+/**
+ * Refusals the server has already shown everyone as a terminal entry (the run started and
+ * failed); any other refusal happened before the run and is shown to us alone.
+ */
+const BROADCAST_FAILURES = new Set(["execution_failed", "cancelled"]);
+
+/** What to show us for a refused run or command (spec §8 wording for runs), or null. */
+function failureEntry(
+  err: Error | null,
+  result: Ack<unknown> | undefined,
+  isRun: boolean,
+): TerminalEntry | null {
+  if (err || !result) {
+    const reason = err ? "the server did not answer" : "unexpected answer from the server";
+    return {
+      type: "error",
+      content: isRun ? `Error executing code: ${reason}.` : `Command failed: ${reason}.`,
+    };
+  }
+  if (result.ok || BROADCAST_FAILURES.has(result.error.code)) return null;
+  return {
+    type: "error",
+    content: isRun ? `Execution failed: ${result.error.message}` : result.error.message,
+  };
+}
+
+/**
+ * The session's shared terminal over the editor's one socket. The server sends every entry
+ * to the whole session room, the sender included, so entries are taken from those
+ * broadcasts only; acks are read just for refusals that nobody else sees.
+ */
+export class TerminalChannel {
+  constructor(
+    private readonly socket: EditorSocket,
+    private readonly sessionId: string,
+  ) {
+    resetTerminal();
+    socket.on("terminalHistory", ({ sessionId, history }) => {
+      if (sessionId === this.sessionId) replaceHistory(history);
+    });
+    socket.on("terminalUpdate", ({ sessionId, entry, entries }) => {
+      if (sessionId !== this.sessionId) return;
+      receiveEntries(entries ?? (entry ? [entry] : []));
+    });
+    socket.on("executionResult", ({ sessionId, terminalEntries }) => {
+      if (sessionId === this.sessionId) receiveEntries(terminalEntries);
+    });
+    socket.on("runStateUpdate", ({ sessionId, isRunning, by }) => {
+      if (sessionId === this.sessionId) setRunState({ isRunning, by });
+    });
+    socket.on("disconnect", () => {
+      // A run we started is cancelled with our socket; the next join tells the real state.
+      setRunState({ isRunning: false, by: null });
+      setStarting(false);
+    });
+  }
+
+  /** Called on each successful join: the history replaces whatever we showed. */
+  joined(): void {
+    this.socket.emit("getTerminalHistory", this.sessionId);
+  }
+
+  /** Runs the session's current file for everyone (Run Code). */
+  run(): void {
+    setStarting(true);
+    setTerminalOpen(true);
+    this.socket.timeout(RUN_ACK_TIMEOUT_MS).emit("runCode", { sessionId: this.sessionId }, (err, result) => {
+      setStarting(false);
+      const failure = failureEntry(err, result, true);
+      if (failure) receiveEntries([failure]);
+    });
+  }
+
+  /** Sends a line typed in the terminal; the server echoes and answers it for everyone. */
+  command(line: string): void {
+    this.socket
+      .timeout(COMMAND_ACK_TIMEOUT_MS)
+      .emit("terminalCommand", { sessionId: this.sessionId, command: line }, (err, result) => {
+        const failure = failureEntry(err, result, false);
+        // Refused before the server echoed it: show the line with the reason, to us only.
+        if (failure) receiveEntries([{ type: "input", content: `$ ${line.trim()}` }, failure]);
+      });
+  }
+}

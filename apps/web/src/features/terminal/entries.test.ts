@@ -1,0 +1,49 @@
+import { describe, expect, it } from "vitest";
+import { applyEntries, displayText, MAX_SHOWN_ENTRIES } from "./entries";
+
+describe("applyEntries", () => {
+  it("appends with fresh ids, and a clear entry empties what came before it", () => {
+    const first = applyEntries(
+      [],
+      [
+        { type: "input", content: "$ run" },
+        { type: "output", content: "hi\n" },
+      ],
+      1,
+    );
+    expect(first.entries.map((e) => e.id)).toEqual([1, 2]);
+    expect(first.nextId).toBe(3);
+    const cleared = applyEntries(
+      first.entries,
+      [
+        { type: "clear", content: "" },
+        { type: "error", content: "boom" },
+      ],
+      first.nextId,
+    );
+    expect(cleared.entries).toEqual([{ id: 3, type: "error", content: "boom" }]);
+  });
+
+  it("keeps only the newest entries", () => {
+    const many = Array.from({ length: MAX_SHOWN_ENTRIES + 5 }, (_, i) => ({
+      type: "output" as const,
+      content: String(i),
+    }));
+    const { entries } = applyEntries([], many, 1);
+    expect(entries).toHaveLength(MAX_SHOWN_ENTRIES);
+    expect(entries[0]?.content).toBe("5");
+  });
+});
+
+describe("displayText", () => {
+  it("shows escape sequences and other control characters as visible symbols", () => {
+    expect(displayText("\u001b[31mred\u001b[0m")).toBe("␛[31mred␛[0m");
+    expect(displayText("a\u0007b\u007fc")).toBe("a␇b␡c");
+    expect(displayText("bar\rfoo")).toBe("bar␍foo");
+  });
+
+  it("keeps tabs and newlines, and turns CRLF into a newline", () => {
+    expect(displayText("a\tb\r\nc\n")).toBe("a\tb\nc\n");
+    expect(displayText("<b>not html</b>")).toBe("<b>not html</b>");
+  });
+});

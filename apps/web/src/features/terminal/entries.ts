@@ -1,0 +1,45 @@
+import { EXECUTION_LIMITS, type TerminalEntry } from "@ensemble/protocol";
+
+/** A terminal entry as the panel shows it: with a stable key. */
+export interface ShownEntry {
+  id: number;
+  type: Exclude<TerminalEntry["type"], "clear">;
+  content: string;
+}
+
+/** Most entries kept in the browser, the same bound the server keeps per session. */
+export const MAX_SHOWN_ENTRIES = EXECUTION_LIMITS.terminalHistoryEntries;
+
+/**
+ * Appends `incoming` to `shown` as display text: a `clear` entry empties what came before it,
+ * and only the newest MAX_SHOWN_ENTRIES are kept. Ids continue from `nextId`.
+ */
+export function applyEntries(
+  shown: readonly ShownEntry[],
+  incoming: readonly TerminalEntry[],
+  nextId: number,
+): { entries: ShownEntry[]; nextId: number } {
+  let entries = [...shown];
+  let id = nextId;
+  for (const entry of incoming) {
+    if (entry.type === "clear") entries = [];
+    else entries.push({ id: id++, type: entry.type, content: displayText(entry.content) });
+  }
+  if (entries.length > MAX_SHOWN_ENTRIES) entries = entries.slice(-MAX_SHOWN_ENTRIES);
+  return { entries, nextId: id };
+}
+
+// C0 controls but tab and newline, and DEL: shown as their Unicode control pictures.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching control characters is the point
+const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
+
+/**
+ * Program output as plain visible text: CRLF becomes a newline, and other control
+ * characters (an ANSI escape's ESC, a bell, a lone CR) become visible symbols such as ␛,
+ * so no escape sequence can move, colour or hide anything.
+ */
+export function displayText(content: string): string {
+  return content
+    .replaceAll("\r\n", "\n")
+    .replace(CONTROL, (c) => String.fromCharCode(c === "\u007f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+}

@@ -1,0 +1,86 @@
+import type { RunStateUpdate, TerminalEntry } from "@ensemble/protocol";
+import { create } from "zustand";
+import { applyEntries, type ShownEntry } from "./entries";
+import { clampHeight, TERMINAL_HEIGHT } from "./height";
+
+/** A batch of entries being typed out: every entry from `fromId` on, from `startedAt`. */
+export interface TypingBatch {
+  fromId: number;
+  startedAt: number;
+}
+
+interface TerminalState {
+  entries: ShownEntry[];
+  nextId: number;
+  typing: TypingBatch | null;
+  /** The session's single-flight run is in progress (told by the server, for everyone). */
+  isRunning: boolean;
+  runBy: string | null;
+  /** We asked to run and the server has not answered yet. */
+  isStarting: boolean;
+  isOpen: boolean;
+  height: number;
+}
+
+const initial: TerminalState = {
+  entries: [],
+  nextId: 1,
+  typing: null,
+  isRunning: false,
+  runBy: null,
+  isStarting: false,
+  isOpen: true,
+  height: TERMINAL_HEIGHT.default,
+};
+
+/** The shared terminal of the open session, and the panel's own open state and height. */
+export const useTerminalStore = create<TerminalState>()(() => initial);
+
+/** Empties the terminal for a new session; the panel keeps its place and size. */
+export function resetTerminal(): void {
+  useTerminalStore.setState(({ isOpen, height }) => ({ ...initial, isOpen, height }));
+}
+
+function prefersReducedMotion(): boolean {
+  return typeof matchMedia === "function" && matchMedia("(prefers-reduced-motion: reduce)").matches;
+}
+
+/**
+ * Adds entries that just happened. Output and errors are typed out unless the user prefers
+ * reduced motion; a new batch shows whatever an earlier one had left to type at once.
+ */
+export function receiveEntries(incoming: readonly TerminalEntry[]): void {
+  const animate = !prefersReducedMotion();
+  useTerminalStore.setState((s) => {
+    const { entries, nextId } = applyEntries(s.entries, incoming, s.nextId);
+    const typed = entries.some((e) => e.id >= s.nextId && e.type !== "input");
+    const typing = animate && typed ? { fromId: s.nextId, startedAt: performance.now() } : null;
+    return { entries, nextId, typing };
+  });
+}
+
+/** Replaces the terminal with the session's history (shown at once, never typed). */
+export function replaceHistory(history: readonly TerminalEntry[]): void {
+  useTerminalStore.setState((s) => ({ ...applyEntries([], history, s.nextId), typing: null }));
+}
+
+/** The typing of `batch` has finished. */
+export function finishTyping(batch: TypingBatch): void {
+  useTerminalStore.setState((s) => (s.typing === batch ? { typing: null } : {}));
+}
+
+export function setRunState({ isRunning, by }: Pick<RunStateUpdate, "isRunning" | "by">): void {
+  useTerminalStore.setState({ isRunning, runBy: isRunning ? by : null });
+}
+
+export function setStarting(isStarting: boolean): void {
+  useTerminalStore.setState({ isStarting });
+}
+
+export function setTerminalOpen(isOpen: boolean): void {
+  useTerminalStore.setState({ isOpen });
+}
+
+export function setTerminalHeight(height: number): void {
+  useTerminalStore.setState({ height: clampHeight(height) });
+}
