@@ -6,6 +6,8 @@ import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
+import { setTerminalOpen, useTerminalStore } from "../terminal/store";
+import { TerminalPanel } from "../terminal/TerminalPanel";
 import { EditorErrorBoundary } from "./EditorErrorBoundary";
 import { ConfirmEndDialog, END_SESSION_TEXT, SessionEndingDialog } from "./EndSessionDialogs";
 import { FileSidebar } from "./FileSidebar";
@@ -17,6 +19,8 @@ import { TopBar } from "./TopBar";
 const CodeEditor = lazy(() => import("./monaco/CodeEditor"));
 
 const SIDEBAR_ID = "file-sidebar";
+const TERMINAL_ID = "terminal-panel";
+const TERMINAL_TOGGLE_ID = "terminal-toggle";
 
 /** The live editor of one session: top bar, file sidebar, the shared editor, status bar. */
 export function EditorScreen({ sessionId }: { sessionId: string }) {
@@ -24,6 +28,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const activity = useActivity(session);
   const navigate = useNavigate();
   const state = useCollabStore();
+  const isTerminalOpen = useTerminalStore((s) => s.isOpen);
   const [isSidebarOpen, setIsSidebarOpen] = useState(true);
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
   const [isEndingOpen, setIsEndingOpen] = useState(false);
@@ -51,6 +56,8 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   if (isCurrent && state.failure) return <SessionUnavailable sessionId={sessionId} failure={state.failure} />;
 
   const canEdit = isCurrent && state.hasDocument;
+  const isConnected = isCurrent && state.status === "connected";
+  const terminal = session?.terminal ?? null;
   const activeCount = state.participants.filter((p) =>
     isWithin(activity.lastEdits.get(p.id) ?? null, activity.now, PRESENCE_MS.active),
   ).length;
@@ -83,9 +90,15 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         language={state.language}
         isSidebarOpen={isSidebarOpen}
         sidebarId={SIDEBAR_ID}
-        canSwitchLanguage={isCurrent && state.status === "connected"}
+        canSwitchLanguage={isConnected}
         isHost={isHost}
+        isConnected={isConnected}
+        isTerminalOpen={isTerminalOpen}
+        terminalId={TERMINAL_ID}
+        terminalToggleId={TERMINAL_TOGGLE_ID}
+        terminal={terminal}
         onToggleSidebar={() => setIsSidebarOpen((open) => !open)}
+        onToggleTerminal={() => setTerminalOpen(!isTerminalOpen)}
         onChangeLanguage={changeLanguage}
         onEndSession={() => setIsConfirmOpen(true)}
       />
@@ -119,6 +132,14 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
                 ? "Offline. The session will load when the connection is back."
                 : "Loading the session…"}
             </p>
+          )}
+          {isTerminalOpen && (
+            <TerminalPanel
+              id={TERMINAL_ID}
+              channel={terminal}
+              isConnected={isConnected}
+              toggleId={TERMINAL_TOGGLE_ID}
+            />
           )}
         </section>
       </div>

@@ -1,5 +1,7 @@
 import { LANGUAGES, type Language, LanguageSchema } from "@ensemble/protocol";
 import { useId } from "react";
+import type { TerminalChannel } from "../terminal/channel";
+import { RunCodeButton } from "../terminal/RunCodeButton";
 
 interface TopBarProps {
   file: string;
@@ -8,12 +10,21 @@ interface TopBarProps {
   sidebarId: string;
   canSwitchLanguage: boolean;
   isHost: boolean;
+  isConnected: boolean;
+  isTerminalOpen: boolean;
+  terminalId: string;
+  terminalToggleId: string;
+  terminal: TerminalChannel | null;
   onToggleSidebar: () => void;
+  onToggleTerminal: () => void;
   onChangeLanguage: (language: Language) => void;
   onEndSession: () => void;
 }
 
-/** Sidebar toggle, the open file, the language selector and (for the host) End Session. */
+/**
+ * Sidebar and terminal toggles, the open file, the language selector, Run Code and (for
+ * the host) End Session.
+ */
 export function TopBar(props: TopBarProps) {
   const selectId = useId();
   return (
@@ -40,6 +51,36 @@ export function TopBar(props: TopBarProps) {
           <path d="M9 4v16" stroke="currentColor" strokeWidth="1.8" />
         </svg>
       </button>
+      <button
+        type="button"
+        id={props.terminalToggleId}
+        className="icon-button"
+        aria-label={props.isTerminalOpen ? "Hide terminal" : "Show terminal"}
+        aria-expanded={props.isTerminalOpen}
+        aria-controls={props.terminalId}
+        onClick={props.onToggleTerminal}
+      >
+        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+          <rect
+            x="3"
+            y="4"
+            width="18"
+            height="16"
+            rx="2"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+          />
+          <path
+            d="M7 9l3 3-3 3M12 15h5"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="1.8"
+            strokeLinecap="round"
+            strokeLinejoin="round"
+          />
+        </svg>
+      </button>
       <h1 className="editor-filename" data-testid="editor-file-name">
         {props.file}
       </h1>
@@ -64,6 +105,7 @@ export function TopBar(props: TopBarProps) {
             </option>
           ))}
         </select>
+        <RunCodeButton channel={props.terminal} language={props.language} isConnected={props.isConnected} />
         {props.isHost && (
           <button type="button" className="button button-danger" onClick={props.onEndSession}>
             End Session

@@ -1,0 +1,35 @@
+import { LANGUAGES, type Language } from "@ensemble/protocol";
+import type { TerminalChannel } from "./channel";
+import { useRunCode } from "./useRunCode";
+
+interface RunCodeButtonProps {
+  channel: TerminalChannel | null;
+  language: Language;
+  isConnected: boolean;
+}
+
+/** Runs the session's file for everyone; 'Running...' and disabled while any run is in flight. */
+export function RunCodeButton({ channel, language, isConnected }: RunCodeButtonProps) {
+  const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected);
+  const { file, name } = LANGUAGES[language];
+  const title = isBusy
+    ? `Running${runBy ? ` (started by ${runBy})` : ""}`
+    : isConnected
+      ? `Run ${file} (${name}) for everyone in the session`
+      : "Reconnect to run code";
+  return (
+    <button
+      type="button"
+      className="button button-run"
+      data-testid="run-code"
+      disabled={!canRun}
+      title={title}
+      onClick={run}
+    >
+      <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
+        <path d="M7 4.5v15l12-7.5z" fill="currentColor" />
+      </svg>
+      {isBusy ? "Running..." : "Run Code"}
+    </button>
+  );
+}
