@@ -60,6 +60,7 @@ const EnvSchema = z.object({
   RUN_TMPFS_BYTES: positiveInt(16 * 1024 * 1024),
   RUN_RATE_MAX: positiveInt(30),
   RUN_RATE_WINDOW_SECONDS: positiveInt(60),
+  RUN_NICE: z.coerce.number().int().min(0).max(19).default(10),
   RUN_UID_BASE: z.coerce.number().int().min(1000).max(4_294_000_000).default(62_000),
 });
 

@@ -36,6 +36,7 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     maxOpenFiles: config.RUN_MAX_OPEN_FILES,
     maxFileSizeBytes: config.RUN_MAX_FILE_SIZE_BYTES,
     outputMaxBytes: config.RUN_OUTPUT_MAX_BYTES,
+    nice: config.RUN_NICE,
   };
   let cgroups: Cgroups | undefined;
   let uids: Awaited<ReturnType<typeof claimUids>> | undefined;

@@ -10,6 +10,7 @@ const config: SandboxConfig = {
   maxOpenFiles: 256,
   maxFileSizeBytes: 10_000_000,
   outputMaxBytes: 65536,
+  nice: 10,
 };
 
 const python: LocalRuntime = {

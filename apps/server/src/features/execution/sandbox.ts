@@ -17,6 +17,8 @@ export interface SandboxConfig {
   maxOpenFiles: number;
   maxFileSizeBytes: number;
   outputMaxBytes: number;
+  /** Niceness of every run, so the server's own loop wins the CPU. */
+  nice: number;
 }
 
 /**
@@ -200,10 +202,10 @@ export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<St
       child.kill("SIGKILL");
     }
   };
-  if (child.pid !== undefined) {
+  if (child.pid !== undefined && config.nice > 0) {
     try {
       // Lower priority for the run (inherited by all it forks): the server's own loop wins the CPU.
-      os.setPriority(child.pid, 10);
+      os.setPriority(child.pid, config.nice);
     } catch {
       // The process may already be gone.
     }
