@@ -19,8 +19,11 @@ const COMMAND_ACK_TIMEOUT_MS = 60_000;
  */
 const BROADCAST_FAILURES = new Set(["execution_failed", "cancelled"]);
 
-/** What to show us for a refused run or command (spec §8 wording for runs), or null. */
-function failureEntry(
+/**
+ * What to show us alone for a run or command the server refused (spec §8 wording for
+ * runs), or null when it succeeded or everyone was already shown why it failed.
+ */
+export function failureEntry(
   err: Error | null,
   result: Ack<unknown> | undefined,
   isRun: boolean,
