@@ -1,0 +1,53 @@
+import type { Page } from "@playwright/test";
+import type { EditorScreen } from "./editor";
+import { expect } from "./fixtures";
+
+export const TERMINAL_EMPTY = "Terminal ready. Run code to see output.";
+
+/** The shared terminal panel and Run Code button of one editor screen. */
+export class Terminal {
+  constructor(readonly page: Page) {}
+
+  get panel() {
+    return this.page.getByTestId("terminal");
+  }
+
+  /** The output region (role log). */
+  get log() {
+    return this.page.getByRole("log", { name: "Terminal output" });
+  }
+
+  get runButton() {
+    return this.page.getByTestId("run-code");
+  }
+
+  get input() {
+    return this.page.getByLabel("Terminal command");
+  }
+
+  get resizeHandle() {
+    return this.page.getByRole("separator", { name: "Resize terminal" });
+  }
+
+  entries(type: "input" | "output" | "error") {
+    return this.log.locator(`[data-type="${type}"]`);
+  }
+
+  /** Types a line into the terminal's command line and sends it. */
+  async command(line: string) {
+    await this.input.fill(line);
+    await this.input.press("Enter");
+    await expect(this.input).toHaveValue("");
+  }
+}
+
+/**
+ * Replaces the current file's text through the editor (one input event, so Monaco's
+ * auto-closing adds nothing) and waits until every screen has it, so the server does too.
+ */
+export async function setCode(author: EditorScreen, code: string, others: EditorScreen[]) {
+  await author.page.locator(".monaco-editor .view-lines").click();
+  await author.page.keyboard.press("Control+a");
+  await author.page.keyboard.insertText(code);
+  for (const screen of [author, ...others]) await expect.poll(() => screen.text()).toBe(code);
+}

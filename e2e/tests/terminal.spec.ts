@@ -1,0 +1,149 @@
+import AxeBuilder from "@axe-core/playwright";
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { expect, test } from "../support/fixtures";
+import { setCode, TERMINAL_EMPTY, Terminal } from "../support/terminal";
+
+test.describe("shared terminal", () => {
+  test("two users run code and see the same terminal; commands, clear and a late joiner's history", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "runner");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    const ben = new EditorScreen(await newPage());
+    await ann.open(host.sessionId);
+    await ben.open(host.sessionId);
+    const annTerm = new Terminal(ann.page);
+    const benTerm = new Terminal(ben.page);
+    const both = [annTerm, benTerm];
+    for (const term of both) {
+      await expect(term.log).toHaveText(TERMINAL_EMPTY);
+      await expect(term.runButton).toHaveText("Run Code");
+    }
+
+    // JavaScript: Ann runs, both see the input line and the output.
+    await setCode(ann, 'console.log("hello from " + "ensemble");\n', [ben]);
+    await annTerm.runButton.click();
+    for (const term of both) {
+      await expect(term.entries("input").first()).toHaveText("$ run");
+      await expect(term.entries("output").first()).toHaveText("hello from ensemble");
+    }
+
+    // A slow run: Run Code is busy for everyone until it ends.
+    await setCode(ann, 'setTimeout(() => console.log("slow done"), 1500);\n', [ben]);
+    await annTerm.runButton.click();
+    await Promise.all(
+      both.flatMap((term) => [
+        expect(term.runButton).toHaveText("Running..."),
+        expect(term.runButton).toBeDisabled(),
+      ]),
+    );
+    // A second run meanwhile is refused, and only the one who asked is told.
+    await benTerm.command("run");
+    await expect(benTerm.entries("error").last()).toHaveText(
+      "Code is already running in this session. Wait for it to finish.",
+    );
+    for (const term of both) {
+      await expect(term.log).toContainText("slow done");
+      await expect(term.runButton).toHaveText("Run Code");
+      await expect(term.runButton).toBeEnabled();
+    }
+
+    // Python after a language switch.
+    await ben.page.getByLabel("Language").selectOption("python");
+    for (const screen of [ann, ben]) await expect.poll(() => screen.language()).toBe("python");
+    await ann.waitUntilLive();
+    await setCode(ann, "print(sum(range(10)))\n", [ben]);
+    await annTerm.runButton.click();
+    for (const term of both) await expect(term.entries("output").last()).toHaveText("45");
+    await expect(annTerm.log).not.toContainText("already running");
+
+    // A program that throws, run with the `run` command from Ben's terminal.
+    await setCode(ann, 'raise ValueError("bad value")\n', [ben]);
+    await benTerm.command("run");
+    for (const term of both)
+      await expect(term.entries("error").last()).toContainText("ValueError: bad value");
+    await ann.page.screenshot({ path: test.info().outputPath("terminal-runs.png") });
+
+    // help, and an unknown command: the server's answers, for both.
+    await benTerm.command("help");
+    for (const term of both) {
+      await expect(term.entries("input").last()).toHaveText("$ help");
+      await expect(term.entries("output").last()).toContainText("Available commands:");
+    }
+    await annTerm.command("frobnicate now");
+    for (const term of both) {
+      await expect(term.entries("error").last()).toHaveText(
+        "Unknown command: frobnicate. Type 'help' for available commands.",
+      );
+    }
+    await ann.page.screenshot({ path: test.info().outputPath("terminal.png") });
+
+    // A late joiner sees the earlier runs at once.
+    const cat = new EditorScreen(await newPage());
+    await cat.open(host.sessionId);
+    const catTerm = new Terminal(cat.page);
+    await expect(catTerm.log).toContainText("hello from ensemble");
+    await expect(catTerm.log).toContainText("slow done");
+    await expect(catTerm.log).toContainText("45");
+    await expect(catTerm.log).toContainText("ValueError: bad value");
+    await expect(catTerm.entries("input")).toHaveCount(6);
+
+    // Clear, from Ben's button, clears everyone's terminal.
+    await benTerm.panel.getByRole("button", { name: "Clear" }).click();
+    for (const term of [...both, catTerm]) await expect(term.log).toHaveText(TERMINAL_EMPTY);
+  });
+
+  test("the panel resizes by keyboard and pointer within 100-400 px, closes and reopens, and passes axe", async ({
+    page,
+    request,
+  }) => {
+    const { sessionId } = await createHostedSession(request);
+    const screen = new EditorScreen(page);
+    await screen.open(sessionId);
+    const term = new Terminal(page);
+    const height = async () => (await term.panel.boundingBox())?.height ?? 0;
+
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "200");
+    expect(await height()).toBe(200);
+    await term.resizeHandle.focus();
+    await page.keyboard.press("ArrowUp");
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "220");
+    await page.keyboard.press("End");
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "400");
+    await page.keyboard.press("ArrowUp");
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "400");
+    expect(await height()).toBe(400);
+
+    // Dragging far down stops at the 100 px minimum.
+    const box = await term.resizeHandle.boundingBox();
+    if (!box) throw new Error("no resize handle");
+    const x = box.x + box.width / 2;
+    const y = box.y + box.height / 2;
+    await page.mouse.move(x, y);
+    await page.mouse.down();
+    await page.mouse.move(x, y + 200, { steps: 5 });
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "200");
+    await page.mouse.move(x, y + 1000, { steps: 5 });
+    await page.mouse.up();
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "100");
+    expect(await height()).toBe(100);
+
+    const axe = await new AxeBuilder({ page }).exclude(".monaco-editor").analyze();
+    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+
+    await term.panel.getByRole("button", { name: "Close terminal" }).click();
+    await expect(term.panel).toBeHidden();
+    const toggle = page.getByRole("button", { name: "Show terminal" });
+    await expect(toggle).toBeFocused();
+    await toggle.click();
+    await expect(term.log).toHaveText(TERMINAL_EMPTY);
+    await expect(page.getByRole("button", { name: "Hide terminal" })).toHaveAttribute(
+      "aria-expanded",
+      "true",
+    );
+  });
+});
