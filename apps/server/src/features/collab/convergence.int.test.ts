@@ -65,7 +65,7 @@ async function simulate(db: Db, seed: number, clientCount: number, opsPerClient:
   const fanOut: RoomBroadcast = { sync: broadcast("sync"), awareness: broadcast("awareness") };
   const repo = createDocRepo(db);
   const logger = createLogger("silent");
-  const rooms = new RoomRegistry(repo, () => fanOut, logger, { compactEvery: 50 });
+  const rooms = new RoomRegistry(repo, () => fanOut, logger, 50);
   const room: Room = await rooms.open(sessionId);
 
   const connect = (c: SimClient) => {

@@ -1,86 +1,52 @@
 import * as Y from "yjs";
 import type { Logger } from "../../logger";
 import type { DocRepo } from "./repo";
+import type { UpdateLog } from "./updateLog";
 
-export interface DocWriterOptions {
-  /** How long updates gather before one write; keeps every update stored within 100 ms. */
-  flushDelayMs: number;
-  /** Writes after which the log is folded into a new snapshot. */
-  compactEvery: number;
-  retryDelayMs: number;
-}
-
-const DEFAULTS: DocWriterOptions = { flushDelayMs: 10, compactEvery: 500, retryDelayMs: 1000 };
+/** Stored updates after which a session's log is folded into a new snapshot. */
+const COMPACT_EVERY = 500;
 
 /**
- * Persists one session's document. Updates are merged and appended in one row per flush;
- * every write runs on one promise chain, so a compaction never races an append and the
- * snapshot it writes contains every update it deletes.
+ * Persists one session's document: each update goes to the shared update log, and the log
+ * is folded into a snapshot every `compactEvery` updates and when the document unloads.
  */
 export class DocWriter {
-  private pending: Uint8Array[] = [];
-  private chain: Promise<void> = Promise.resolve();
-  private timer: NodeJS.Timeout | undefined;
-  private writesSinceCompaction = 0;
-  private readonly options: DocWriterOptions;
+  private readonly inFlight = new Set<Promise<void>>();
+  private sinceCompaction = 0;
+  private compaction: Promise<void> = Promise.resolve();
 
   constructor(
     private readonly sessionId: string,
     private readonly doc: Y.Doc,
     private readonly repo: DocRepo,
+    private readonly log: UpdateLog,
     private readonly logger: Logger,
-    options: Partial<DocWriterOptions> = {},
-  ) {
-    this.options = { ...DEFAULTS, ...options };
-  }
+    private readonly compactEvery = COMPACT_EVERY,
+  ) {}
 
   push(update: Uint8Array): void {
-    this.pending.push(update);
-    this.timer ??= setTimeout(() => void this.flush(), this.options.flushDelayMs);
+    const stored = this.log.append(this.sessionId, update).finally(() => this.inFlight.delete(stored));
+    this.inFlight.add(stored);
+    this.sinceCompaction += 1;
+    if (this.sinceCompaction >= this.compactEvery) void this.compact();
   }
 
-  /** Writes what is pending; resolves when every write queued so far is done. */
-  flush(): Promise<void> {
-    clearTimeout(this.timer);
-    this.timer = undefined;
-    if (this.pending.length > 0) {
-      const batch = this.pending;
-      this.pending = [];
-      const merged = batch.length === 1 ? (batch[0] as Uint8Array) : Y.mergeUpdates(batch);
-      this.enqueue(async () => {
-        try {
-          await this.repo.append(this.sessionId, merged);
-        } catch (error) {
-          // Put the batch back in front and try again later; clients also hold these edits.
-          this.logger.error({ err: error, sessionId: this.sessionId }, "storing document update failed");
-          this.pending.unshift(merged);
-          this.timer ??= setTimeout(() => void this.flush(), this.options.retryDelayMs);
-          return;
-        }
-        this.writesSinceCompaction += 1;
-        if (this.writesSinceCompaction >= this.options.compactEvery) await this.compactNow();
-      });
-    }
-    return this.chain;
+  /** Resolves when every update pushed so far is stored. */
+  async flush(): Promise<void> {
+    await Promise.all(this.inFlight);
   }
 
-  /** Folds the log into a snapshot of the whole document. */
+  /** Stores what is pending, then folds the log into a snapshot of the whole document. */
   compact(): Promise<void> {
-    void this.flush();
-    this.enqueue(() => this.compactNow());
-    return this.chain;
-  }
-
-  private async compactNow() {
-    try {
-      await this.repo.compact(this.sessionId, Y.encodeStateAsUpdate(this.doc));
-      this.writesSinceCompaction = 0;
-    } catch (error) {
-      this.logger.error({ err: error, sessionId: this.sessionId }, "compacting document failed");
-    }
-  }
-
-  private enqueue(task: () => Promise<void>) {
-    this.chain = this.chain.then(task);
+    this.sinceCompaction = 0;
+    this.compaction = this.compaction.then(async () => {
+      await this.flush();
+      try {
+        await this.repo.compact(this.sessionId, () => Y.encodeStateAsUpdate(this.doc));
+      } catch (error) {
+        this.logger.error({ err: error, sessionId: this.sessionId }, "compacting document failed");
+      }
+    });
+    return this.compaction;
   }
 }

@@ -1,7 +1,8 @@
 import type { Logger } from "../../logger";
-import { DocWriter, type DocWriterOptions } from "./docWriter";
+import { DocWriter } from "./docWriter";
 import type { DocRepo } from "./repo";
 import { Room, type RoomBroadcast } from "./room";
+import { UpdateLog } from "./updateLog";
 
 interface LiveRoom {
   room: Room;
@@ -16,14 +17,18 @@ interface LiveRoom {
 export class RoomRegistry {
   private readonly live = new Map<string, Promise<LiveRoom>>();
   private readonly ready = new Map<string, Room>();
+  /** One log for all sessions, so a tick's updates cost one INSERT. */
+  private readonly log: UpdateLog;
   private readonly closing = new Map<string, Promise<void>>();
 
   constructor(
     private readonly repo: DocRepo,
     private readonly broadcastFor: (sessionId: string) => RoomBroadcast,
     private readonly logger: Logger,
-    private readonly writerOptions: Partial<DocWriterOptions> = {},
-  ) {}
+    private readonly compactEvery?: number,
+  ) {
+    this.log = new UpdateLog(repo, logger);
+  }
 
   /** The loaded room of a session, loading it when needed. */
   open(sessionId: string): Promise<Room> {
@@ -79,7 +84,7 @@ export class RoomRegistry {
     const stored = snapshot ? [snapshot, ...updates] : updates;
     let writer: DocWriter | undefined;
     const room = new Room(sessionId, this.broadcastFor(sessionId), (update) => writer?.push(update), stored);
-    writer = new DocWriter(sessionId, room.doc, this.repo, this.logger, this.writerOptions);
+    writer = new DocWriter(sessionId, room.doc, this.repo, this.log, this.logger, this.compactEvery);
     // A fresh document's starters are stored at once, so every later update builds on them.
     if (stored.length === 0) await writer.compact();
     this.ready.set(sessionId, room);
