@@ -73,7 +73,14 @@ test.describe("shared terminal", () => {
       await expect(term.entries("input").last()).toHaveText("$ help");
       await expect(term.entries("output").last()).toContainText("Available commands:");
     }
+    // Ben drops off; what is said meanwhile reaches him through the history when he is back.
+    await ben.page.context().setOffline(true);
+    await expect(ben.status).toHaveText("OFFLINE");
+    await expect(benTerm.runButton).toBeDisabled();
     await annTerm.command("frobnicate now");
+    await expect(annTerm.entries("input").last()).toHaveText("$ frobnicate now");
+    await ben.page.context().setOffline(false);
+    await expect(ben.status).toHaveText("CONNECTED", { timeout: 15_000 });
     for (const term of both) {
       await expect(term.entries("error").last()).toHaveText(
         "Unknown command: frobnicate. Type 'help' for available commands.",
@@ -135,12 +142,21 @@ test.describe("shared terminal", () => {
     const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
     expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
 
+    // With reduced motion, output shows whole at once: no line is ever typed out.
+    await page.emulateMedia({ reducedMotion: "reduce" });
+    await term.command("help");
+    const help = term.entries("output").last();
+    await expect(help).toContainText("Available commands:");
+    expect(await help.textContent()).toContain("show this help");
+
     await term.panel.getByRole("button", { name: "Close terminal" }).click();
     await expect(term.panel).toBeHidden();
     const toggle = page.getByRole("button", { name: "Show terminal" });
     await expect(toggle).toBeFocused();
     await toggle.click();
-    await expect(term.log).toHaveText(TERMINAL_EMPTY);
+    // Closing hides the panel; the session's terminal is still there when it reopens.
+    await expect(term.log).toContainText("show this help");
+    await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "100");
     await expect(page.getByRole("button", { name: "Hide terminal" })).toHaveAttribute(
       "aria-expanded",
       "true",
