@@ -3,7 +3,7 @@
  * same machine, one run. `npm run bench:collab -w bench` (see README.md for the knobs).
  */
 import { spawnSync } from "node:child_process";
-import { writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ColdLoadResult, runColdLoad } from "./coldLoad";
 import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
@@ -15,6 +15,12 @@ import type { SystemId } from "./transports";
 const env = process.env;
 const isQuick = env.BENCH_QUICK === "1";
 const outDir = env.BENCH_OUT ?? import.meta.dirname;
+
+// Only re-render RESULTS.md from a results.json (after a change to the report).
+if (env.BENCH_REPORT) {
+  writeReport(path.join(outDir, "RESULTS.md"), JSON.parse(readFileSync(env.BENCH_REPORT, "utf8")));
+  process.exit(0);
+}
 
 // Re-run from a snapshot of one commit unless told to measure the working tree.
 if (!env.BENCH_SNAPSHOT && env.BENCH_REF !== "worktree") {

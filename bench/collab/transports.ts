@@ -1,6 +1,6 @@
 import { CollabClient } from "@ensemble/collab";
 import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
-import { HocuspocusProvider } from "@hocuspocus/provider";
+import { HocuspocusProvider, type HocuspocusProviderConfiguration } from "@hocuspocus/provider";
 import { io } from "socket.io-client";
 import msgpackParser from "socket.io-msgpack-parser";
 import WebSocket from "ws";
@@ -108,13 +108,16 @@ function connectHocuspocus(
   awareness: Awareness,
   counters: Counters,
 ) {
-  const provider = new HocuspocusProvider({
+  // Without a `websocketProvider` the provider hands its whole configuration to the socket it
+  // creates, polyfill included; the configuration type only lists `url`.
+  const configuration = {
     url: baseUrl.replace("http", "ws"),
     name,
     document: doc,
     awareness,
     WebSocketPolyfill: countingWebSocket(counters),
-  });
+  };
+  const provider = new HocuspocusProvider(configuration as HocuspocusProviderConfiguration);
   const synced = new Promise<void>((resolve) => provider.on("synced", () => resolve()));
   return { doc, awareness, synced, close: () => provider.destroy() } satisfies BenchClient;
 }
