@@ -1,16 +1,20 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the app itself needs: bubblewrap, the sandbox of Run Code,
-# and util-linux (setpriv, prlimit), which Debian already has. Runs apt only when one is
-# missing; uses sudo when not root. Without bwrap the server still starts, but Run Code
-# answers 503 (there is no unsandboxed fallback).
+# Installs the Debian packages the app needs: bubblewrap, the sandbox of Run Code, and
+# util-linux (setpriv, prlimit), which Debian already has. With --tests, also Debian's
+# chromium for Playwright (its own browser download is never used). Runs apt only when
+# something is missing; uses sudo when not root. Without bwrap the server still starts, but
+# Run Code answers 503 (there is no unsandboxed fallback).
 set -euo pipefail
 
 packages=()
 command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
 { command -v setpriv >/dev/null 2>&1 && command -v prlimit >/dev/null 2>&1; } || packages+=(util-linux)
+if [ "${1:-}" = "--tests" ]; then
+  command -v chromium >/dev/null 2>&1 || packages+=(chromium)
+fi
 
 if [ ${#packages[@]} -eq 0 ]; then
-  echo "app dependencies already installed (bwrap, setpriv, prlimit)"
+  echo "Debian dependencies already installed"
   exit 0
 fi
 
