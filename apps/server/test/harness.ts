@@ -177,3 +177,11 @@ export function socketClient(
     ...options,
   });
 }
+
+/** A fresh user who hosts a fresh session, created through the API. */
+export async function buildSession(api: TestServer["api"], title = "session") {
+  const host = await buildUser(api);
+  const res = await api.post("/api/session/create", { title }, host.token);
+  if (res.status !== 201) throw new Error(`buildSession failed: ${res.status} ${JSON.stringify(res.body)}`);
+  return { host, sessionId: String(res.body.session_id) };
+}

@@ -3,7 +3,14 @@ import { DEMO_SESSION_ID, MAX_YJS_MESSAGE_BYTES, PROTOCOL_VERSION, STARTER_CODE 
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { openEditor, type TestEditor, waitFor } from "../../../test/collabClient";
-import { buildUser, DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
+import {
+  buildSession,
+  buildUser,
+  DATABASES,
+  socketClient,
+  startTestServer,
+  type TestServer,
+} from "../../../test/harness";
 
 describe.each(DATABASES)("live editing on %s", (kind) => {
   let server: TestServer;
@@ -13,11 +20,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     open.push(e);
     return e;
   };
-  const newSession = async () => {
-    const host = await buildUser(server.api);
-    const res = await server.api.post("/api/session/create", { title: "live" }, host.token);
-    return { host, sessionId: String(res.body.session_id) };
-  };
+  const newSession = () => buildSession(server.api, "live");
   beforeAll(async () => {
     server = await startTestServer(kind);
   });

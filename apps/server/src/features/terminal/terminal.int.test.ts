@@ -2,7 +2,7 @@ import { type Ack, EXECUTION_MESSAGES, type TerminalEntry } from "@ensemble/prot
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEditor, type TestEditor, waitFor } from "../../../test/collabClient";
-import { buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { HELP_TEXT } from "./entries";
 
 type RunAck = Ack<{ run: { stdout: string; status: string | null }; terminalEntries: TerminalEntry[] }>;
@@ -24,9 +24,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
   };
   /** A new session with its host and a guest joined and synced. */
   const newSession = async () => {
-    const hostUser = await buildUser(server.api);
-    const res = await server.api.post("/api/session/create", { title: "terminal" }, hostUser.token);
-    const sessionId = String(res.body.session_id);
+    const { host: hostUser, sessionId } = await buildSession(server.api, "terminal");
     const host = await editor(hostUser.token);
     const guest = await editor();
     await host.join(sessionId);
