@@ -45,7 +45,8 @@ export class Room {
     this.awareness = new awarenessProtocol.Awareness(this.doc);
     this.awareness.setLocalState(null);
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
-      const from = [...this.connections.keys()].find((c) => c === origin);
+      // Our own applies pass the sending connection as origin; it gets no echo.
+      const from = this.connections.has(origin as RoomConnection) ? (origin as RoomConnection) : undefined;
       this.broadcast.sync(encodeUpdate(update), from);
       this.onUpdate(update);
     });

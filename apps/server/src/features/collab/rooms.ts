@@ -49,10 +49,6 @@ export class RoomRegistry {
     return this.ready.get(sessionId);
   }
 
-  get loadedCount(): number {
-    return this.live.size;
-  }
-
   isLoaded(sessionId: string): boolean {
     return this.live.has(sessionId) || this.closing.has(sessionId);
   }

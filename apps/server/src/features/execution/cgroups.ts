@@ -1,5 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { isAlive } from "./uids";
 
 /** The limits a run's control group enforces. */
 export interface CgroupLimits {
@@ -279,14 +280,5 @@ async function sweepStale(parent: string) {
       if (child.isDirectory()) await rmdirQuiet(path.join(dir, child.name));
     }
     await rmdirQuiet(dir);
-  }
-}
-
-function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === "EPERM";
   }
 }

@@ -50,7 +50,8 @@ async function tryLock(uid: number): Promise<boolean> {
   }
 }
 
-function isAlive(pid: number): boolean {
+/** True while a process with this pid exists (EPERM: it exists but is not ours). */
+export function isAlive(pid: number): boolean {
   try {
     process.kill(pid, 0);
     return true;
