@@ -99,3 +99,16 @@ export async function waitFor(
     await new Promise((r) => setTimeout(r, 10));
   }
 }
+
+/** Editors opened during a suite against a server known once it started; closed together at the end. */
+export function editorPool(url: () => string) {
+  const opened: TestEditor[] = [];
+  return {
+    async open(token?: string, options?: Parameters<typeof openEditor>[2]) {
+      const editor = await openEditor(url(), token, options);
+      opened.push(editor);
+      return editor;
+    },
+    closeAll: () => Promise.all(opened.map((e) => e.close())),
+  };
+}

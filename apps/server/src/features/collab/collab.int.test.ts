@@ -2,7 +2,7 @@ import { encodeUpdate, toWire } from "@ensemble/collab";
 import { DEMO_SESSION_ID, MAX_YJS_MESSAGE_BYTES, PROTOCOL_VERSION, STARTER_CODE } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { openEditor, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, waitFor } from "../../../test/collabClient";
 import {
   buildSession,
   buildUser,
@@ -14,18 +14,14 @@ import {
 
 describe.each(DATABASES)("live editing on %s", (kind) => {
   let server: TestServer;
-  const open: TestEditor[] = [];
-  const editor = async (token?: string) => {
-    const e = await openEditor(server.url, token);
-    open.push(e);
-    return e;
-  };
+  const editors = editorPool(() => server.url);
+  const editor = (token?: string) => editors.open(token);
   const newSession = () => buildSession(server.api, "live");
   beforeAll(async () => {
     server = await startTestServer(kind);
   });
   afterAll(async () => {
-    await Promise.all(open.map((e) => e.close()));
+    await editors.closeAll();
     await server.close();
   });
 
@@ -67,8 +63,10 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
   it("keeps everything out of a session from a socket that has not joined it", async () => {
     const { host, sessionId } = await newSession();
     const member = await editor(host.token);
+    const watcher = await editor();
     await member.join(sessionId);
-    await waitFor(() => member.client.synced);
+    await watcher.join(sessionId);
+    await waitFor(() => member.client.synced && watcher.client.synced);
     const outsider = await editor();
     const forged = new Y.Doc();
     forged.getText("main.js").insert(0, "INJECTED");
@@ -77,7 +75,9 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     member.doc.getText("main.js").insert(0, "secret edit ");
     await waitFor(() => (outsider.received.get("socketError") ?? []).length > 0);
     expect(outsider.received.get("socketError")?.[0]).toMatchObject({ event: "yjsSync", code: "not_joined" });
-    await new Promise((r) => setTimeout(r, 200));
+    // The room broadcast reaches every member at once: once the watcher has the edit, an
+    // outsider that could receive it would have it too.
+    await waitFor(() => watcher.text().includes("secret edit"));
     expect(outsider.received.has("yjsSync")).toBe(false);
     expect(member.text()).not.toContain("INJECTED");
     expect(member.received.has("sessionEnding")).toBe(false);
@@ -225,11 +225,10 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     const h = await editor(host.token);
     await h.join(sessionId);
     const guestId = "guest0123456789abcdef";
-    const first = await openEditor(server.url, undefined, { guestId });
+    const first = await editors.open(undefined, { guestId });
     const joined = await first.join(sessionId);
     expect(joined.ok && joined.data.self.id).toBe(`guest-${guestId}`);
-    const second = await openEditor(server.url, undefined, { guestId });
-    open.push(first, second);
+    const second = await editors.open(undefined, { guestId });
     await second.join(sessionId);
     h.socket.emit("getParticipants", sessionId);
     await waitFor(() => h.received.has("participantsList"));

@@ -1,7 +1,7 @@
 import { type Ack, EXECUTION_MESSAGES, type TerminalEntry } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { openEditor, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { HELP_TEXT } from "./entries";
 
@@ -16,12 +16,8 @@ const events = (editor: TestEditor, name: string) => editor.received.get(name) ?
 
 describe.each(DATABASES)("shared terminal on %s", (kind) => {
   let server: TestServer;
-  const open: TestEditor[] = [];
-  const editor = async (token?: string) => {
-    const e = await openEditor(server.url, token);
-    open.push(e);
-    return e;
-  };
+  const editors = editorPool(() => server.url);
+  const editor = (token?: string) => editors.open(token);
   /** A new session with its host and a guest joined and synced. */
   const newSession = async () => {
     const { host: hostUser, sessionId } = await buildSession(server.api, "terminal");
@@ -37,7 +33,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     server = await startTestServer(kind, { RUN_RATE_MAX: "1000" });
   });
   afterAll(async () => {
-    await Promise.all(open.map((e) => e.close()));
+    await editors.closeAll();
     await server.close();
   });
 
