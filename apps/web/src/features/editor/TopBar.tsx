@@ -1,5 +1,5 @@
 import { LANGUAGES, type Language, LanguageSchema } from "@ensemble/protocol";
-import { useId } from "react";
+import { type ReactNode, useId } from "react";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
 
@@ -29,48 +29,20 @@ export function TopBar(props: TopBarProps) {
   const selectId = useId();
   return (
     <div className="editor-topbar">
-      <button
-        type="button"
-        className="icon-button"
-        aria-label={props.isSidebarOpen ? "Hide sidebar" : "Show sidebar"}
-        aria-expanded={props.isSidebarOpen}
-        aria-controls={props.sidebarId}
-        onClick={props.onToggleSidebar}
-      >
-        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
-          <rect
-            x="3"
-            y="4"
-            width="18"
-            height="16"
-            rx="2"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-          />
-          <path d="M9 4v16" stroke="currentColor" strokeWidth="1.8" />
-        </svg>
-      </button>
-      <button
-        type="button"
+      <PanelToggle
+        label="sidebar"
+        isOpen={props.isSidebarOpen}
+        controls={props.sidebarId}
+        onToggle={props.onToggleSidebar}
+        icon={<path d="M9 4v16" stroke="currentColor" strokeWidth="1.8" />}
+      />
+      <PanelToggle
         id={props.terminalToggleId}
-        className="icon-button"
-        aria-label={props.isTerminalOpen ? "Hide terminal" : "Show terminal"}
-        aria-expanded={props.isTerminalOpen}
-        aria-controls={props.terminalId}
-        onClick={props.onToggleTerminal}
-      >
-        <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
-          <rect
-            x="3"
-            y="4"
-            width="18"
-            height="16"
-            rx="2"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-          />
+        label="terminal"
+        isOpen={props.isTerminalOpen}
+        controls={props.terminalId}
+        onToggle={props.onToggleTerminal}
+        icon={
           <path
             d="M7 9l3 3-3 3M12 15h5"
             fill="none"
@@ -79,8 +51,8 @@ export function TopBar(props: TopBarProps) {
             strokeLinecap="round"
             strokeLinejoin="round"
           />
-        </svg>
-      </button>
+        }
+      />
       <h1 className="editor-filename" data-testid="editor-file-name">
         {props.file}
       </h1>
@@ -113,5 +85,36 @@ export function TopBar(props: TopBarProps) {
         )}
       </div>
     </div>
+  );
+}
+
+interface PanelToggleProps {
+  id?: string | undefined;
+  /** What the panel is called in "Show …" / "Hide …". */
+  label: string;
+  isOpen: boolean;
+  controls: string;
+  onToggle: () => void;
+  /** Drawn inside the shared window frame. */
+  icon: ReactNode;
+}
+
+/** An icon button that shows or hides one panel of the editor. */
+function PanelToggle({ id, label, isOpen, controls, onToggle, icon }: PanelToggleProps) {
+  return (
+    <button
+      type="button"
+      id={id}
+      className="icon-button"
+      aria-label={`${isOpen ? "Hide" : "Show"} ${label}`}
+      aria-expanded={isOpen}
+      aria-controls={controls}
+      onClick={onToggle}
+    >
+      <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
+        <rect x="3" y="4" width="18" height="16" rx="2" fill="none" stroke="currentColor" strokeWidth="1.8" />
+        {icon}
+      </svg>
+    </button>
   );
 }
