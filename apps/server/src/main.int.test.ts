@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { openEditor, waitFor } from "../test/collabClient";
-import { apiClient } from "../test/harness";
+import { apiClient, buildSession } from "../test/harness";
 
 const MAIN = path.join(import.meta.dirname, "main.ts");
 
@@ -76,13 +76,7 @@ describe("the server process", () => {
     children.push(first.child);
     const url = await first.ready;
     const api = apiClient(url);
-    const reg = await api.post("/api/auth/register", {
-      name: "termhost",
-      email: "t@example.test",
-      password: "pw",
-    });
-    const created = await api.post("/api/session/create", { title: "term" }, String(reg.body.token));
-    const sessionId = String(created.body.session_id);
+    const { sessionId } = await buildSession(api, "term");
     const writer = await openEditor(url);
     const watcher = await openEditor(url);
     await writer.join(sessionId);

@@ -7,7 +7,7 @@ import path from "node:path";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { openEditor, type TestEditor, waitFor } from "../../../test/collabClient";
-import { apiClient, TEST_POSTGRES_URL } from "../../../test/harness";
+import { apiClient, buildSession, TEST_POSTGRES_URL } from "../../../test/harness";
 
 const MAIN = path.join(import.meta.dirname, "..", "..", "main.ts");
 
@@ -103,13 +103,7 @@ describe.each([
     const url = `http://127.0.0.1:${port}`;
     let server = await startServer(port, { ...store.env, JWT_SECRET: "crash-test-secret-0123456789abcdef" });
     const api = apiClient(url);
-    const host = await api.post("/api/auth/register", {
-      name: "crashhost",
-      email: "c@example.test",
-      password: "pw",
-    });
-    const created = await api.post("/api/session/create", { title: "crash" }, String(host.body.token));
-    const sessionId = String(created.body.session_id);
+    const { sessionId } = await buildSession(api, "crash");
 
     const editors = await Promise.all(
       [0, 1, 2, 3].map(() => openEditor(url, undefined, { reconnection: true })),
