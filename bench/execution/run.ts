@@ -20,6 +20,7 @@ import { ms, percentile } from "./stats";
 const RUNS = Number(process.env.BENCH_RUNS ?? 200);
 const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 100);
 const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 10);
+const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 100);
 const quiet = createLogger("silent", new Writable({ write: (_c, _e, done) => done() }));
 
 function spawnBare(file: string, args: string[]): Promise<number> {
@@ -32,7 +33,14 @@ function spawnBare(file: string, args: string[]): Promise<number> {
   });
 }
 
-async function overhead(nice: number) {
+const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/**
+ * `gapMs` is an idle pause before every run, bare and sandboxed alike: a person clicking Run,
+ * whose slot has its launcher parked (see parkSandbox). With 0 the runs follow each other at
+ * once and a sandboxed run may wait for its slot's launcher to be parked.
+ */
+async function overhead(nice: number, gapMs: number) {
   const config = loadConfig({ LOG_LEVEL: "silent", RUN_NICE: String(nice) });
   const runner = createLocalRunner(config, quiet, 1);
   const state = await runner.ready;
@@ -44,7 +52,9 @@ async function overhead(nice: number) {
     const boxed: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so both see the same machine.
+      await pause(gapMs);
       bare.push(await spawnBare(runtime.binary, bareArgs));
+      await pause(gapMs);
       const started = performance.now();
       const result = await runner.run(
         {
@@ -65,6 +75,7 @@ async function overhead(nice: number) {
     rows.push([
       `${label} (${runtime.language} ${runtime.version})`,
       String(nice),
+      String(gapMs),
       ms(percentile(bare, 50)),
       ms(percentile(bare, 99)),
       ms(percentile(boxed, 50)),
@@ -209,13 +220,15 @@ async function main() {
   console.log(`\nsandbox overhead over ${RUNS} runs each...`);
   // At the default nice 10 the run yields to everything else on a busy machine; nice 0 shows
   // what the sandbox itself costs.
-  const atDefault = await overhead(10);
-  const atZero = await overhead(0);
+  const atDefault = await overhead(10, GAP_MS);
+  const atZero = await overhead(0, GAP_MS);
+  const backToBack = await overhead(10, 0);
   const cgroups = atDefault.cgroups;
   const overheadTable = table(
     [
       "command",
       "RUN_NICE",
+      "gap",
       "bare p50",
       "bare p99",
       "sandboxed p50",
@@ -223,7 +236,7 @@ async function main() {
       "overhead p50",
       "overhead p99",
     ],
-    [...atDefault.rows, ...atZero.rows],
+    [...atDefault.rows, ...atZero.rows, ...backToBack.rows],
   );
   console.log(overheadTable);
   const server = await startServer();
@@ -246,17 +259,21 @@ ${header}
       .loadavg()
       .map((n) => n.toFixed(2))
       .join(", ")}
-- Sandbox: setpriv → prlimit → bwrap with cgroups **${cgroups}**, full chain per run (cgroup reset and
-  collect, slot uid, Node's stdio preload and heap flag, Python's \`-E -s -u -B\`).
+- Sandbox: parked launcher.py (in the slot's cgroups **${cgroups}**) → bwrap, full chain per run
+  (cgroup limit and meters, slot uid, rlimits, Node's stdio preload and heap flag, Python's
+  \`-E -s -u -B\`, output collection, cgroup release).
 
 ## Sandbox overhead (${RUNS} runs each, interleaved with the bare run)
 
 The sandboxed time is the runner's whole \`run()\` (an empty \`main.js\`/\`main.py\`), from the
-server's side: cgroup preparation, the exec chain, the interpreter, output collection and
-cgroup release. The bare time is \`spawn\` of the same interpreter with a clean environment.
-"Overhead" is sandboxed minus bare at the same percentile. With the default \`RUN_NICE\` 10 the
-sandboxed run yields the CPU to every other process (the server first); on a busy machine that
-counts as overhead. \`RUN_NICE\` 0 shows the cost of the sandbox itself.
+server's side: taking the slot's parked launcher, the cgroup limit and meters, the launch plan,
+bwrap, the interpreter, output collection and cgroup release. The bare time is \`spawn\` of the
+same interpreter with a clean environment. "Overhead" is sandboxed minus bare at the same
+percentile. "gap" is an idle pause before every run, bare and sandboxed alike (a person
+clicking Run): the slot's launcher is then parked, the common case. With gap 0 the runs follow
+each other at once, so a sandboxed run may still wait for its launcher to be parked (spawn and
+cgroup join, about 20 ms). With the default \`RUN_NICE\` 10 the sandboxed run yields the CPU to
+every other process (the server first); \`RUN_NICE\` 0 shows the cost of the sandbox itself.
 
 ${overheadTable}
 

@@ -15,10 +15,18 @@ export interface CgroupUsage {
   cpuMs: number | null;
 }
 
-/** The control group(s) of one run: the sandbox joins them before the program starts, the runner reads them after. */
+/**
+ * The control group(s) of one run: the parked launcher joins them before the run, `begin` sets
+ * the run's own limit and zeroes the meters when it starts, the runner reads them after.
+ */
 export interface RunCgroup {
-  /** Every `cgroup.procs` the sandbox's processes are written into. */
+  /** Every `cgroup.procs` the launcher is written into. */
   procsFiles: string[];
+  /**
+   * Applies the run's memory limit (at most the configured one) and starts measuring. False
+   * when the limit is below what the waiting launcher already uses: the program cannot fit.
+   */
+  begin(memoryBytes: number): Promise<boolean>;
   collect(): Promise<CgroupUsage>;
   /** Kills anything left in the group and frees it for the next run. */
   release(): Promise<void>;
@@ -28,8 +36,8 @@ export interface Cgroups {
   mode: "v1" | "v2" | "none";
   /** Why cgroups are off, when they are. */
   reason?: string;
-  /** The group of the slot's next run; `memoryBytes` may lower the memory limit for it. */
-  prepare(slot: number, memoryBytes?: number): Promise<RunCgroup | undefined>;
+  /** The group of the slot's next run, at the configured limits. */
+  prepare(slot: number): Promise<RunCgroup | undefined>;
   close(): Promise<void>;
 }
 
@@ -99,31 +107,54 @@ async function setupV1(ownCgroups: string, name: string, limits: CgroupLimits): 
 
   return {
     mode: "v1",
-    async prepare(slot, memoryBytes = limits.memoryBytes) {
+    async prepare(slot) {
       if (!ready.has(slot)) {
         await createSlot(slot);
         ready.add(slot);
       }
       const mem = slotDir(memory, slot);
-      await write(mem, "memory.limit_in_bytes", Math.min(memoryBytes, limits.memoryBytes));
-      await write(mem, "memory.max_usage_in_bytes", 0).catch(() => {});
-      const oomBefore = await readOomKills(path.join(mem, "memory.oom_control"));
-      const cpuBefore = cpuacct ? await readNumber(path.join(slotDir(cpuacct, slot), "cpuacct.usage")) : null;
+      const cpuUsage = cpuacct ? path.join(slotDir(cpuacct, slot), "cpuacct.usage") : undefined;
+      let oomBefore: number | null = null;
+      let cpuBefore: number | null = null;
+      let lowered = false;
       return {
         procsFiles: parents.map((p) => path.join(slotDir(p, slot), "cgroup.procs")),
+        async begin(memoryBytes) {
+          const limit = Math.min(memoryBytes, limits.memoryBytes);
+          if (limit < limits.memoryBytes) {
+            try {
+              await write(mem, "memory.limit_in_bytes", limit);
+              lowered = true;
+            } catch (error) {
+              // The kernel refuses a limit below the group's usage (the launcher's own pages).
+              if ((error as NodeJS.ErrnoException).code === "EBUSY") return false;
+              throw error;
+            }
+          }
+          [, oomBefore, cpuBefore] = await Promise.all([
+            write(mem, "memory.max_usage_in_bytes", 0).catch(() => {}),
+            readOomKills(path.join(mem, "memory.oom_control")),
+            cpuUsage ? readNumber(cpuUsage) : null,
+          ]);
+          return true;
+        },
         async collect() {
-          const peak = await readNumber(path.join(mem, "memory.max_usage_in_bytes"));
-          const oomAfter = await readOomKills(path.join(mem, "memory.oom_control"));
-          const cpuAfter = cpuacct
-            ? await readNumber(path.join(slotDir(cpuacct, slot), "cpuacct.usage"))
-            : null;
+          const [peak, oomAfter, cpuAfter] = await Promise.all([
+            readNumber(path.join(mem, "memory.max_usage_in_bytes")),
+            readOomKills(path.join(mem, "memory.oom_control")),
+            cpuUsage ? readNumber(cpuUsage) : null,
+          ]);
           return {
             memory: peak,
             isOomKilled: oomAfter !== null && oomBefore !== null && oomAfter > oomBefore,
             cpuMs: cpuAfter !== null && cpuBefore !== null ? Math.round((cpuAfter - cpuBefore) / 1e6) : null,
           };
         },
-        release: () => killMembers(parents.map((p) => slotDir(p, slot))),
+        release: async () => {
+          await killMembers(parents.map((p) => slotDir(p, slot)));
+          // Back to the configured limit, so the next parked launcher always fits.
+          if (lowered) await write(mem, "memory.limit_in_bytes", limits.memoryBytes);
+        },
       };
     },
     async close() {
@@ -185,25 +216,39 @@ async function setupV2(
 
   return {
     mode: "v2",
-    async prepare(slot, memoryBytes = limits.memoryBytes) {
+    async prepare(slot) {
       runs += 1;
       const dir = path.join(base, `run-${slot}-${runs}`);
       await fs.mkdir(dir);
-      await write(dir, "memory.max", Math.min(memoryBytes, limits.memoryBytes));
+      await write(dir, "memory.max", limits.memoryBytes);
       await write(dir, "memory.swap.max", 0).catch(() => {});
       await write(dir, "memory.oom.group", 1).catch(() => {});
       await write(dir, "pids.max", limits.maxProcesses);
       if (controllers.includes("cpu")) await write(dir, "cpu.max", "100000 100000").catch(() => {});
+      let cpuBefore = 0;
+      const cpuUsage = async () => {
+        const cpu = await fs.readFile(path.join(dir, "cpu.stat"), "utf8").catch(() => "");
+        const usage = cpu.match(/^usage_usec (\d+)/m);
+        return usage ? Number(usage[1]) : null;
+      };
       return {
         procsFiles: [path.join(dir, "cgroup.procs")],
+        async begin(memoryBytes) {
+          const current = (await readNumber(path.join(dir, "memory.current"))) ?? 0;
+          const limit = Math.min(memoryBytes, limits.memoryBytes);
+          if (limit < current) return false;
+          await write(dir, "memory.max", limit);
+          // memory.peak counts from the group's creation; the launcher waiting in it is small.
+          cpuBefore = (await cpuUsage()) ?? 0;
+          return true;
+        },
         async collect() {
           const events = await fs.readFile(path.join(dir, "memory.events"), "utf8").catch(() => "");
-          const cpu = await fs.readFile(path.join(dir, "cpu.stat"), "utf8").catch(() => "");
-          const usage = cpu.match(/^usage_usec (\d+)/m);
+          const usage = await cpuUsage();
           return {
             memory: await readNumber(path.join(dir, "memory.peak")),
             isOomKilled: Number(events.match(/^oom_kill (\d+)/m)?.[1] ?? 0) > 0,
-            cpuMs: usage ? Math.round(Number(usage[1]) / 1000) : null,
+            cpuMs: usage !== null ? Math.round((usage - cpuBefore) / 1000) : null,
           };
         },
         async release() {
@@ -249,8 +294,10 @@ async function readOomKills(file: string): Promise<number | null> {
 async function killMembers(dirs: string[]) {
   for (let attempt = 0; attempt < 50; attempt += 1) {
     let left = 0;
-    for (const dir of dirs) {
-      const procs = await fs.readFile(path.join(dir, "cgroup.procs"), "utf8").catch(() => "");
+    const members = await Promise.all(
+      dirs.map((dir) => fs.readFile(path.join(dir, "cgroup.procs"), "utf8").catch(() => "")),
+    );
+    for (const procs of members) {
       for (const pid of procs.split("\n").filter(Boolean)) {
         left += 1;
         try {

@@ -5,11 +5,11 @@ import type { Config } from "../../env";
 import type { Logger } from "../../logger";
 import { type Cgroups, detectCgroups } from "./cgroups";
 import { detectRuntimes, type LocalRuntime } from "./runtimes";
-import { runInSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
+import { type ParkedSandbox, parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
 import { claimUids } from "./uids";
 
-/** A job as the runner takes it: everything but the slot-bound uid and cgroup. */
-export type LocalJob = Omit<SandboxJob, "uid" | "cgroup">;
+/** A job as the runner takes it: the runtime's own extra files are added here. */
+export type LocalJob = Omit<SandboxJob, "extraFiles">;
 
 export interface LocalRunnerState {
   available: boolean;
@@ -26,10 +26,11 @@ export interface LocalRunnerState {
  * The built-in sandboxed runner. It checks at start that bubblewrap and util-linux's tools
  * are here and that a trivial sandboxed program runs; otherwise every run is refused with the
  * reason (there is no unsandboxed fallback). Slot `i` of the queue runs as uid `uids[i]`.
+ * Each slot keeps one launcher parked in its cgroups for its next run (see parkSandbox).
  */
 export function createLocalRunner(config: Config, logger: Logger, concurrency: number) {
   const sandbox: SandboxConfig = {
-    tools: { setpriv: "setpriv", prlimit: "prlimit", bwrap: "bwrap" },
+    tools: { python: "python3", bwrap: "bwrap" },
     tmpfsBytes: config.RUN_TMPFS_BYTES,
     shmBytes: Math.min(config.RUN_TMPFS_BYTES, 4 * 1024 * 1024),
     maxProcesses: config.RUN_MAX_PROCESSES,
@@ -41,25 +42,24 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
   let cgroups: Cgroups | undefined;
   let uids: Awaited<ReturnType<typeof claimUids>> | undefined;
   const isRoot = process.getuid?.() === 0;
+  // The launcher parked for each slot's next run; a slot without one parks on demand.
+  const parked = new Map<number, Promise<ParkedSandbox | undefined>>();
+  let closing = false;
 
   const ready: Promise<LocalRunnerState> = (async () => {
-    const missing: string[] = [];
-    for (const tool of ["bwrap", "setpriv", "prlimit"] as const) {
-      const found =
-        tool === "bwrap" && config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which(tool);
-      if (found) sandbox.tools[tool] = found;
-      else missing.push(tool);
-    }
     const { runtimes, problems } = await detectRuntimes();
     for (const problem of problems) logger.warn({ problem }, "code runner: interpreter unavailable");
     const base = { runtimes, cgroups: "none" as const, isRoot, uids: [] };
-    if (missing.length > 0) {
-      const reason = missing.includes("bwrap")
+    const bwrap = config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which("bwrap");
+    const python = runtimes.find((r) => r.id === "python")?.binary;
+    if (!bwrap || !python) {
+      const reason = !bwrap
         ? "Code execution is not available on this server: bubblewrap (bwrap) is not installed. Install it with: apt-get install bubblewrap"
-        : `Code execution is not available on this server: ${missing.join(", ")} not found (Debian package util-linux).`;
-      logger.error({ missing }, reason);
+        : "Code execution is not available on this server: python3 is not installed (the sandbox's launcher needs it). Install it with: apt-get install python3";
+      logger.error(reason);
       return { ...base, available: false, reason };
     }
+    sandbox.tools = { python, bwrap };
     if (isRoot) uids = await claimUids(config.RUN_UID_BASE, concurrency);
     else
       logger.warn(
@@ -87,6 +87,7 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
       logger.error(reason);
       return { ...state, available: false, reason };
     }
+    for (let slot = 1; slot < concurrency; slot += 1) parkNext(slot);
     logger.info(
       {
         cgroups: cgroups.mode,
@@ -98,17 +99,41 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     return state;
   })();
 
+  async function park(slot: number): Promise<ParkedSandbox> {
+    return parkSandbox(sandbox, { uid: uids?.uids[slot], cgroup: await cgroups?.prepare(slot) });
+  }
+
+  /**
+   * Frees the slot after a run (`used`) and parks its next launcher, in the background: the
+   * run's caller already has its result, and the slot's next run waits for this in `take`.
+   */
+  function parkNext(slot: number, used?: ParkedSandbox) {
+    const next = (async () => {
+      await used?.release();
+      return closing ? undefined : park(slot);
+    })();
+    // A failed park is retried by the slot's next run, which reports the error if it fails again.
+    next.catch((error: unknown) =>
+      logger.warn({ err: error, slot }, "code runner: could not park a launcher"),
+    );
+    parked.set(slot, next);
+  }
+
+  async function take(slot: number): Promise<ParkedSandbox> {
+    const waiting = parked.get(slot);
+    parked.delete(slot);
+    const ready = await waiting?.catch(() => undefined);
+    if (ready?.isReady) return ready;
+    await ready?.release();
+    return park(slot);
+  }
+
   async function run(job: LocalJob, slot: number): Promise<StageResult> {
-    const cgroup = await cgroups?.prepare(slot, job.memoryBytes);
+    const box = await take(slot);
     try {
-      return await runInSandbox(sandbox, {
-        ...job,
-        extraFiles: job.runtime.extraFiles,
-        uid: uids?.uids[slot],
-        cgroup,
-      });
+      return await box.run({ ...job, extraFiles: job.runtime.extraFiles });
     } finally {
-      await cgroup?.release();
+      parkNext(slot, box);
     }
   }
 
@@ -135,7 +160,10 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     ready,
     run,
     async close() {
+      closing = true;
       await ready.catch(() => {});
+      for (const waiting of parked.values()) await (await waiting.catch(() => undefined))?.release();
+      parked.clear();
       await cgroups?.close();
       await uids?.release();
     },

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import type { LocalRuntime } from "./runtimes";
-import { buildCommand, outcome, type SandboxConfig } from "./sandbox";
+import { buildLaunch, outcome, type SandboxConfig } from "./sandbox";
 
 const config: SandboxConfig = {
-  tools: { setpriv: "/usr/bin/setpriv", prlimit: "/usr/bin/prlimit", bwrap: "/usr/bin/bwrap" },
+  tools: { python: "/usr/bin/python3", bwrap: "/usr/bin/bwrap" },
   tmpfsBytes: 16 << 20,
   shmBytes: 4 << 20,
   maxProcesses: 64,
@@ -20,7 +20,7 @@ const python: LocalRuntime = {
   aliases: ["py"],
   binary: "/usr/bin/python3.11",
   defaultFile: "main.py",
-  flags: () => ["-E", "-s", "-u", "-B"],
+  flags: ["-E", "-s", "-u", "-B"],
   extraFiles: [],
 };
 
@@ -37,21 +37,19 @@ const job = {
   memoryBytes: 1 << 28,
 };
 
-describe("buildCommand", () => {
-  it("drops to the slot's uid, sets rlimits, then bwraps with / read-only last and waits to join the cgroups", () => {
-    const rest = buildCommand(config, { ...job, uid: 62001, cgroup: fakeCgroup(["/cg/memory/procs"]) });
-    expect(rest.slice(0, 6)).toEqual([
-      "/usr/bin/setpriv",
-      "--reuid=62001",
-      "--regid=62001",
-      "--clear-groups",
-      "--inh-caps=-all",
-      "/usr/bin/prlimit",
+describe("buildLaunch", () => {
+  it("sets rlimits, drops to the slot's uid, then bwraps with / read-only last", () => {
+    const plan = buildLaunch(config, job, { uid: 62001, cgroup: fakeCgroup(["/cg/memory/procs"]) });
+    expect(plan.uid).toBe(62001);
+    expect(plan.rlimits).toEqual([
+      ["NOFILE", 256, 256],
+      ["FSIZE", 10_000_000, 10_000_000],
+      ["CORE", 0, 0],
+      ["CPU", 3, 4],
+      ["NPROC", 64, 64],
     ]);
-    expect(rest).toEqual(
-      expect.arrayContaining(["--nproc=64", "--nofile=256", "--fsize=10000000", "--core=0", "--cpu=3:4"]),
-    );
-    const bwrap = rest.slice(rest.indexOf("/usr/bin/bwrap"));
+    const bwrap = plan.argv;
+    expect(bwrap[0]).toBe("/usr/bin/bwrap");
     for (const flag of [
       "--unshare-all",
       "--unshare-user",
@@ -63,17 +61,13 @@ describe("buildCommand", () => {
       expect(bwrap).toContain(flag);
     }
     const python = bwrap.indexOf("/usr/bin/python3.11");
-    expect(bwrap.slice(python - 10, python)).toEqual([
+    expect(bwrap.slice(python - 6, python)).toEqual([
       "--remount-ro",
       "/dev",
       "--remount-ro",
       "/",
       "--chdir",
       "/box",
-      "--json-status-fd",
-      "5",
-      "--block-fd",
-      "6",
     ]);
     expect(bwrap.slice(python)).toEqual([
       "/usr/bin/python3.11",
@@ -88,13 +82,14 @@ describe("buildCommand", () => {
     expect(bwrap.join(" ")).toContain("--file 3 /box/main.py");
     expect(bwrap.join(" ")).toContain("--file 4 /box/lib.py");
     expect(bwrap).not.toContain("/etc");
+    expect(plan.files.map((f) => Buffer.from(f, "base64").toString())).toEqual(["print(1)", ""]);
   });
 
   it("without root keeps the server's uid and skips RLIMIT_NPROC; without cgroups bounds address space", () => {
-    const argv = buildCommand(config, { ...job, uid: undefined, cgroup: undefined });
-    expect(argv[0]).toBe("/usr/bin/prlimit");
-    expect(argv.join(" ")).not.toContain("--nproc");
-    expect(argv.join(" ")).toContain("--as=1073741824");
+    const plan = buildLaunch(config, job, { uid: undefined, cgroup: undefined });
+    expect(plan.uid).toBeNull();
+    expect(plan.rlimits.map(([name]) => name)).not.toContain("NPROC");
+    expect(plan.rlimits).toContainEqual(["AS", 1073741824, 1073741824]);
   });
 });
 
@@ -136,6 +131,7 @@ describe("outcome", () => {
 function fakeCgroup(procsFiles: string[]) {
   return {
     procsFiles,
+    begin: async () => true,
     collect: async () => ({ memory: null, isOomKilled: false, cpuMs: null }),
     release: async () => {},
   };

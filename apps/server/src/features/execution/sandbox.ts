@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
-import { Readable, Writable } from "node:stream";
+import { fileURLToPath } from "node:url";
 import type { StageResult } from "@ensemble/protocol";
 import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
@@ -10,7 +10,8 @@ import type { LocalRuntime } from "./runtimes";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
-  tools: { setpriv: string; prlimit: string; bwrap: string };
+  /** `python` runs launcher.py on the host; `bwrap` is what the launcher execs. */
+  tools: { python: string; bwrap: string };
   tmpfsBytes: number;
   shmBytes: number;
   maxProcesses: number;
@@ -22,7 +23,7 @@ export interface SandboxConfig {
 }
 
 /**
- * A file the sandbox gets besides the user's, through a pipe like theirs. `setup` sets Node's
+ * A file the sandbox gets besides the user's, the same way as theirs. `setup` sets Node's
  * stdout and stderr blocking, as they are on a terminal: into a pipe, Node queues writes in
  * memory, so `while (true) console.log(x)` would print nothing and grow until killed instead of
  * hitting the output cap.
@@ -39,10 +40,10 @@ export const NODE_STDIO_PRELOAD: ExtraFile = {
   ),
 };
 
-/** One run: what to execute, as whom, with which limits. */
+/** One run: what to execute, with which limits. */
 export interface SandboxJob {
   runtime: LocalRuntime;
-  /** The first file runs; each is handed to bwrap through a pipe, never written on the host. */
+  /** The first file runs; each reaches bwrap as a memory file, never written on the host. */
   files: { name: string; content: Buffer }[];
   /** Files outside the work folder that the runtime needs (see ExtraFile). */
   extraFiles?: ExtraFile[];
@@ -51,52 +52,70 @@ export interface SandboxJob {
   timeoutMs: number;
   cpuTimeMs: number;
   memoryBytes: number;
-  /** The slot's unprivileged host uid; undefined when the server itself is not root. */
+  signal?: AbortSignal | undefined;
+}
+
+/** What a queue slot runs as: its unprivileged host uid (undefined when the server is not root) and its cgroup. */
+export interface SandboxSlot {
   uid: number | undefined;
   cgroup: RunCgroup | undefined;
-  signal?: AbortSignal | undefined;
+}
+
+/** What launcher.py reads on stdin: everything about the run, as JSON. */
+export interface LaunchPlan {
+  /** bwrap's argv, up to the interpreter and the program's args. */
+  argv: string[];
+  /** Base64 contents for fds 3, 4, ... in the order of the `--file` arguments. */
+  files: string[];
+  stdin: string;
+  /** [RLIMIT_ name without the prefix, soft, hard] */
+  rlimits: [string, number, number][];
+  uid: number | null;
 }
 
 const WORK_DIR = "/box";
 const FIRST_FILE_FD = 3;
+const LAUNCHER = fileURLToPath(new URL("./launcher.py", import.meta.url));
+/** launcher.py's exit code and stderr prefix when it could not exec bwrap. */
+const LAUNCHER_FAILED = 125;
+const LAUNCHER_PREFIX = "ensemble-launcher: ";
 
 /**
- * The exec chain of one run, as argv: setpriv drops to the slot's uid with no capabilities,
- * prlimit sets the rlimits, and bwrap builds the namespaces and the read-only filesystem.
- * Each step `exec`s the next, so the pid Node spawned is bwrap in the end, and killing it
- * tears the whole sandbox down. With cgroups, bwrap reports its child's pid and waits on a
- * pipe before running anything of the program, so the server can move both bwrap processes
- * into the run's groups first (see `joinCgroups`).
+ * The launch of one run: launcher.py sets the rlimits and drops to the slot's uid, then
+ * execs bwrap, which builds the namespaces and the read-only filesystem and runs the
+ * interpreter. The launcher `exec`s, so the pid the server holds is bwrap's in the end, and
+ * killing its process group tears the whole sandbox down.
  */
-export function buildCommand(config: SandboxConfig, job: SandboxJob): string[] {
-  const { tools } = config;
+export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: SandboxSlot): LaunchPlan {
   const cpuSeconds = Math.max(1, Math.ceil(job.cpuTimeMs / 1000));
-  const chain: string[] = [];
-  if (job.uid !== undefined) {
-    chain.push(
-      tools.setpriv,
-      `--reuid=${job.uid}`,
-      `--regid=${job.uid}`,
-      "--clear-groups",
-      "--inh-caps=-all",
-    );
+  const rlimits: [string, number, number][] = [
+    ["NOFILE", config.maxOpenFiles, config.maxOpenFiles],
+    ["FSIZE", config.maxFileSizeBytes, config.maxFileSizeBytes],
+    ["CORE", 0, 0],
+    ["CPU", cpuSeconds, cpuSeconds + 1],
+  ];
+  // RLIMIT_NPROC counts per real uid, so it is only meaningful with a uid of the slot's own.
+  if (slot.uid !== undefined) rlimits.push(["NPROC", config.maxProcesses, config.maxProcesses]);
+  // Without a memory cgroup, address space is the only (per-process) memory bound left.
+  if (!slot.cgroup) {
+    const bytes = Math.max(1024 ** 3, job.memoryBytes * 4);
+    rlimits.push(["AS", bytes, bytes]);
   }
-  chain.push(
-    tools.prlimit,
-    // RLIMIT_NPROC counts per real uid, so it is only meaningful with a uid of the slot's own.
-    ...(job.uid !== undefined ? [`--nproc=${config.maxProcesses}`] : []),
-    `--nofile=${config.maxOpenFiles}`,
-    `--fsize=${config.maxFileSizeBytes}`,
-    "--core=0",
-    `--cpu=${cpuSeconds}:${cpuSeconds + 1}`,
-    // Without a memory cgroup, address space is the only (per-process) memory bound left.
-    ...(job.cgroup ? [] : [`--as=${Math.max(1024 ** 3, job.memoryBytes * 4)}`]),
-    "--",
-  );
-  chain.push(tools.bwrap, ...bwrapArgs(config, job));
-  chain.push(job.runtime.binary, ...job.runtime.flags({ memoryBytes: job.memoryBytes }));
-  chain.push(`${WORK_DIR}/${job.files[0]?.name ?? job.runtime.defaultFile}`, ...job.args);
-  return chain;
+  const argv = [
+    config.tools.bwrap,
+    ...bwrapArgs(config, job),
+    job.runtime.binary,
+    ...job.runtime.flags,
+    `${WORK_DIR}/${job.files[0]?.name ?? job.runtime.defaultFile}`,
+    ...job.args,
+  ];
+  return {
+    argv,
+    files: allFiles(job).map((f) => f.content.toString("base64")),
+    stdin: Buffer.from(job.stdin).toString("base64"),
+    rlimits,
+    uid: slot.uid ?? null,
+  };
 }
 
 function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
@@ -155,10 +174,6 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
   });
   // Last: the bwrap root and /dev are writable tmpfs until remounted read-only.
   args.push("--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_DIR);
-  if (job.cgroup) {
-    const status = FIRST_FILE_FD + allFiles(job).length;
-    args.push("--json-status-fd", String(status), "--block-fd", String(status + 1));
-  }
   return args;
 }
 
@@ -171,30 +186,60 @@ function allFiles(job: SandboxJob): ExtraFile[] {
 
 type KillReason = "timeout" | "aborted" | StreamName;
 
+/** A launcher waiting in its slot's cgroups for one run. */
+export interface ParkedSandbox {
+  /** False once the launcher is gone (used, discarded or died). */
+  readonly isReady: boolean;
+  /**
+   * Runs one job and resolves with Piston's stage result. Never rejects for anything the
+   * program does; rejects with RunAbortedError when `signal` aborted it, and with an Error when
+   * the sandbox could not start at all.
+   */
+  run(job: SandboxJob): Promise<StageResult>;
+  /** Kills whatever is left of the launcher or its run, waits until it is gone, and frees the cgroup for the slot's next one. */
+  release(): Promise<void>;
+}
+
+interface Exit {
+  code: number | null;
+  signal: NodeJS.Signals | null;
+}
+
 /**
- * Runs one job and resolves with Piston's stage result. Never rejects for anything the
- * program does; rejects with RunAbortedError when `signal` aborted it, and with an Error when
- * the sandbox could not start at all.
+ * Starts launcher.py for the slot's next run and moves it into the slot's cgroups, so that
+ * the cgroup join (an RCU grace period in the kernel) is paid before the run, not during it.
+ * Everything the launcher then starts is born inside the limits, forks included.
  */
-export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<StageResult> {
-  const [file, ...argv] = buildCommand(config, job);
-  if (!file) throw new Error("empty command");
-  const started = performance.now();
-  const child = spawn(file, argv, {
-    stdio: [
-      "pipe",
-      "pipe",
-      "pipe",
-      ...allFiles(job).map(() => "pipe" as const),
-      ...(job.cgroup ? (["pipe", "pipe"] as const) : []),
-    ],
+export async function parkSandbox(config: SandboxConfig, slot: SandboxSlot): Promise<ParkedSandbox> {
+  const child = spawn(config.tools.python, ["-I", "-S", "-B", LAUNCHER], {
+    stdio: ["pipe", "pipe", "pipe"],
     detached: true,
     // Nothing of the server's environment (secrets included) reaches the chain; bwrap clears it again.
     env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
   });
-  let killedFor: KillReason | undefined;
-  const kill = (reason: KillReason) => {
-    killedFor ??= reason;
+  let exit: Exit | undefined;
+  let spawnError: Error | undefined;
+  // Settles when the process is gone and its pipes are drained (or it never started).
+  const closed = new Promise<Exit | undefined>((resolve) => {
+    child.on("error", (error) => {
+      spawnError = error;
+      if (child.pid === undefined) resolve(undefined);
+    });
+    child.on("close", () => resolve(exit));
+  });
+  child.on("exit", (code, signal) => {
+    exit = { code, signal };
+    // Everything in the sandbox died with its PID namespace; a pipe still open after this
+    // would be a leak, not output.
+    setTimeout(() => {
+      child.stdout.destroy();
+      child.stderr.destroy();
+    }, 1000).unref();
+  });
+  // A launcher that exits without reading makes the plan's write fail with EPIPE: harmless,
+  // and without a listener it would be an uncaught error that takes the server down.
+  child.stdin.on("error", () => {});
+  const killGroup = () => {
     if (child.pid === undefined) return;
     try {
       process.kill(-child.pid, "SIGKILL");
@@ -202,119 +247,85 @@ export function runInSandbox(config: SandboxConfig, job: SandboxJob): Promise<St
       child.kill("SIGKILL");
     }
   };
-  if (child.pid !== undefined && config.nice > 0) {
-    try {
-      // Lower priority for the run (inherited by all it forks): the server's own loop wins the CPU.
-      os.setPriority(child.pid, config.nice);
-    } catch {
-      // The process may already be gone.
-    }
-  }
-  const capture = new OutputCapture(config.outputMaxBytes, (stream) => kill(stream));
-  child.stdout.on("data", (chunk: Buffer) => capture.push("stdout", chunk));
-  child.stderr.on("data", (chunk: Buffer) => capture.push("stderr", chunk));
-
-  // A program that exits without reading makes these writes fail with EPIPE: harmless, and
-  // without a listener it would be an uncaught error that takes the server down.
-  for (const stream of child.stdio.slice(FIRST_FILE_FD)) stream?.on("error", () => {});
-  child.stdin.on("error", () => {});
-  const files = allFiles(job);
-  files.forEach((f, i) => {
-    const pipe = child.stdio[FIRST_FILE_FD + i];
-    if (pipe && "end" in pipe) pipe.end(f.content);
-  });
-  child.stdin.end(job.stdin);
-  let joinError: Error | undefined;
-  if (job.cgroup) {
-    const status = child.stdio[FIRST_FILE_FD + files.length];
-    const block = child.stdio[FIRST_FILE_FD + files.length + 1];
-    joinCgroups(child.pid, job.cgroup, status, block).catch((error: unknown) => {
-      joinError = error instanceof Error ? error : new Error(String(error));
-      kill("aborted");
-    });
+  let used = false;
+  const isReady = () => !used && exit === undefined && spawnError === undefined;
+  try {
+    if (child.pid === undefined) throw spawnError ?? new Error("the sandbox launcher did not start");
+    // Lower priority for the run (inherited by all it forks): the server's own loop wins the CPU.
+    if (config.nice > 0) os.setPriority(child.pid, config.nice);
+    for (const file of slot.cgroup?.procsFiles ?? []) await fs.writeFile(file, String(child.pid));
+    if (!isReady()) throw spawnError ?? new Error("the sandbox launcher exited while parked");
+  } catch (error) {
+    killGroup();
+    await closed;
+    await slot.cgroup?.release();
+    throw error;
   }
 
-  const timer = setTimeout(() => kill("timeout"), job.timeoutMs);
-  const onAbort = () => kill("aborted");
-  job.signal?.addEventListener("abort", onAbort, { once: true });
-  if (job.signal?.aborted) kill("aborted");
+  return {
+    get isReady() {
+      return isReady();
+    },
+    async release() {
+      used = true;
+      if (exit === undefined) killGroup();
+      await closed;
+      await slot.cgroup?.release();
+    },
+    async run(job) {
+      if (!isReady()) throw new Error("this sandbox was already used");
+      used = true;
+      const started = performance.now();
+      if ((await slot.cgroup?.begin(job.memoryBytes)) === false) {
+        killGroup();
+        await closed;
+        return {
+          stdout: "",
+          stderr: "",
+          output: "",
+          ...outcome(undefined, undefined, true, job.timeoutMs),
+          truncated: false,
+          cpu_time: 0,
+          wall_time: Math.round(performance.now() - started),
+          memory: null,
+        };
+      }
+      let killedFor: KillReason | undefined;
+      const kill = (reason: KillReason) => {
+        killedFor ??= reason;
+        killGroup();
+      };
+      const capture = new OutputCapture(config.outputMaxBytes, (stream) => kill(stream));
+      child.stdout.on("data", (chunk: Buffer) => capture.push("stdout", chunk));
+      child.stderr.on("data", (chunk: Buffer) => capture.push("stderr", chunk));
+      child.stdin.end(JSON.stringify(buildLaunch(config, job, slot)));
+      const timer = setTimeout(() => kill("timeout"), job.timeoutMs);
+      const onAbort = () => kill("aborted");
+      job.signal?.addEventListener("abort", onAbort, { once: true });
+      if (job.signal?.aborted) kill("aborted");
 
-  return new Promise<StageResult>((resolve, reject) => {
-    let exit: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-    let spawnError: Error | undefined;
-    child.on("error", (error) => {
-      spawnError = error;
-    });
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
-      // Everything in the sandbox died with its PID namespace; a pipe still open after this
-      // would be a leak, not output.
-      setTimeout(() => {
-        child.stdout.destroy();
-        child.stderr.destroy();
-      }, 1000).unref();
-    });
-    child.on("close", async () => {
+      const end = await closed;
       clearTimeout(timer);
       job.signal?.removeEventListener("abort", onAbort);
       const wallTime = Math.round(performance.now() - started);
       capture.close();
-      try {
-        const usage = await job.cgroup?.collect();
-        if (spawnError && !exit) return reject(spawnError);
-        if (joinError) return reject(joinError);
-        if (killedFor === "aborted") return reject(new RunAbortedError("Run cancelled"));
-        resolve({
-          stdout: capture.stdout,
-          stderr: capture.stderr,
-          output: capture.output,
-          ...outcome(killedFor, exit, usage?.isOomKilled ?? false, job.timeoutMs),
-          truncated: capture.truncated,
-          cpu_time: usage?.cpuMs ?? null,
-          wall_time: wallTime,
-          memory: usage?.memory ?? null,
-        });
-      } catch (error) {
-        reject(error);
+      const usage = await slot.cgroup?.collect();
+      if (killedFor === "aborted") throw new RunAbortedError("Run cancelled");
+      if (end?.code === LAUNCHER_FAILED && capture.stderr.startsWith(LAUNCHER_PREFIX)) {
+        throw new Error(`the sandbox could not start: ${capture.stderr.trim()}`);
       }
-    });
-  });
-}
-
-/**
- * Puts the sandbox into the run's cgroups before the program exists: bwrap has made its
- * namespaces (a user namespace is far slower to create inside a non-root v1 memory group on
- * this kernel) and waits on the block pipe; its pid and its child's join every group, then
- * the pipe releases it and the program starts inside the limits, forks included.
- */
-async function joinCgroups(
-  outerPid: number | undefined,
-  cgroup: RunCgroup,
-  status: Readable | Writable | null | undefined,
-  block: Readable | Writable | null | undefined,
-): Promise<void> {
-  if (outerPid === undefined || !(status instanceof Readable) || !(block instanceof Writable)) {
-    throw new Error("sandbox pipes missing");
-  }
-  const childPid = await new Promise<number>((resolve, reject) => {
-    let text = "";
-    const onData = (chunk: Buffer) => {
-      text += chunk.toString();
-      const match = text.match(/"child-pid":\s*(\d+)/);
-      if (match) {
-        status.off("end", onEnd);
-        resolve(Number(match[1]));
-      }
-    };
-    const onEnd = () => reject(new Error("the sandbox exited before starting"));
-    status.on("data", onData);
-    status.once("end", onEnd);
-  });
-  for (const file of cgroup.procsFiles) {
-    await fs.writeFile(file, String(outerPid));
-    await fs.writeFile(file, String(childPid));
-  }
-  block.end("go");
+      return {
+        stdout: capture.stdout,
+        stderr: capture.stderr,
+        output: capture.output,
+        ...outcome(killedFor, end, usage?.isOomKilled ?? false, job.timeoutMs),
+        truncated: capture.truncated,
+        cpu_time: usage?.cpuMs ?? null,
+        wall_time: wallTime,
+        memory: usage?.memory ?? null,
+      };
+    },
+  };
 }
 
 type Outcome = Pick<StageResult, "code" | "signal" | "status" | "message">;
@@ -324,7 +335,7 @@ const SIGXCPU = os.constants.signals.SIGXCPU;
 /** Piston's vocabulary for how a run ended. bwrap reports "died of signal n" as exit 128+n. */
 export function outcome(
   killedFor: KillReason | undefined,
-  exit: { code: number | null; signal: NodeJS.Signals | null } | undefined,
+  exit: Exit | undefined,
   isOomKilled: boolean,
   timeoutMs: number,
 ): Outcome {
