@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian packages the app needs: bubblewrap, the sandbox of Run Code, and
-# util-linux (setpriv, prlimit), which Debian already has. With --tests, also Debian's
+# python3, which runs Python programs and the sandbox's launcher (it must be Debian's, under
+# /usr: only /usr is visible inside the sandbox). With --tests, also Debian's
 # chromium for Playwright (its own browser download is never used). Runs apt only when
 # something is missing; uses sudo when not root. Without bwrap the server still starts, but
 # Run Code answers 503 (there is no unsandboxed fallback).
@@ -8,7 +9,7 @@ set -euo pipefail
 
 packages=()
 command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
-{ command -v setpriv >/dev/null 2>&1 && command -v prlimit >/dev/null 2>&1; } || packages+=(util-linux)
+[ -x /usr/bin/python3 ] || packages+=(python3)
 if [ "${1:-}" = "--tests" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 fi

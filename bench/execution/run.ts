@@ -267,7 +267,8 @@ ${header}
 
 The sandboxed time is the runner's whole \`run()\` (an empty \`main.js\`/\`main.py\`), from the
 server's side: taking the slot's parked launcher, the cgroup limit and meters, the launch plan,
-bwrap, the interpreter, output collection and cgroup release. The bare time is \`spawn\` of the
+bwrap, the interpreter and output collection. Cleaning the slot and parking its next launcher
+happen after \`run()\` returns, as in the server, where the answer does not wait for them. The bare time is \`spawn\` of the
 same interpreter with a clean environment. "Overhead" is sandboxed minus bare at the same
 percentile. "gap" is an idle pause before every run, bare and sandboxed alike (a person
 clicking Run): the slot's launcher is then parked, the common case. With gap 0 the runs follow

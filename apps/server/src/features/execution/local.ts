@@ -23,8 +23,8 @@ export interface LocalRunnerState {
 }
 
 /**
- * The built-in sandboxed runner. It checks at start that bubblewrap and util-linux's tools
- * are here and that a trivial sandboxed program runs; otherwise every run is refused with the
+ * The built-in sandboxed runner. It checks at start that bubblewrap and python3 (the
+ * launcher's) are here and that a trivial sandboxed program runs; otherwise every run is refused with the
  * reason (there is no unsandboxed fallback). Slot `i` of the queue runs as uid `uids[i]`.
  * Each slot keeps one launcher parked in its cgroups for its next run (see parkSandbox).
  */
