@@ -1,0 +1,121 @@
+import fs from "node:fs/promises";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Cgroups, detectCgroups } from "./cgroups";
+import { detectRuntimes, type LocalRuntime } from "./runtimes";
+import { parkSandbox, type SandboxConfig, type SandboxJob, type SandboxSlot } from "./sandbox";
+import { claimUids } from "./uids";
+
+const MEMORY = 256 * 1024 * 1024;
+
+/**
+ * The parked launcher (sandbox.ts parkSandbox, launcher.py) against the real kernel: it waits
+ * inside the slot's cgroups before the run, serves exactly one run, and its own failures are
+ * reported as the sandbox failing. The hostile programs are in hostile.int.test.ts.
+ */
+describe("the parked sandbox launcher", () => {
+  let python: LocalRuntime;
+  let cgroups: Cgroups;
+  let uids: Awaited<ReturnType<typeof claimUids>> | undefined;
+  let config: SandboxConfig;
+
+  const job = (content: string, extra: Partial<SandboxJob> = {}): SandboxJob => ({
+    runtime: python,
+    files: [{ name: "main.py", content: Buffer.from(content) }],
+    args: [],
+    stdin: "",
+    timeoutMs: 5000,
+    cpuTimeMs: 5000,
+    memoryBytes: MEMORY,
+    ...extra,
+  });
+
+  async function slot(): Promise<SandboxSlot> {
+    return { uid: uids?.uids[0], cgroup: await cgroups.prepare(0) };
+  }
+
+  async function members(target: SandboxSlot): Promise<string[]> {
+    const files = target.cgroup?.procsFiles ?? [];
+    const lists = await Promise.all(files.map((f) => fs.readFile(f, "utf8")));
+    return lists.map((l) => l.trim());
+  }
+
+  beforeAll(async () => {
+    const found = (await detectRuntimes()).runtimes.find((r) => r.id === "python");
+    if (!found) throw new Error("python3 under /usr is needed by these tests");
+    python = found;
+    cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64 });
+    if (process.getuid?.() === 0) uids = await claimUids(63_000, 1);
+    config = {
+      tools: { python: python.binary, bwrap: "/usr/bin/bwrap" },
+      tmpfsBytes: 16 << 20,
+      shmBytes: 4 << 20,
+      maxProcesses: 64,
+      maxOpenFiles: 256,
+      maxFileSizeBytes: 10_000_000,
+      outputMaxBytes: 65536,
+      nice: 10,
+    };
+  });
+  afterAll(async () => {
+    await cgroups?.close();
+    await uids?.release();
+  });
+
+  it("waits inside every cgroup of its slot before the run, and the slot is empty after release", async () => {
+    if (cgroups.mode === "none") throw new Error(`these tests need cgroups: ${cgroups.reason}`);
+    const target = await slot();
+    const box = await parkSandbox(config, target);
+    const parked = await members(target);
+    expect(parked.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(parked).size).toBe(1);
+    expect(parked[0]).toMatch(/^\d+$/);
+
+    const result = await box.run(job("import os\nprint(os.getuid(), os.getppid())"));
+    expect(result.code).toBe(0);
+    const [uid] = result.stdout.trim().split(" ");
+    expect(Number(uid)).toBe(uids?.uids[0] ?? process.getuid?.());
+    await box.release();
+    expect(await members(target)).toEqual(parked.map(() => ""));
+  });
+
+  it("serves exactly one run", async () => {
+    const box = await parkSandbox(config, await slot());
+    expect(box.isReady).toBe(true);
+    expect((await box.run(job("print('once')"))).stdout).toBe("once\n");
+    expect(box.isReady).toBe(false);
+    await expect(box.run(job("print('twice')"))).rejects.toThrow("already used");
+    await box.release();
+  });
+
+  it("reports its own failure as the sandbox failing, not as the program's result", async () => {
+    const box = await parkSandbox(
+      { ...config, tools: { ...config.tools, bwrap: "/nonexistent/bwrap" } },
+      await slot(),
+    );
+    await expect(box.run(job("print('never')"))).rejects.toThrow(
+      /the sandbox could not start: ensemble-launcher: FileNotFoundError/,
+    );
+    await box.release();
+  });
+
+  it("ends a run whose memory limit is below what it needs as 'Memory limit exceeded'", async () => {
+    const box = await parkSandbox(config, await slot());
+    const result = await box.run(job("print('fits')", { memoryBytes: 1024 * 1024 }));
+    expect(result).toMatchObject({ status: "SG", message: "Memory limit exceeded", stdout: "" });
+    await box.release();
+    // The slot is back at the configured limit for the next run.
+    const next = await parkSandbox(config, await slot());
+    expect((await next.run(job("print('fits')"))).stdout).toBe("fits\n");
+    await next.release();
+  });
+
+  it("kills an unused launcher on release", async () => {
+    if (cgroups.mode === "none") throw new Error(`these tests need cgroups: ${cgroups.reason}`);
+    const target = await slot();
+    const box = await parkSandbox(config, target);
+    const [pid] = await members(target);
+    await box.release();
+    expect(box.isReady).toBe(false);
+    await expect(fs.access(`/proc/${pid}`)).rejects.toThrow();
+  });
+});
