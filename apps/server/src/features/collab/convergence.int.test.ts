@@ -3,23 +3,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { openTestDb } from "../../../test/harness";
+import { seededRandom as random } from "../../../test/random";
 import type { Db } from "../../db/index";
 import { createLogger } from "../../logger";
 import { createDocRepo } from "./repo";
 import type { Room, RoomBroadcast, RoomConnection } from "./room";
 import { RoomRegistry } from "./rooms";
-
-/** mulberry32: a small seeded generator, so a failing run can be replayed from its seed. */
-function random(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Message = { kind: "sync" | "awareness"; data: Uint8Array };
 

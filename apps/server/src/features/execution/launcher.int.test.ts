@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../env";
 import { type Cgroups, detectCgroups } from "./cgroups";
+import { sandboxConfig } from "./local";
 import { detectRuntimes, type LocalRuntime } from "./runtimes";
 import { parkSandbox, type SandboxConfig, type SandboxJob, type SandboxSlot } from "./sandbox";
 import { claimUids } from "./uids";
@@ -45,16 +47,7 @@ describe("the parked sandbox launcher", () => {
     python = found;
     cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64 });
     if (process.getuid?.() === 0) uids = await claimUids(63_000, 1);
-    config = {
-      tools: { python: python.binary, bwrap: "/usr/bin/bwrap" },
-      tmpfsBytes: 16 << 20,
-      shmBytes: 4 << 20,
-      maxProcesses: 64,
-      maxOpenFiles: 256,
-      maxFileSizeBytes: 10_000_000,
-      outputMaxBytes: 65536,
-      nice: 10,
-    };
+    config = { ...sandboxConfig(loadConfig({})), tools: { python: python.binary, bwrap: "/usr/bin/bwrap" } };
   });
   afterAll(async () => {
     await cgroups?.close();

@@ -22,15 +22,10 @@ export interface LocalRunnerState {
   uids: number[];
 }
 
-/**
- * The built-in sandboxed runner. It checks at start that bubblewrap and python3 (the
- * launcher's) are here and that a trivial sandboxed program runs; otherwise every run is refused with the
- * reason (there is no unsandboxed fallback). Slot `i` of the queue runs as uid `uids[i]`.
- * Each slot keeps one launcher parked in its cgroups for its next run (see parkSandbox).
- */
-export function createLocalRunner(config: Config, logger: Logger, concurrency: number) {
-  const sandbox: SandboxConfig = {
-    tools: { python: "python3", bwrap: "bwrap" },
+/** The sandbox's limits from the server's configuration; the tools are found at start. */
+export function sandboxConfig(config: Config): SandboxConfig {
+  return {
+    tools: { python: "/usr/bin/python3", bwrap: "/usr/bin/bwrap" },
     tmpfsBytes: config.RUN_TMPFS_BYTES,
     shmBytes: Math.min(config.RUN_TMPFS_BYTES, 4 * 1024 * 1024),
     maxProcesses: config.RUN_MAX_PROCESSES,
@@ -39,6 +34,16 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     outputMaxBytes: config.RUN_OUTPUT_MAX_BYTES,
     nice: config.RUN_NICE,
   };
+}
+
+/**
+ * The built-in sandboxed runner. It checks at start that bubblewrap and python3 (the
+ * launcher's) are here and that a trivial sandboxed program runs; otherwise every run is refused with the
+ * reason (there is no unsandboxed fallback). Slot `i` of the queue runs as uid `uids[i]`.
+ * Each slot keeps one launcher parked in its cgroups for its next run (see parkSandbox).
+ */
+export function createLocalRunner(config: Config, logger: Logger, concurrency: number) {
+  const sandbox = sandboxConfig(config);
   let cgroups: Cgroups | undefined;
   let uids: Awaited<ReturnType<typeof claimUids>> | undefined;
   const isRoot = process.getuid?.() === 0;

@@ -1,17 +1,11 @@
 import { describe, expect, it } from "vitest";
+import { loadConfig } from "../../env";
+import { sandboxConfig } from "./local";
 import type { LocalRuntime } from "./runtimes";
-import { buildLaunch, outcome, type SandboxConfig } from "./sandbox";
+import { buildLaunch, outcome } from "./sandbox";
 
-const config: SandboxConfig = {
-  tools: { python: "/usr/bin/python3", bwrap: "/usr/bin/bwrap" },
-  tmpfsBytes: 16 << 20,
-  shmBytes: 4 << 20,
-  maxProcesses: 64,
-  maxOpenFiles: 256,
-  maxFileSizeBytes: 10_000_000,
-  outputMaxBytes: 65536,
-  nice: 10,
-};
+// The defaults: 64 processes, 256 files, 10 MB file size, 16 MiB tmpfs.
+const config = sandboxConfig(loadConfig({}));
 
 const python: LocalRuntime = {
   id: "python",
