@@ -160,6 +160,12 @@ export const EXECUTION_MESSAGES = {
 export const TerminalEntrySchema = z.object({
   type: z.enum(["input", "output", "error", "clear"]),
   content: z.string(),
+  /**
+   * The server's order of a stored entry (history and broadcasts alike), so a browser can
+   * merge a broadcast and the history that raced with it without showing an entry twice or
+   * losing one. Absent on entries only one browser shows.
+   */
+  seq: z.number().int().positive().optional(),
 });
 export type TerminalEntry = z.infer<typeof TerminalEntrySchema>;
 

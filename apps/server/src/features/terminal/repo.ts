@@ -4,16 +4,17 @@ import type { Db } from "../../db/index";
 /** SQL of the shared terminal's history. */
 export function createTerminalRepo(db: Db, bounds: { entries: number; bytes: number }) {
   return {
-    /** Appends entries and drops the oldest past the bounds, in one transaction. */
-    async append(sessionId: string, entries: TerminalEntry[]): Promise<void> {
-      if (entries.length === 0) return;
-      await db.transaction(async (tx) => {
+    /** Appends entries and drops the oldest past the bounds, in one transaction; gives them their `seq`. */
+    async append(sessionId: string, entries: TerminalEntry[]): Promise<TerminalEntry[]> {
+      if (entries.length === 0) return [];
+      return db.transaction(async (tx) => {
+        const stored: TerminalEntry[] = [];
         for (const entry of entries) {
-          await tx.query("INSERT INTO terminal_entries (session_id, type, content) VALUES ($1, $2, $3)", [
-            sessionId,
-            entry.type,
-            entry.content,
-          ]);
+          const [row] = await tx.query<{ id: string | number }>(
+            "INSERT INTO terminal_entries (session_id, type, content) VALUES ($1, $2, $3) RETURNING id",
+            [sessionId, entry.type, entry.content],
+          );
+          stored.push({ type: entry.type, content: entry.content, seq: Number(row?.id) });
         }
         await tx.query(
           `DELETE FROM terminal_entries WHERE id IN (
@@ -27,6 +28,7 @@ export function createTerminalRepo(db: Db, bounds: { entries: number; bytes: num
            )`,
           [sessionId, bounds.entries, bounds.bytes],
         );
+        return stored;
       });
     },
 
@@ -35,10 +37,11 @@ export function createTerminalRepo(db: Db, bounds: { entries: number; bytes: num
     },
 
     async history(sessionId: string): Promise<TerminalEntry[]> {
-      return db.query<TerminalEntry>(
-        "SELECT type, content FROM terminal_entries WHERE session_id = $1 ORDER BY id",
+      const rows = await db.query<{ id: string | number; type: TerminalEntry["type"]; content: string }>(
+        "SELECT id, type, content FROM terminal_entries WHERE session_id = $1 ORDER BY id",
         [sessionId],
       );
+      return rows.map((row) => ({ type: row.type, content: row.content, seq: Number(row.id) }));
     },
   };
 }

@@ -55,9 +55,10 @@ export function createTerminalService(deps: TerminalDeps) {
   const { repo, execution, sessions, broadcast, logger } = deps;
   const running = new Map<string, string>();
 
-  async function say(sessionId: string, entries: TerminalEntry[]) {
-    await repo.append(sessionId, entries);
-    broadcast.update(sessionId, entries);
+  async function say(sessionId: string, entries: TerminalEntry[]): Promise<TerminalEntry[]> {
+    const stored = await repo.append(sessionId, entries);
+    broadcast.update(sessionId, stored);
+    return stored;
   }
 
   async function runCode(
@@ -94,9 +95,9 @@ export function createTerminalService(deps: TerminalDeps) {
           entries = [{ type: "error", content: failureText(error, logger) }];
         }
       }
-      await repo.append(sessionId, entries);
-      broadcast.result(sessionId, entries);
-      return { response, entries };
+      const stored = await repo.append(sessionId, entries);
+      broadcast.result(sessionId, stored);
+      return { response, entries: stored };
     } finally {
       running.delete(sessionId);
       broadcast.runState({ sessionId, isRunning: false, by: null });
@@ -121,9 +122,13 @@ export function createTerminalService(deps: TerminalDeps) {
         }
         case "run":
           return (await runCode(sessionId, who, { echo: `$ ${line.trim()}` })).entries;
-        case "reply":
-          await say(sessionId, [{ type: "input", content: `$ ${line.trim()}` }, ...parsed.entries]);
-          return parsed.entries;
+        case "reply": {
+          const [, ...reply] = await say(sessionId, [
+            { type: "input", content: `$ ${line.trim()}` },
+            ...parsed.entries,
+          ]);
+          return reply;
+        }
       }
     },
 

@@ -49,14 +49,17 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       { type: "output", content: "from the doc\n" },
       { type: "error", content: "oops\n" },
     ];
-    if (ack.ok) expect(ack.data.terminalEntries).toEqual(expected);
+    const stored = ack.ok ? ack.data.terminalEntries : [];
+    expect(stored).toMatchObject(expected);
     for (const e of [host, guest]) {
       await waitFor(() => events(e, "executionResult").length === 1);
-      expect(events(e, "terminalUpdate")).toContainEqual({
-        sessionId,
-        entry: { type: "input", content: "$ run" },
-      });
-      expect(events(e, "executionResult")[0]).toEqual({ sessionId, terminalEntries: expected });
+      const [echo] = events(e, "terminalUpdate") as { entry: TerminalEntry }[];
+      expect(echo?.entry).toMatchObject({ type: "input", content: "$ run" });
+      // Every stored entry carries the server's order, the same for everyone.
+      const seqs = [echo?.entry.seq ?? 0, ...stored.map((entry) => entry.seq ?? 0)];
+      expect(seqs[0]).toBeGreaterThan(0);
+      expect(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] ?? 0))).toBe(true);
+      expect(events(e, "executionResult")[0]).toEqual({ sessionId, terminalEntries: stored });
       expect(events(e, "runStateUpdate")).toEqual([
         { sessionId, isRunning: true, by: "Anonymous" },
         { sessionId, isRunning: false, by: null },
@@ -95,7 +98,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       sessionId,
       command: "  help ",
     });
-    expect(help).toEqual({ ok: true, data: { entries: [{ type: "output", content: HELP_TEXT }] } });
+    expect(help).toMatchObject({ ok: true, data: { entries: [{ type: "output", content: HELP_TEXT }] } });
     await emitAck(host.socket, "terminalCommand", { sessionId, command: "git status" });
     await emitAck(host.socket, "terminalCommand", { sessionId, command: "pr list" });
     await emitAck(host.socket, "terminalCommand", { sessionId, command: "ls -la" });
@@ -108,22 +111,23 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     await waitFor(
       () => events(late, "terminalHistory").length === 1 && events(late, "runStateUpdate").length === 1,
     );
-    expect(events(late, "terminalHistory")[0]).toEqual({
-      sessionId,
-      history: [
-        { type: "input", content: "$ help" },
-        { type: "output", content: HELP_TEXT },
-        { type: "input", content: "$ git status" },
-        { type: "error", content: "Unsupported git operation: status" },
-        { type: "input", content: "$ pr list" },
-        { type: "error", content: "Unknown PR command: list. Type 'pr help' for available commands." },
-        { type: "input", content: "$ ls -la" },
-        { type: "error", content: "Unknown command: ls. Type 'help' for available commands." },
-        { type: "output", content: HELP_TEXT },
-        { type: "input", content: "$ run" },
-        { type: "output", content: "Hello, world!\n" },
-      ],
-    });
+    const { history } = events(late, "terminalHistory")[0] as { history: TerminalEntry[] };
+    const seqs = history.map((entry) => entry.seq ?? 0);
+    expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    expect(new Set(seqs).size).toBe(history.length);
+    expect(history.map(({ type, content }) => ({ type, content }))).toEqual([
+      { type: "input", content: "$ help" },
+      { type: "output", content: HELP_TEXT },
+      { type: "input", content: "$ git status" },
+      { type: "error", content: "Unsupported git operation: status" },
+      { type: "input", content: "$ pr list" },
+      { type: "error", content: "Unknown PR command: list. Type 'pr help' for available commands." },
+      { type: "input", content: "$ ls -la" },
+      { type: "error", content: "Unknown command: ls. Type 'help' for available commands." },
+      { type: "output", content: HELP_TEXT },
+      { type: "input", content: "$ run" },
+      { type: "output", content: "Hello, world!\n" },
+    ]);
     expect(events(late, "runStateUpdate")[0]).toEqual({ sessionId, isRunning: false, by: null });
 
     await emitAck(guest.socket, "terminalCommand", { sessionId, command: "clear" });

@@ -1,6 +1,7 @@
 import type { Ack, TerminalEntry } from "@ensemble/protocol";
 import type { EditorSocket } from "../../lib/socket";
 import {
+  askedForHistory,
   receiveEntries,
   replaceHistory,
   resetTerminal,
@@ -75,6 +76,7 @@ export class TerminalChannel {
 
   /** Called on each successful join: the history replaces whatever we showed. */
   joined(): void {
+    askedForHistory();
     this.socket.emit("getTerminalHistory", this.sessionId);
   }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEntries, displayText, MAX_SHOWN_ENTRIES } from "./entries";
+import { applyEntries, displayText, MAX_SHOWN_ENTRIES, mergeHistory } from "./entries";
 
 describe("applyEntries", () => {
   it("appends with fresh ids, and a clear entry empties what came before it", () => {
@@ -32,6 +32,31 @@ describe("applyEntries", () => {
     const { entries } = applyEntries([], many, 1);
     expect(entries).toHaveLength(MAX_SHOWN_ENTRIES);
     expect(entries[0]?.content).toBe("5");
+  });
+});
+
+describe("history and broadcasts that raced", () => {
+  const out = (seq: number) => ({ type: "output" as const, content: `line ${seq}\n`, seq });
+
+  it("skips a broadcast entry the history already showed", () => {
+    const history = mergeHistory([], [out(1), out(2)], 1, 1);
+    const after = applyEntries(history.entries, [out(2), out(3)], history.nextId, history.lastSeq);
+    expect(after.entries.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(after.lastSeq).toBe(3);
+  });
+
+  it("keeps a broadcast entry that arrived before an older history", () => {
+    // Asked for the history at id 1; entry 3 was broadcast before the history (read up to 2) came.
+    const early = applyEntries([], [out(3)], 1);
+    const merged = mergeHistory(early.entries, [out(1), out(2)], early.nextId, 1);
+    expect(merged.entries.map((e) => e.seq)).toEqual([1, 2, 3]);
+    expect(merged.lastSeq).toBe(3);
+  });
+
+  it("drops what was shown before the history was asked for (a clear while offline)", () => {
+    const before = applyEntries([], [out(7), out(8)], 1);
+    const merged = mergeHistory(before.entries, [], before.nextId, before.nextId);
+    expect(merged.entries).toEqual([]);
   });
 });
 

@@ -1,10 +1,11 @@
 import { EXECUTION_LIMITS, type TerminalEntry } from "@ensemble/protocol";
 
-/** A terminal entry as the panel shows it: with a stable key. */
+/** A terminal entry as the panel shows it: with a stable key, and the server's `seq` if stored. */
 export interface ShownEntry {
   id: number;
   type: Exclude<TerminalEntry["type"], "clear">;
   content: string;
+  seq?: number;
 }
 
 /** Most entries kept in the browser, the same bound the server keeps per session. */
@@ -12,21 +13,52 @@ export const MAX_SHOWN_ENTRIES = EXECUTION_LIMITS.terminalHistoryEntries;
 
 /**
  * Appends `incoming` to `shown` as display text: a `clear` entry empties what came before it,
- * and only the newest MAX_SHOWN_ENTRIES are kept. Ids continue from `nextId`.
+ * an entry whose `seq` is not above `lastSeq` was already shown and is skipped, and only the
+ * newest MAX_SHOWN_ENTRIES are kept. Ids continue from `nextId`.
  */
 export function applyEntries(
   shown: readonly ShownEntry[],
   incoming: readonly TerminalEntry[],
   nextId: number,
-): { entries: ShownEntry[]; nextId: number } {
+  lastSeq = 0,
+): { entries: ShownEntry[]; nextId: number; lastSeq: number } {
   let entries = [...shown];
   let id = nextId;
+  let seen = lastSeq;
   for (const entry of incoming) {
+    if (entry.seq !== undefined) {
+      if (entry.seq <= seen) continue;
+      seen = entry.seq;
+    }
     if (entry.type === "clear") entries = [];
-    else entries.push({ id: id++, type: entry.type, content: displayText(entry.content) });
+    else
+      entries.push({
+        id: id++,
+        type: entry.type,
+        content: displayText(entry.content),
+        ...(entry.seq !== undefined ? { seq: entry.seq } : {}),
+      });
   }
   if (entries.length > MAX_SHOWN_ENTRIES) entries = entries.slice(-MAX_SHOWN_ENTRIES);
-  return { entries, nextId: id };
+  return { entries, nextId: id, lastSeq: seen };
+}
+
+/**
+ * The session's history in place of what is shown. Broadcast entries that arrived after the
+ * history was asked for (`askedAt`, the first id given then) and are newer than it are kept:
+ * the server read the history before it stored them.
+ */
+export function mergeHistory(
+  shown: readonly ShownEntry[],
+  history: readonly TerminalEntry[],
+  nextId: number,
+  askedAt: number,
+): { entries: ShownEntry[]; nextId: number; lastSeq: number } {
+  const merged = applyEntries([], history, nextId);
+  const newer = shown.filter((e) => e.id >= askedAt && e.seq !== undefined && e.seq > merged.lastSeq);
+  const entries = [...merged.entries, ...newer].slice(-MAX_SHOWN_ENTRIES);
+  const lastSeq = Math.max(merged.lastSeq, ...newer.map((e) => e.seq ?? 0));
+  return { entries, nextId: merged.nextId, lastSeq };
 }
 
 // C0 controls but tab and newline, and DEL: shown as their Unicode control pictures.

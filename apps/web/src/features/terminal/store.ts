@@ -1,6 +1,6 @@
 import type { RunStateUpdate, TerminalEntry } from "@ensemble/protocol";
 import { create } from "zustand";
-import { applyEntries, type ShownEntry } from "./entries";
+import { applyEntries, mergeHistory, type ShownEntry } from "./entries";
 import { clampHeight, TERMINAL_HEIGHT } from "./height";
 
 /** A batch of entries being typed out: every entry from `fromId` on, from `startedAt`. */
@@ -12,6 +12,10 @@ export interface TypingBatch {
 interface TerminalState {
   entries: ShownEntry[];
   nextId: number;
+  /** The newest server `seq` shown: a broadcast that raced with the history is not shown twice. */
+  lastSeq: number;
+  /** `nextId` when the history was last asked for (see mergeHistory). */
+  historyAskedAt: number;
   typing: TypingBatch | null;
   /** The session's single-flight run is in progress (told by the server, for everyone). */
   isRunning: boolean;
@@ -25,6 +29,8 @@ interface TerminalState {
 const initial: TerminalState = {
   entries: [],
   nextId: 1,
+  lastSeq: 0,
+  historyAskedAt: 1,
   typing: null,
   isRunning: false,
   runBy: null,
@@ -52,16 +58,25 @@ function prefersReducedMotion(): boolean {
 export function receiveEntries(incoming: readonly TerminalEntry[]): void {
   const animate = !prefersReducedMotion();
   useTerminalStore.setState((s) => {
-    const { entries, nextId } = applyEntries(s.entries, incoming, s.nextId);
+    if (incoming.every((e) => e.seq !== undefined && e.seq <= s.lastSeq)) return {};
+    const { entries, nextId, lastSeq } = applyEntries(s.entries, incoming, s.nextId, s.lastSeq);
     const typed = entries.some((e) => e.id >= s.nextId && e.type !== "input");
     const typing = animate && typed ? { fromId: s.nextId, startedAt: performance.now() } : null;
-    return { entries, nextId, typing };
+    return { entries, nextId, lastSeq, typing };
   });
+}
+
+/** The history is being asked for: entries from now on may be newer than it. */
+export function askedForHistory(): void {
+  useTerminalStore.setState((s) => ({ historyAskedAt: s.nextId }));
 }
 
 /** Replaces the terminal with the session's history (shown at once, never typed). */
 export function replaceHistory(history: readonly TerminalEntry[]): void {
-  useTerminalStore.setState((s) => ({ ...applyEntries([], history, s.nextId), typing: null }));
+  useTerminalStore.setState((s) => ({
+    ...mergeHistory(s.entries, history, s.nextId, s.historyAskedAt),
+    typing: null,
+  }));
 }
 
 /** The typing of `batch` has finished. */
