@@ -271,7 +271,7 @@ ${header}
       .map((n) => n.toFixed(2))
       .join(", ")}
 - Sandbox: parked launcher.py (in the slot's cgroups **${cgroups}**) → bwrap, full chain per run
-  (cgroup limit and meters, slot uid, rlimits, Node's stdio preload and heap flag, Python's
+  (cgroup limit and meters, slot uid, rlimits, Node's stdio preload, Python's
   \`-E -s -u -B\`, output collection, cgroup release).
 
 ## Sandbox overhead (${RUNS} runs each, interleaved with the bare run)
@@ -279,8 +279,8 @@ ${header}
 The sandboxed time is the runner's whole \`run()\` (an empty \`main.js\`/\`main.py\`), from the
 server's side: taking the slot's parked launcher, the cgroup limit and meters, the launch plan,
 bwrap, the interpreter and output collection. Cleaning the slot and parking its next launcher
-happen after \`run()\` returns, as in the server, where the answer does not wait for them. The bare time is \`spawn\` of the
-same interpreter with a clean environment. "Overhead" is sandboxed minus bare at the same
+happen after \`run()\` returns, as in the server, where the answer does not wait for them.
+The bare time is \`spawn\` of the same interpreter with a clean environment. "Overhead" is sandboxed minus bare at the same
 percentile. "gap" is an idle pause before every run, bare and sandboxed alike (a person
 clicking Run): the slot's launcher is then parked, the common case. With gap 0 the runs follow
 each other at once, so a sandboxed run may still wait for its launcher to be parked (spawn and
