@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
@@ -69,6 +70,35 @@ describe("the parked sandbox launcher", () => {
     expect(Number(uid)).toBe(uids?.uids[0] ?? process.getuid?.());
     await box.release();
     expect(await members(target)).toEqual(parked.map(() => ""));
+  });
+
+  it("passes the program no descriptor but stdin, stdout and stderr, even one the server inherited", () => {
+    // A server started with an extra open descriptor (as a supervisor or shell may leave one):
+    // here fd 40 of a child process that parks a launcher and runs one program.
+    const script = `
+      const { parkSandbox } = await import(${JSON.stringify(new URL("./sandbox.ts", import.meta.url).href)});
+      const { config, runtime, uid, code } = JSON.parse(process.env.LAUNCH);
+      const box = await parkSandbox(config, { uid: uid ?? undefined, cgroup: undefined });
+      const files = [{ name: "main.py", content: Buffer.from(code) }];
+      const job = { runtime, files, args: [], stdin: "", timeoutMs: 5000, cpuTimeMs: 5000, memoryBytes: ${MEMORY} };
+      const result = await box.run(job);
+      await box.release();
+      process.stdout.write(JSON.stringify(result));`;
+    const code =
+      "import os\nfor fd in sorted(os.listdir('/proc/self/fd'), key=int):\n  try: print(fd, os.readlink('/proc/self/fd/' + fd))\n  except OSError: pass";
+    // Node marks low inherited descriptors close-on-exec itself, not high ones such as 40.
+    const node = [process.execPath, "--import", "tsx", "--input-type=module", "-e", script];
+    const out = execFileSync("/bin/bash", ["-c", 'exec "$@" 40</dev/null', "bash", ...node], {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: {
+        ...process.env,
+        LAUNCH: JSON.stringify({ config, runtime: python, uid: uids?.uids[0] ?? null, code }),
+      },
+    });
+    const result = JSON.parse(out.toString()) as { stdout: string };
+    const fds = result.stdout.split("\n").filter(Boolean);
+    expect(fds.map((line) => line.split(" ")[0])).toEqual(["0", "1", "2"]);
+    expect(fds[0]).toContain("/memfd:ensemble");
   });
 
   it("serves exactly one run", async () => {

@@ -6,7 +6,8 @@ here) that should not be paid while a user waits for their output. When a run co
 server writes its launch plan as JSON on stdin and closes it. The launcher then
 
 1. puts each program file into a memory file at fd 3, 4, ... (bwrap's `--file FD` reads them,
-   so the host never writes a file the sandbox could swap for a symlink), and stdin into fd 0;
+   so the host never writes a file the sandbox could swap for a symlink), and stdin into fd 0,
+   and closes every other descriptor but stdout and stderr;
 2. sets the run's rlimits, and as root drops to the slot's uid with no supplementary groups
    (a non-root uid keeps no capabilities);
 3. execs bwrap, which builds the namespaces and runs the interpreter.
@@ -28,6 +29,8 @@ PREFIX = "ensemble-launcher: "
 FIRST_FILE_FD = 3
 # Memory files are made above every fd they are later moved to, so no move overwrites another.
 SCRATCH_FD = 100
+# close_range(2) takes any upper bound at no cost.
+MAX_FD = 2**31 - 1
 
 
 def memory_file(content: bytes) -> int:
@@ -55,6 +58,8 @@ def launch(plan: dict) -> None:
     for i, fd in enumerate(files):
         os.dup2(fd, FIRST_FILE_FD + i)  # inheritable, unlike the scratch copy
     os.dup2(stdin, 0)
+    # Nothing else the server inherited (from a supervisor or a shell) may reach the program.
+    os.closerange(FIRST_FILE_FD + len(files), MAX_FD)
     for name, soft, hard in plan["rlimits"]:
         resource.setrlimit(getattr(resource, "RLIMIT_" + name), (soft, hard))
     uid = plan["uid"]
