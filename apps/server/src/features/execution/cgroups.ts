@@ -6,6 +6,18 @@ import { isAlive } from "./uids";
 export interface CgroupLimits {
   memoryBytes: number;
   maxProcesses: number;
+  /** The runs' niceness, turned into the CPU weight of their groups (see cpuWeight). */
+  nice: number;
+}
+
+/**
+ * A group's CPU weight competes with the server's own threads, and a process's nice value
+ * counts only inside its group, so the runs' group gets the weight their nice value would
+ * have (docs/sandbox.md has the measurement). Scaled as the kernel scales nice (×1.25 per
+ * step): nice 10 gives 110 of 1024 (v1 cpu.shares), 11 of 100 (v2 cpu.weight).
+ */
+export function cpuWeight(nice: number, base: 1024 | 100): number {
+  return Math.max(base === 1024 ? 2 : 1, Math.round(base / 1.25 ** nice));
 }
 
 /** What a run's group measured. */
@@ -88,6 +100,7 @@ async function setupV1(ownCgroups: string, name: string, limits: CgroupLimits): 
   for (const parent of parents) await sweepStale(parent);
   const bases = parents.map((p) => path.join(p, name));
   for (const base of bases) await fs.mkdir(base);
+  if (cpu) await write(path.join(cpu, name), "cpu.shares", cpuWeight(limits.nice, 1024)).catch(() => {});
   const slotDir = (parent: string, slot: number) => path.join(parent, name, `slot-${slot}`);
   const ready = new Set<number>();
 
@@ -212,6 +225,8 @@ async function setupV2(
   const base = path.join(parent, name);
   await fs.mkdir(base);
   await write(base, "cgroup.subtree_control", enable);
+  if (controllers.includes("cpu"))
+    await write(base, "cpu.weight", cpuWeight(limits.nice, 100)).catch(() => {});
   let runs = 0;
 
   return {

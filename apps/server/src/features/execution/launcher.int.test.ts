@@ -1,5 +1,6 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { type Cgroups, detectCgroups } from "./cgroups";
@@ -46,7 +47,7 @@ describe("the parked sandbox launcher", () => {
     const found = (await detectRuntimes()).runtimes.find((r) => r.id === "python");
     if (!found) throw new Error("python3 under /usr is needed by these tests");
     python = found;
-    cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64 });
+    cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64, nice: 10 });
     if (process.getuid?.() === 0) uids = await claimUids(63_000, 1);
     config = { ...sandboxConfig(loadConfig({})), tools: { python: python.binary, bwrap: "/usr/bin/bwrap" } };
   });
@@ -61,6 +62,12 @@ describe("the parked sandbox launcher", () => {
     const box = await parkSandbox(config, target);
     const parked = await members(target);
     expect(parked.length).toBeGreaterThanOrEqual(2);
+    // The runs' groups weigh as nice 10 against the server's threads (cgroup v1 cpu controller).
+    const cpuProcs = target.cgroup?.procsFiles.find((f) => f.includes("/cpu/"));
+    if (cgroups.mode === "v1" && cpuProcs) {
+      const shares = await fs.readFile(path.join(path.dirname(path.dirname(cpuProcs)), "cpu.shares"), "utf8");
+      expect(Number(shares)).toBe(110);
+    }
     expect(new Set(parked).size).toBe(1);
     expect(parked[0]).toMatch(/^\d+$/);
 

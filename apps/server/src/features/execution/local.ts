@@ -73,6 +73,7 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     cgroups = await detectCgroups({
       memoryBytes: config.RUN_MEMORY_LIMIT_BYTES,
       maxProcesses: config.RUN_MAX_PROCESSES,
+      nice: config.RUN_NICE,
     });
     if (cgroups.mode === "none") {
       logger.warn(

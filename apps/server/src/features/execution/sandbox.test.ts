@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
+import { cpuWeight } from "./cgroups";
 import { sandboxConfig } from "./local";
 import type { LocalRuntime } from "./runtimes";
 import { buildLaunch, outcome } from "./sandbox";
@@ -84,6 +85,16 @@ describe("buildLaunch", () => {
     expect(plan.uid).toBeNull();
     expect(plan.rlimits.map(([name]) => name)).not.toContain("NPROC");
     expect(plan.rlimits).toContainEqual(["AS", 1073741824, 1073741824]);
+  });
+});
+
+describe("cpuWeight", () => {
+  it("scales as the kernel scales nice, never below the controller's minimum", () => {
+    expect(cpuWeight(0, 1024)).toBe(1024);
+    expect(cpuWeight(10, 1024)).toBe(110);
+    expect(cpuWeight(10, 100)).toBe(11);
+    expect(cpuWeight(19, 100)).toBe(1);
+    expect(cpuWeight(40, 1024)).toBe(2);
   });
 });
 
