@@ -6,6 +6,7 @@ import type { Logger } from "../../logger";
 import { type Cgroups, detectCgroups } from "./cgroups";
 import { detectRuntimes, type LocalRuntime } from "./runtimes";
 import { type ParkedSandbox, parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
+import { createSpawner } from "./spawner";
 import { claimUids } from "./uids";
 
 /** A job as the runner takes it: the runtime's own extra files are added here. */
@@ -49,6 +50,8 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
   const isRoot = process.getuid?.() === 0;
   // The launcher parked for each slot's next run; a slot without one parks on demand.
   const parked = new Map<number, Promise<ParkedSandbox | undefined>>();
+  // Launchers are forked by a small helper process, not by the server (see spawner.ts).
+  const spawner = createSpawner();
   let closing = false;
 
   const ready: Promise<LocalRunnerState> = (async () => {
@@ -106,7 +109,11 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
   })();
 
   async function park(slot: number): Promise<ParkedSandbox> {
-    return parkSandbox(sandbox, { uid: uids?.uids[slot], cgroup: await cgroups?.prepare(slot) });
+    return parkSandbox(
+      sandbox,
+      { uid: uids?.uids[slot], cgroup: await cgroups?.prepare(slot) },
+      spawner.spawn,
+    );
   }
 
   /**
@@ -170,6 +177,7 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
       await ready.catch(() => {});
       for (const waiting of parked.values()) await (await waiting.catch(() => undefined))?.release();
       parked.clear();
+      await spawner.close();
       await cgroups?.close();
       await uids?.release();
     },

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -7,6 +6,7 @@ import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
 import { RunAbortedError } from "./queue";
 import type { LocalRuntime } from "./runtimes";
+import { type Exit, type Spawn, spawnHere } from "./spawner";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
@@ -200,35 +200,25 @@ export interface ParkedSandbox {
   release(): Promise<void>;
 }
 
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
 /**
  * Starts launcher.py for the slot's next run and moves it into the slot's cgroups, so that
  * the cgroup join (an RCU grace period in the kernel) is paid before the run, not during it.
  * Everything the launcher then starts is born inside the limits, forks included.
  */
-export async function parkSandbox(config: SandboxConfig, slot: SandboxSlot): Promise<ParkedSandbox> {
-  const child = spawn(config.tools.python, ["-I", "-S", "-B", LAUNCHER], {
-    stdio: ["pipe", "pipe", "pipe"],
-    detached: true,
-    // Nothing of the server's environment (secrets included) reaches the chain; bwrap clears it again.
-    env: { PATH: "/usr/bin:/bin", LANG: "C.UTF-8" },
+export async function parkSandbox(
+  config: SandboxConfig,
+  slot: SandboxSlot,
+  spawn: Spawn = spawnHere,
+): Promise<ParkedSandbox> {
+  // Nothing of the server's environment (secrets included) reaches the chain; bwrap clears it again.
+  const child = await spawn(config.tools.python, ["-I", "-S", "-B", LAUNCHER], {
+    PATH: "/usr/bin:/bin",
+    LANG: "C.UTF-8",
   });
-  let exit: Exit | undefined;
-  let spawnError: Error | undefined;
-  // Settles when the process is gone and its pipes are drained (or it never started).
-  const closed = new Promise<Exit | undefined>((resolve) => {
-    child.on("error", (error) => {
-      spawnError = error;
-      if (child.pid === undefined) resolve(undefined);
-    });
-    child.on("close", () => resolve(exit));
-  });
-  child.on("exit", (code, signal) => {
-    exit = { code, signal };
+  // A launcher that exits without reading makes the plan's write fail with EPIPE: harmless,
+  // and without a listener it would be an uncaught error that takes the server down.
+  child.stdin.on("error", () => {});
+  void child.closed.then(() => {
     // Everything in the sandbox died with its PID namespace; a pipe still open after this
     // would be a leak, not output.
     setTimeout(() => {
@@ -236,28 +226,23 @@ export async function parkSandbox(config: SandboxConfig, slot: SandboxSlot): Pro
       child.stderr.destroy();
     }, 1000).unref();
   });
-  // A launcher that exits without reading makes the plan's write fail with EPIPE: harmless,
-  // and without a listener it would be an uncaught error that takes the server down.
-  child.stdin.on("error", () => {});
   const killGroup = () => {
-    if (child.pid === undefined) return;
     try {
       process.kill(-child.pid, "SIGKILL");
     } catch {
-      child.kill("SIGKILL");
+      // Already gone.
     }
   };
   let used = false;
-  const isReady = () => !used && exit === undefined && spawnError === undefined;
+  const isReady = () => !used && child.exit === undefined;
   try {
-    if (child.pid === undefined) throw spawnError ?? new Error("the sandbox launcher did not start");
     // Lower priority for the run (inherited by all it forks): the server's own loop wins the CPU.
     if (config.nice > 0) os.setPriority(child.pid, config.nice);
     for (const file of slot.cgroup?.procsFiles ?? []) await fs.writeFile(file, String(child.pid));
-    if (!isReady()) throw spawnError ?? new Error("the sandbox launcher exited while parked");
+    if (!isReady()) throw new Error("the sandbox launcher exited while parked");
   } catch (error) {
     killGroup();
-    await closed;
+    await child.closed;
     await slot.cgroup?.release();
     throw error;
   }
@@ -268,8 +253,8 @@ export async function parkSandbox(config: SandboxConfig, slot: SandboxSlot): Pro
     },
     async release() {
       used = true;
-      if (exit === undefined) killGroup();
-      await closed;
+      if (child.exit === undefined) killGroup();
+      await child.closed;
       await slot.cgroup?.release();
     },
     async run(job) {
@@ -278,7 +263,7 @@ export async function parkSandbox(config: SandboxConfig, slot: SandboxSlot): Pro
       const started = performance.now();
       if ((await slot.cgroup?.begin(job.memoryBytes)) === false) {
         killGroup();
-        await closed;
+        await child.closed;
         return {
           stdout: "",
           stderr: "",
@@ -304,7 +289,7 @@ export async function parkSandbox(config: SandboxConfig, slot: SandboxSlot): Pro
       job.signal?.addEventListener("abort", onAbort, { once: true });
       if (job.signal?.aborted) kill("aborted");
 
-      const end = await closed;
+      const end = await child.closed;
       clearTimeout(timer);
       job.signal?.removeEventListener("abort", onAbort);
       const wallTime = Math.round(performance.now() - started);
