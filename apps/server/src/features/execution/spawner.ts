@@ -79,6 +79,10 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
     started.on("message", (message: SpawnerMessage, handle?: unknown) => onMessage(message, handle));
     // A send to a spawner that just died fails in the send's callback; this keeps it from crashing the server.
     started.on("error", () => {});
+    // Only a spawn waiting for its answer keeps this process alive (see `awaited`): when the
+    // server exits, the spawner sees its channel close.
+    started.unref();
+    started.channel?.unref();
     started.on("exit", () => {
       if (helper === started) helper = undefined;
       // Its children can no longer be waited for: they are killed and counted as such.
@@ -152,7 +156,7 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       helper ??= start();
       const id = ++nextId;
       const sent = helper;
-      return new Promise((resolve, reject) => {
+      const answer = new Promise<SandboxProcess>((resolve, reject) => {
         pending.set(id, { resolve, reject, stdio: [] });
         sent.send({ type: "spawn", id, file, args, env }, (error) => {
           if (!error) return;
@@ -160,6 +164,7 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
           reject(error);
         });
       });
+      return awaited(sent, answer);
     },
     async close() {
       const running = helper;
@@ -170,6 +175,22 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       await gone;
     },
   };
+}
+
+const waiting = new WeakMap<ChildProcess, number>();
+
+/** Keeps the spawner's channel referenced while `answer` is outstanding. */
+async function awaited<T>(helper: ChildProcess, answer: Promise<T>): Promise<T> {
+  const count = (waiting.get(helper) ?? 0) + 1;
+  waiting.set(helper, count);
+  if (count === 1) helper.channel?.ref();
+  try {
+    return await answer;
+  } finally {
+    const left = (waiting.get(helper) ?? 1) - 1;
+    waiting.set(helper, left);
+    if (left === 0) helper.channel?.unref();
+  }
 }
 
 function killGroup(pid: number) {
