@@ -1,3 +1,4 @@
+import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
 import { createSpawner } from "./spawner";
@@ -50,6 +51,18 @@ describe("the sandbox spawner", () => {
     child.stdin.end("again");
     expect(await readAll(child.stdout)).toBe("again");
     expect(await child.closed).toEqual({ code: 0, signal: null });
+  });
+
+  it("keeps its user alive while a process runs, not after: a script that never closes it still exits", () => {
+    const script = `
+      const { createSpawner } = await import(${JSON.stringify(new URL("./spawner.ts", import.meta.url).href)});
+      const child = await createSpawner().spawn("/usr/bin/sh", ["-c", "sleep 0.3; echo late"], { PATH: "/usr/bin:/bin" });
+      child.stdout.on("data", (d) => process.stdout.write(d));
+      console.log("exit", JSON.stringify(await child.closed));`;
+    const out = execFileSync(process.execPath, ["--import", "tsx", "--input-type=module", "-e", script], {
+      timeout: 20_000,
+    });
+    expect(out.toString()).toBe('late\nexit {"code":0,"signal":null}\n');
   });
 
   it("takes everything it started down with it when the server lets go", async () => {

@@ -76,11 +76,15 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       stdio: ["ignore", "inherit", "inherit", "ipc"],
       serialization: "json",
     });
-    started.on("message", (message: SpawnerMessage, handle?: unknown) => onMessage(message, handle));
+    started.on("message", (message: SpawnerMessage, handle?: unknown) => {
+      onMessage(message, handle);
+      holdWhilePending();
+    });
     // A send to a spawner that just died fails in the send's callback; this keeps it from crashing the server.
     started.on("error", () => {});
-    // Only a spawn waiting for its answer keeps this process alive (see `awaited`): when the
-    // server exits, the spawner sees its channel close.
+    // Like a child of our own, the spawner keeps this process alive only while something it
+    // spawned is still running (see holdWhilePending); when the server exits, the spawner sees
+    // its channel close.
     started.unref();
     started.channel?.unref();
     started.on("exit", () => {
@@ -94,6 +98,12 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       }
     });
     return started;
+  }
+
+  /** References the channel while a spawn is answered or a spawned process has not exited. */
+  function holdWhilePending() {
+    if (pending.size > 0) helper?.channel?.ref();
+    else helper?.channel?.unref();
   }
 
   function onMessage(message: SpawnerMessage, handle: unknown) {
@@ -161,36 +171,23 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
         sent.send({ type: "spawn", id, file, args, env }, (error) => {
           if (!error) return;
           pending.delete(id);
+          holdWhilePending();
           reject(error);
         });
       });
-      return awaited(sent, answer);
+      holdWhilePending();
+      return answer;
     },
     async close() {
       const running = helper;
       helper = undefined;
       if (!running || running.exitCode !== null) return;
       const gone = new Promise((resolve) => running.once("exit", resolve));
+      running.ref();
       running.disconnect();
       await gone;
     },
   };
-}
-
-const waiting = new WeakMap<ChildProcess, number>();
-
-/** Keeps the spawner's channel referenced while `answer` is outstanding. */
-async function awaited<T>(helper: ChildProcess, answer: Promise<T>): Promise<T> {
-  const count = (waiting.get(helper) ?? 0) + 1;
-  waiting.set(helper, count);
-  if (count === 1) helper.channel?.ref();
-  try {
-    return await answer;
-  } finally {
-    const left = (waiting.get(helper) ?? 1) - 1;
-    waiting.set(helper, left);
-    if (left === 0) helper.channel?.unref();
-  }
 }
 
 function killGroup(pid: number) {
