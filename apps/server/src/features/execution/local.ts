@@ -38,10 +38,11 @@ export function sandboxConfig(config: Config): SandboxConfig {
 }
 
 /**
- * The built-in sandboxed runner. It checks at start that bubblewrap and python3 (the
- * launcher's) are here and that a trivial sandboxed program runs; otherwise every run is refused with the
- * reason (there is no unsandboxed fallback). Slot `i` of the queue runs as uid `uids[i]`.
- * Each slot keeps one launcher parked in its cgroups for its next run (see parkSandbox).
+ * The built-in sandboxed runner. It checks at start that bubblewrap and python3 (which runs
+ * the launcher) are here and that a trivial sandboxed program runs; otherwise every run is
+ * refused with the reason (there is no unsandboxed fallback). Slot `i` of the queue runs as
+ * uid `uids[i]`. Each slot keeps one launcher parked in its cgroups for its next run (see
+ * parkSandbox).
  */
 export function createLocalRunner(config: Config, logger: Logger, concurrency: number) {
   const sandbox = sandboxConfig(config);
