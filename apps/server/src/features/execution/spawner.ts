@@ -80,7 +80,8 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       onMessage(message, handle);
       holdWhilePending();
     });
-    // A send to a spawner that just died fails in the send's callback; this keeps it from crashing the server.
+    // An unhandled 'error' would take the server down; sends report failures to their callback
+    // and a dead spawner is handled on 'exit'.
     started.on("error", () => {});
     // Like a child of our own, the spawner keeps this process alive only while something it
     // spawned is still running (see holdWhilePending); when the server exits, the spawner sees
@@ -122,7 +123,7 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
         if (!handle) return;
         waiting.stdio[message.fd] = handle as Writable | Readable;
         if (waiting.stdio.filter(Boolean).length === 3 && waiting.pid !== undefined) {
-          waiting.resolve(wrap(message.id, waiting));
+          waiting.resolve(wrap(waiting));
         }
         return;
       case "exit":
@@ -133,7 +134,7 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
     }
   }
 
-  function wrap(id: number, waiting: Pending): SandboxProcess {
+  function wrap(waiting: Pending): SandboxProcess {
     const [stdin, stdout, stderr] = waiting.stdio as [Writable, Readable, Readable];
     let exit: Exit | undefined;
     const exited = new Promise<Exit>((resolve) => {
@@ -154,10 +155,7 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       get exit() {
         return exit;
       },
-      closed: Promise.all([exited, drained(stdout), drained(stderr)]).then(([end]) => {
-        pending.delete(id);
-        return end;
-      }),
+      closed: Promise.all([exited, drained(stdout), drained(stderr)]).then(([end]) => end),
     };
   }
 
