@@ -136,9 +136,9 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
   async function take(slot: number): Promise<ParkedSandbox> {
     const waiting = parked.get(slot);
     parked.delete(slot);
-    const ready = await waiting?.catch(() => undefined);
-    if (ready?.isReady) return ready;
-    await ready?.release();
+    const box = await waiting?.catch(() => undefined);
+    if (box?.isReady) return box;
+    await box?.release();
     return park(slot);
   }
 

@@ -6,7 +6,7 @@ import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
 import { RunAbortedError } from "./queue";
 import type { LocalRuntime } from "./runtimes";
-import { type Exit, type Spawn, spawnHere } from "./spawner";
+import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
@@ -184,7 +184,7 @@ function allFiles(job: SandboxJob): ExtraFile[] {
   ];
 }
 
-type KillReason = "timeout" | "aborted" | StreamName;
+type KillReason = "timeout" | "aborted" | "memory" | StreamName;
 
 /** A launcher waiting in its slot's cgroups for one run. */
 export interface ParkedSandbox {
@@ -218,20 +218,9 @@ export async function parkSandbox(
   // A launcher that exits without reading makes the plan's write fail with EPIPE: harmless,
   // and without a listener it would be an uncaught error that takes the server down.
   child.stdin.on("error", () => {});
-  void child.closed.then(() => {
-    // Everything in the sandbox died with its PID namespace; a pipe still open after this
-    // would be a leak, not output.
-    setTimeout(() => {
-      child.stdout.destroy();
-      child.stderr.destroy();
-    }, 1000).unref();
-  });
-  const killGroup = () => {
-    try {
-      process.kill(-child.pid, "SIGKILL");
-    } catch {
-      // Already gone.
-    }
+  // Never after the exit: the pid may belong to someone else by then.
+  const kill = () => {
+    if (child.exit === undefined) killGroup(child.pid);
   };
   let used = false;
   const isReady = () => !used && child.exit === undefined;
@@ -241,7 +230,7 @@ export async function parkSandbox(
     for (const file of slot.cgroup?.procsFiles ?? []) await fs.writeFile(file, String(child.pid));
     if (!isReady()) throw new Error("the sandbox launcher exited while parked");
   } catch (error) {
-    killGroup();
+    kill();
     await child.closed;
     await slot.cgroup?.release();
     throw error;
@@ -253,7 +242,7 @@ export async function parkSandbox(
     },
     async release() {
       used = true;
-      if (child.exit === undefined) killGroup();
+      kill();
       await child.closed;
       await slot.cgroup?.release();
     },
@@ -261,33 +250,21 @@ export async function parkSandbox(
       if (!isReady()) throw new Error("this sandbox was already used");
       used = true;
       const started = performance.now();
-      if ((await slot.cgroup?.begin(job.memoryBytes)) === false) {
-        killGroup();
-        await child.closed;
-        return {
-          stdout: "",
-          stderr: "",
-          output: "",
-          ...outcome(undefined, undefined, true, job.timeoutMs),
-          truncated: false,
-          cpu_time: 0,
-          wall_time: Math.round(performance.now() - started),
-          memory: null,
-        };
-      }
       let killedFor: KillReason | undefined;
-      const kill = (reason: KillReason) => {
+      const stop = (reason: KillReason) => {
         killedFor ??= reason;
-        killGroup();
+        kill();
       };
-      const capture = new OutputCapture(config.outputMaxBytes, (stream) => kill(stream));
+      const capture = new OutputCapture(config.outputMaxBytes, (stream) => stop(stream));
       child.stdout.on("data", (chunk: Buffer) => capture.push("stdout", chunk));
       child.stderr.on("data", (chunk: Buffer) => capture.push("stderr", chunk));
-      child.stdin.end(JSON.stringify(buildLaunch(config, job, slot)));
-      const timer = setTimeout(() => kill("timeout"), job.timeoutMs);
-      const onAbort = () => kill("aborted");
+      // False when the run's memory limit is below what the waiting launcher already holds.
+      if ((await slot.cgroup?.begin(job.memoryBytes)) === false) stop("memory");
+      else child.stdin.end(JSON.stringify(buildLaunch(config, job, slot)));
+      const timer = setTimeout(() => stop("timeout"), job.timeoutMs);
+      const onAbort = () => stop("aborted");
       job.signal?.addEventListener("abort", onAbort, { once: true });
-      if (job.signal?.aborted) kill("aborted");
+      if (job.signal?.aborted) stop("aborted");
 
       const end = await child.closed;
       clearTimeout(timer);
@@ -303,7 +280,7 @@ export async function parkSandbox(
         stdout: capture.stdout,
         stderr: capture.stderr,
         output: capture.output,
-        ...outcome(killedFor, end, usage?.isOomKilled ?? false, job.timeoutMs),
+        ...outcome(killedFor, end, killedFor === "memory" || (usage?.isOomKilled ?? false), job.timeoutMs),
         truncated: capture.truncated,
         cpu_time: usage?.cpuMs ?? null,
         wall_time: wallTime,

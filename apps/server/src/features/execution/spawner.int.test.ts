@@ -1,7 +1,7 @@
 import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import { afterEach, describe, expect, it } from "vitest";
-import { createSpawner } from "./spawner";
+import { createSpawner, killGroup } from "./spawner";
 
 /** Running or sleeping; a zombie waiting for this machine's init to reap it counts as gone. */
 async function isRunning(pid: number): Promise<boolean> {
@@ -63,6 +63,18 @@ describe("the sandbox spawner", () => {
       timeout: 20_000,
     });
     expect(out.toString()).toBe('late\nexit {"code":0,"signal":null}\n');
+  });
+
+  it("does not wait for a pipe that something else holds open after the exit", async () => {
+    // The background sleep keeps stdout open for a minute; the test's own timeout is 30 s.
+    const child = await spawner.spawn("/usr/bin/sh", ["-c", "sleep 60 & echo started"], ENV);
+    child.stdout.on("data", () => {});
+    try {
+      expect(await child.closed).toEqual({ code: 0, signal: null });
+      expect(child.stdout.destroyed).toBe(true);
+    } finally {
+      killGroup(child.pid);
+    }
   });
 
   it("takes everything it started down with it when the server lets go", async () => {

@@ -35,21 +35,54 @@ export const spawnHere: Spawn = (file, args, env) =>
       child.once("error", reject);
       return;
     }
-    let exit: Exit | undefined;
-    child.on("exit", (code, signal) => {
-      exit = { code, signal };
-    });
-    resolve({
-      pid: child.pid,
-      stdin: child.stdin,
-      stdout: child.stdout,
-      stderr: child.stderr,
-      get exit() {
-        return exit;
-      },
-      closed: new Promise((settle) => child.on("close", (code, signal) => settle(exit ?? { code, signal }))),
-    });
+    const exited = new Promise<Exit>((settle) =>
+      child.on("exit", (code, signal) => settle({ code, signal })),
+    );
+    resolve(sandboxProcess(child.pid, [child.stdin, child.stdout, child.stderr], exited));
   });
+
+/**
+ * A SandboxProcess from its pipes and its exit. At the exit, output nobody reads is drained so
+ * the pipes can close (as Node does for its own children), and a pipe still open 1 s later is
+ * destroyed: whatever holds it outlived the program (the PID namespace normally kills all of
+ * it), and it is a leak, not output.
+ */
+function sandboxProcess(
+  pid: number,
+  [stdin, stdout, stderr]: [Writable, Readable, Readable],
+  exited: Promise<Exit>,
+): SandboxProcess {
+  let exit: Exit | undefined;
+  void exited.then((end) => {
+    exit = end;
+    for (const stream of [stdout, stderr]) if (stream.readableFlowing === null) stream.resume();
+    setTimeout(() => {
+      stdout.destroy();
+      stderr.destroy();
+    }, 1000).unref();
+  });
+  const closedStream = (stream: Readable) =>
+    stream.closed ? Promise.resolve() : new Promise<void>((resolve) => stream.once("close", () => resolve()));
+  return {
+    pid,
+    stdin,
+    stdout,
+    stderr,
+    get exit() {
+      return exit;
+    },
+    closed: Promise.all([exited, closedStream(stdout), closedStream(stderr)]).then(([end]) => end),
+  };
+}
+
+/** SIGKILLs a process group (a sandbox's launcher and everything under it). */
+export function killGroup(pid: number) {
+  try {
+    process.kill(-pid, "SIGKILL");
+  } catch {
+    // Already gone.
+  }
+}
 
 interface Pending {
   resolve(process: SandboxProcess): void;
@@ -135,28 +168,10 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
   }
 
   function wrap(waiting: Pending): SandboxProcess {
-    const [stdin, stdout, stderr] = waiting.stdio as [Writable, Readable, Readable];
-    let exit: Exit | undefined;
     const exited = new Promise<Exit>((resolve) => {
-      waiting.onExit = (end) => {
-        exit = end;
-        // As Node does for its own children: output nobody reads is drained, so the pipes close.
-        for (const stream of [stdout, stderr]) if (stream.readableFlowing === null) stream.resume();
-        resolve(end);
-      };
+      waiting.onExit = resolve;
     });
-    const drained = (stream: Readable) =>
-      new Promise<void>((resolve) => stream.once("close", () => resolve()));
-    return {
-      pid: waiting.pid as number,
-      stdin,
-      stdout,
-      stderr,
-      get exit() {
-        return exit;
-      },
-      closed: Promise.all([exited, drained(stdout), drained(stderr)]).then(([end]) => end),
-    };
+    return sandboxProcess(waiting.pid as number, waiting.stdio as [Writable, Readable, Readable], exited);
   }
 
   return {
@@ -186,14 +201,6 @@ export function createSpawner(): { spawn: Spawn; close(): Promise<void> } {
       await gone;
     },
   };
-}
-
-function killGroup(pid: number) {
-  try {
-    process.kill(-pid, "SIGKILL");
-  } catch {
-    // Already gone.
-  }
 }
 
 type SpawnerMessage =
