@@ -252,7 +252,7 @@ async function setupV2(
           const current = (await readNumber(path.join(dir, "memory.current"))) ?? 0;
           const limit = Math.min(memoryBytes, limits.memoryBytes);
           if (limit < current) return false;
-          await write(dir, "memory.max", limit);
+          if (limit < limits.memoryBytes) await write(dir, "memory.max", limit);
           // memory.peak counts from the group's creation; the launcher waiting in it is small.
           cpuBefore = (await cpuUsage()) ?? 0;
           return true;
