@@ -8,6 +8,17 @@ import { createDocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
 import { registerCollabSocket, sessionRoom } from "./socket";
 
+/** A file of a session's workspace as everyone sees it now. */
+export interface WorkspaceFile {
+  path: string;
+  content: string;
+}
+
+/** Reads the live workspace of a loaded session (undefined when it is not loaded). */
+export interface WorkspaceReader {
+  files(sessionId: string): WorkspaceFile[] | undefined;
+}
+
 /** Wires live editing: rooms of Yjs documents stored in the database, over socket.io. */
 export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionService, logger: Logger) {
   // Broadcasts go through socket.io rooms so each message is encoded once for all receivers.
@@ -27,5 +38,15 @@ export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionS
   );
   const presences = new Map<string, Presence>();
   io.on("connection", (socket) => registerCollabSocket(socket, { io, sessions, rooms, presences, logger }));
-  return { rooms, close: () => rooms.closeAll() };
+  const workspace: WorkspaceReader = {
+    files(sessionId) {
+      const room = rooms.loaded(sessionId);
+      if (!room) return undefined;
+      return [
+        { path: "src/main.js", content: room.text("main.js") },
+        { path: "src/main.py", content: room.text("main.py") },
+      ];
+    },
+  };
+  return { rooms, workspace, close: () => rooms.closeAll() };
 }
