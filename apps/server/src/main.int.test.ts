@@ -82,9 +82,9 @@ describe("the server process", () => {
     await writer.join(sessionId);
     await watcher.join(sessionId);
     await waitFor(() => writer.client.synced && watcher.client.synced);
-    writer.doc.getText("main.py").insert(0, "# written just before SIGTERM\n");
+    writer.file().insert(0, "# written just before SIGTERM\n");
     // Once the watcher has it, the server has applied it; stop at once.
-    await waitFor(() => watcher.text("main.py").startsWith("# written just before SIGTERM"));
+    await waitFor(() => watcher.text().startsWith("# written just before SIGTERM"));
     first.child.kill("SIGTERM");
     expect(await first.exited).toBe(0);
 
@@ -93,7 +93,7 @@ describe("the server process", () => {
     const reader = await openEditor(await second.ready);
     await reader.join(sessionId);
     await waitFor(() => reader.client.synced);
-    expect(reader.text("main.py")).toMatch(/^# written just before SIGTERM\n/);
+    expect(reader.text()).toMatch(/^# written just before SIGTERM\n/);
     await reader.close();
     second.child.kill("SIGTERM");
     expect(await second.exited).toBe(0);

@@ -1,5 +1,5 @@
-import { CollabClient, fromWire, toWire } from "@ensemble/collab";
-import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
+import { CollabClient, fileIdAt, fromWire, toWire } from "@ensemble/collab";
+import { type Ack, type Joined, LANGUAGE_MAIN_FILES, PROTOCOL_VERSION } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
@@ -14,7 +14,12 @@ export interface TestEditor {
   /** Every event received, by name, for assertions. */
   received: Map<string, unknown[]>;
   join(sessionId: string): Promise<Ack<Joined>>;
-  text(file?: string): string;
+  /** The Y.Text of the workspace file at `path` (the JavaScript main file by default). */
+  file(path?: string): Y.Text;
+  /** The text of the file at `path`, or "" while there is no such file. */
+  text(path?: string): string;
+  /** Sends a workspace operation and resolves with its ack. */
+  request<T>(event: "createFile" | "renamePath" | "deletePath", payload: unknown): Promise<Ack<T>>;
   /** Leaves the session (waiting for the ack, so no sent update is dropped), then disconnects. */
   close(): Promise<void>;
 }
@@ -74,7 +79,19 @@ export async function openEditor(
     client,
     received,
     join,
-    text: (file = "main.js") => doc.getText(file).toString(),
+    file: (path = LANGUAGE_MAIN_FILES.javascript) => {
+      const id = fileIdAt(doc, path);
+      if (!id) throw new Error(`no file ${path} in the workspace`);
+      return doc.getText(id);
+    },
+    text: (path = LANGUAGE_MAIN_FILES.javascript) => {
+      const id = fileIdAt(doc, path);
+      return id ? doc.getText(id).toString() : "";
+    },
+    request: (event, payload) =>
+      new Promise((resolve) => socket.timeout(5000).emit(event, payload, (err: Error | null, ack: never) =>
+        resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
+      )),
     close: async () => {
       if (joinedSession && socket.connected) {
         const sessionId = joinedSession;

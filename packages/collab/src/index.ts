@@ -1,3 +1,4 @@
 export * from "./client";
 export * from "./messages";
 export * from "./wire";
+export * from "./workspace";

@@ -10,6 +10,7 @@ import {
   TerminalUpdateSchema,
 } from "./execution";
 import { SessionIdSchema } from "./sessions";
+import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
 
 /** The two editor languages and the file each one edits. */
 export const LANGUAGES = {
@@ -92,6 +93,14 @@ export const CLIENT_EVENTS = {
   sessionEnding: { payload: SessionEndingSchema, ack: z.null() },
   yjsSync: { payload: YjsMessageSchema },
   yjsAwareness: { payload: YjsMessageSchema },
+  /**
+   * Workspace operations: the only way the set of files changes. The server checks the path
+   * and the limits, applies the change to the document, stores it, and everyone receives it
+   * as a Yjs update before the sender's ack.
+   */
+  createFile: { payload: CreateFileSchema, ack: PathAckSchema },
+  renamePath: { payload: RenamePathSchema, ack: PathAckSchema },
+  deletePath: { payload: DeletePathSchema, ack: PathAckSchema },
   /** Runs the session's current file; everyone in the session sees the input line and the result. */
   runCode: { payload: RunCodeSchema, ack: RunCodeAckSchema },
   /** A line typed in the shared terminal (`run`, `clear`, `help`); the server answers for everyone. */

@@ -5,3 +5,4 @@ export * from "./execution";
 export * from "./limits";
 export * from "./sessions";
 export * from "./socket";
+export * from "./workspace";

@@ -31,8 +31,8 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     const joined = await a.join(sessionId);
     expect(joined).toMatchObject({ ok: true, data: { self: { isHost: true }, language: "javascript" } });
     await waitFor(() => a.client.synced, 5000, "sync");
-    expect(a.text("main.js")).toBe(STARTER_CODE.javascript);
-    expect(a.text("main.py")).toBe(STARTER_CODE.python);
+    expect(a.text("src/main.js")).toBe(STARTER_CODE.javascript);
+    expect(a.text("src/main.py")).toBe("");
 
     const guest = await editor();
     const guestJoin = await guest.join(sessionId);
@@ -41,8 +41,8 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
       data: { self: { name: "Anonymous", isGuest: true, isHost: false } },
     });
     await waitFor(() => guest.client.synced);
-    a.doc.getText("main.js").insert(0, "// host\n");
-    guest.doc.getText("main.js").insert(guest.text().length, "// guest\n");
+    a.file().insert(0, "// host\n");
+    guest.file().insert(guest.text().length, "// guest\n");
     await waitFor(() => a.text() === guest.text() && a.text().includes("// guest"), 5000, "convergence");
     expect(a.text()).toBe(`// host\n${STARTER_CODE.javascript}// guest\n`);
   });
@@ -53,7 +53,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     await a.join(sessionId);
     await waitFor(() => a.client.synced);
     const before = await server.db.query("SELECT id FROM doc_updates WHERE session_id = $1", [sessionId]);
-    a.doc.getText("main.js").insert(0, "x");
+    a.file().insert(0, "x");
     // The requirement itself is a deadline, so this one wait is the measurement.
     await new Promise((resolve) => setTimeout(resolve, 100));
     const after = await server.db.query("SELECT id FROM doc_updates WHERE session_id = $1", [sessionId]);
@@ -72,7 +72,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     forged.getText("main.js").insert(0, "INJECTED");
     outsider.socket.emit("yjsSync", toWire(encodeUpdate(Y.encodeStateAsUpdate(forged))));
     outsider.socket.emit("sessionEnding", { sessionId }, () => {});
-    member.doc.getText("main.js").insert(0, "secret edit ");
+    member.file().insert(0, "secret edit ");
     await waitFor(() => (outsider.received.get("socketError") ?? []).length > 0);
     expect(outsider.received.get("socketError")?.[0]).toMatchObject({ event: "yjsSync", code: "not_joined" });
     // The room broadcast reaches every member at once: once the watcher has the edit, an
@@ -123,7 +123,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
       "invalid_payload",
     ]);
     // The server still works for both afterwards.
-    b.doc.getText("main.js").insert(0, "ok ");
+    b.file().insert(0, "ok ");
     await waitFor(() => a.text() === `ok ${textBefore}`);
   });
 
@@ -172,6 +172,8 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     expect(ack).toEqual({ ok: true, data: { sessionId, language: "python" } });
     await waitFor(() => p.received.has("languageUpdate"));
     expect(p.received.get("languageUpdate")).toEqual([{ sessionId, language: "python" }]);
+    // The first switch to Python created its main file from the starter, for everyone.
+    await waitFor(() => p.text("src/main.py") === STARTER_CODE.python, 5000, "src/main.py");
     const late = await editor();
     const lateJoin = await late.join(sessionId);
     expect(lateJoin.ok && lateJoin.data.language).toBe("python");
@@ -203,7 +205,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     const a = await editor(host.token);
     await a.join(sessionId);
     await waitFor(() => a.client.synced);
-    a.doc.getText("main.js").insert(0, "persist me\n");
+    a.file().insert(0, "persist me\n");
     const expected = a.text();
     await waitFor(() => server.app.collab.rooms.isLoaded(sessionId));
     await a.close();

@@ -1,4 +1,5 @@
-import { CollabClient } from "@ensemble/collab";
+import { CollabClient, fileIdAt } from "@ensemble/collab";
+import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
@@ -36,8 +37,13 @@ class SimClient {
     };
   }
 
+  /** The main file, once the first sync brought the workspace. */
+  get file(): Y.Text {
+    return this.doc.getText(fileIdAt(this.doc, LANGUAGE_MAIN_FILES.javascript) ?? "missing");
+  }
+
   get text() {
-    return this.doc.getText("main.js").toString();
+    return this.file.toString();
   }
 }
 
@@ -83,10 +89,17 @@ async function simulate(db: Db, seed: number, clientCount: number, opsPerClient:
     else c.client.receiveAwareness(message.data);
   };
 
+  // In-order delivery until every queue is empty.
+  const drain = () => {
+    while (clients.some((c) => c.toServer.length + c.toClient.length > 0)) {
+      for (const c of clients) while (c.toServer.length + c.toClient.length > 0) deliverOne(c, true);
+    }
+  };
   for (const c of clients) connect(c);
+  drain();
   for (let step = 0; step < clientCount * opsPerClient; step++) {
     const c = pick(clients);
-    const text = c.doc.getText("main.js");
+    const text = c.file;
     const roll = rand();
     if (roll < 0.6 || text.length < 5) {
       text.insert(Math.floor(rand() * (text.length + 1)), pick(["a", "bc", "def", "\n", "xyz12", "é", "🙂"]));
@@ -102,10 +115,7 @@ async function simulate(db: Db, seed: number, clientCount: number, opsPerClient:
   }
 
   for (const c of clients) if (!c.isOnline) connect(c);
-  // Drain: in-order delivery until every queue is empty.
-  while (clients.some((c) => c.toServer.length + c.toClient.length > 0)) {
-    for (const c of clients) while (c.toServer.length + c.toClient.length > 0) deliverOne(c, true);
-  }
+  drain();
   for (const c of clients) room.leave(c.connection);
   await rooms.releaseIfEmpty(sessionId);
 
@@ -114,7 +124,9 @@ async function simulate(db: Db, seed: number, clientCount: number, opsPerClient:
   for (const update of stored.snapshot ? [stored.snapshot, ...stored.updates] : stored.updates) {
     Y.applyUpdate(reloaded, update);
   }
-  return { clients, roomText: room.text("main.js"), storedText: reloaded.getText("main.js").toString() };
+  const main = LANGUAGE_MAIN_FILES.javascript;
+  const storedText = reloaded.getText(fileIdAt(reloaded, main) ?? "missing").toString();
+  return { clients, roomText: room.text(main), storedText };
 }
 
 describe("convergence under random delays, reorders and disconnects", () => {

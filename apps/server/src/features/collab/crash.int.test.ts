@@ -51,7 +51,7 @@ async function startServer(port: number, env: Record<string, string>): Promise<C
 function typeTokens(editor: TestEditor, label: string, typed: string[]) {
   let n = 0;
   const timer = setInterval(() => {
-    const text = editor.doc.getText("main.js");
+    const text = editor.file();
     const token = `[${label}-${n++}]`;
     const current = text.toString();
     const boundaries = [0, current.length];

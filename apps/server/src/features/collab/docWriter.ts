@@ -24,11 +24,13 @@ export class DocWriter {
     private readonly compactEvery = COMPACT_EVERY,
   ) {}
 
-  push(update: Uint8Array): void {
+  /** Logs an update; resolves when it is stored. */
+  push(update: Uint8Array): Promise<void> {
     const stored = this.log.append(this.sessionId, update).finally(() => this.inFlight.delete(stored));
     this.inFlight.add(stored);
     this.sinceCompaction += 1;
     if (this.sinceCompaction >= this.compactEvery) void this.compact();
+    return stored;
   }
 
   /** Resolves when every update pushed so far is stored. */

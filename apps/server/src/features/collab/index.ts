@@ -7,12 +7,9 @@ import type { SessionService } from "../sessions/index";
 import { createDocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
 import { registerCollabSocket, sessionRoom } from "./socket";
+import type { WorkspaceFile } from "./workspace";
 
-/** A file of a session's workspace as everyone sees it now. */
-export interface WorkspaceFile {
-  path: string;
-  content: string;
-}
+export type { WorkspaceFile };
 
 /** Reads the live workspace of a loaded session (undefined when it is not loaded). */
 export interface WorkspaceReader {
@@ -40,12 +37,7 @@ export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionS
   io.on("connection", (socket) => registerCollabSocket(socket, { io, sessions, rooms, presences, logger }));
   const workspace: WorkspaceReader = {
     files(sessionId) {
-      const room = rooms.loaded(sessionId);
-      if (!room) return undefined;
-      return [
-        { path: "src/main.js", content: room.text("main.js") },
-        { path: "src/main.py", content: room.text("main.py") },
-      ];
+      return rooms.loaded(sessionId)?.workspace.read();
     },
   };
   return { rooms, workspace, close: () => rooms.closeAll() };

@@ -1,8 +1,9 @@
 import { decodeSyncMessage, encodeStep1, encodeStep2, encodeUpdate, SYNC_STEP1 } from "@ensemble/collab";
-import { LANGUAGES, type Language, STARTER_CODE } from "@ensemble/protocol";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
 import { decodeAwareness, encodeAwareness } from "./awarenessFilter";
+import { checkClientUpdate, UpdateRefused } from "./updateGuard";
+import { Workspace, WORKSPACE_ORIGIN } from "./workspace";
 
 /** One connection to a room, whatever carries it (a socket.io socket, a test pipe). */
 export interface RoomConnection {
@@ -20,36 +21,75 @@ export interface RoomBroadcast {
 }
 
 /** Thrown for a message refused as a whole; the document is unchanged. */
-export class RoomMessageError extends Error {}
+export class RoomMessageError extends Error {
+  constructor(
+    message: string,
+    /** `invalid_message` when it could not be read, `update_refused` when it was not allowed. */
+    readonly code: "invalid_message" | "update_refused" = "invalid_message",
+  ) {
+    super(message);
+  }
+}
 
 /**
- * One session's live document and presence, independent of the transport. Every update is
- * checked before it is applied, every applied update is broadcast once and handed to
+ * One session's live document and presence, independent of the transport. Every client
+ * update is checked before it is applied (clients edit file texts; only the workspace's
+ * operations change the set of files), every applied update is broadcast once and handed to
  * `onUpdate` for storage; awareness entries may only be set by the connection that owns
  * them and always carry that connection's real user.
  */
 export class Room {
   readonly doc: Y.Doc;
   readonly awareness: awarenessProtocol.Awareness;
+  readonly workspace: Workspace;
+  /** The document was created or migrated on load: store it before anyone edits it. */
+  readonly isNew: boolean;
   private readonly connections = new Map<RoomConnection, Set<number>>();
+  /** Updates of a workspace operation, held back until they are stored. */
+  private held: Uint8Array[] | undefined;
 
   constructor(
     readonly sessionId: string,
     private readonly broadcast: RoomBroadcast,
-    private readonly onUpdate: (update: Uint8Array) => void,
+    private readonly onUpdate: (update: Uint8Array) => Promise<void>,
     stored: Uint8Array[] = [],
   ) {
     this.doc = new Y.Doc({ gc: true });
     for (const update of stored) Y.applyUpdate(this.doc, update);
-    if (stored.length === 0) seedStarters(this.doc);
+    this.workspace = new Workspace(this.doc);
+    this.isNew = this.workspace.ensureInitialised();
     this.awareness = new awarenessProtocol.Awareness(this.doc);
     this.awareness.setLocalState(null);
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
+      if (origin === WORKSPACE_ORIGIN && this.held) {
+        this.held.push(update);
+        return;
+      }
       // Our own applies pass the sending connection as origin; it gets no echo.
       const from = this.connections.has(origin as RoomConnection) ? (origin as RoomConnection) : undefined;
       this.broadcast.sync(encodeUpdate(update), from);
-      this.onUpdate(update);
+      void this.onUpdate(update);
     });
+  }
+
+  /**
+   * Runs a workspace operation, stores what it changed, then sends it to everyone: a client
+   * never holds a file the server could lose in a crash (it would refuse it back).
+   */
+  async change<T>(operation: (workspace: Workspace) => T): Promise<T> {
+    const held: Uint8Array[] = [];
+    this.held = held;
+    let result: T;
+    try {
+      result = operation(this.workspace);
+    } finally {
+      this.held = undefined;
+    }
+    if (held.length === 0) return result;
+    const update = held.length === 1 ? (held[0] as Uint8Array) : Y.mergeUpdates(held);
+    await this.onUpdate(update);
+    this.broadcast.sync(encodeUpdate(update), undefined);
+    return result;
   }
 
   get size(): number {
@@ -98,6 +138,14 @@ export class Room {
       connection.sendSync(encodeStep1(this.doc));
       return;
     }
+    try {
+      checkClientUpdate(this.doc, this.workspace, parsed.update);
+    } catch (error) {
+      if (!(error instanceof UpdateRefused)) throw error;
+      // Builds on what we lack (a lost or reordered message): ask for everything we lack.
+      if (error.kind === "missing") return connection.sendSync(encodeStep1(this.doc));
+      throw new RoomMessageError(error.message, "update_refused");
+    }
     Y.applyUpdate(this.doc, parsed.update, connection);
   }
 
@@ -128,9 +176,9 @@ export class Room {
     this.broadcast.awareness(bytes, connection);
   }
 
-  /** Text of a file, for tests and the runner. */
-  text(file: string): string {
-    return this.doc.getText(file).toString();
+  /** Text of the file at `path` (empty when there is none). */
+  text(path: string): string {
+    return this.workspace.read().find((f) => f.path === path)?.content ?? "";
   }
 
   destroy(): void {
@@ -152,13 +200,4 @@ export class Room {
 
 function asObject(value: unknown): Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : {};
-}
-
-/** A new session's files start with the hello-world starters, written once by the server. */
-function seedStarters(doc: Y.Doc) {
-  doc.transact(() => {
-    for (const language of Object.keys(LANGUAGES) as Language[]) {
-      doc.getText(LANGUAGES[language].file).insert(0, STARTER_CODE[language]);
-    }
-  });
 }

@@ -79,10 +79,15 @@ export class RoomRegistry {
     const { snapshot, updates } = await this.repo.load(sessionId);
     const stored = snapshot ? [snapshot, ...updates] : updates;
     let writer: DocWriter | undefined;
-    const room = new Room(sessionId, this.broadcastFor(sessionId), (update) => writer?.push(update), stored);
+    const room = new Room(
+      sessionId,
+      this.broadcastFor(sessionId),
+      async (update) => writer?.push(update),
+      stored,
+    );
     writer = new DocWriter(sessionId, room.doc, this.repo, this.log, this.logger, this.compactEvery);
-    // A fresh document's starters are stored at once, so every later update builds on them.
-    if (stored.length === 0) await writer.compact();
+    // A new or migrated document is stored at once, so every later update builds on it.
+    if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);
     return { room, writer };
   }

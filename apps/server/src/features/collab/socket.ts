@@ -4,8 +4,9 @@ import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
-import { type RoomConnection, RoomMessageError } from "./room";
+import { type Room, type RoomConnection, RoomMessageError } from "./room";
 import type { RoomRegistry } from "./rooms";
+import { type Workspace, WorkspaceError } from "./workspace";
 
 /** The socket.io room of a session. */
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
@@ -111,8 +112,44 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     return undefined;
   });
 
+  /** Runs a file operation on the joined session's workspace; refusals go back as errors. */
+  async function changeWorkspace<T>(sessionId: string, operation: (workspace: Workspace) => T): Promise<T> {
+    requireMember(sessionId);
+    const room: Room | undefined = rooms.loaded(sessionId);
+    if (!room) throw new SocketEventError("not_joined", "Join the session first");
+    try {
+      return await room.change(operation);
+    } catch (error) {
+      if (error instanceof WorkspaceError) throw new SocketEventError(error.code, error.message);
+      throw error;
+    }
+  }
+
+  handle(socket, "createFile", logger, async ({ sessionId, path, kind, content }) => ({
+    path: await changeWorkspace(sessionId, (w) =>
+      kind === "folder" ? w.createFolder(path) : w.createFile(path, content),
+    ),
+  }));
+
+  handle(socket, "renamePath", logger, async ({ sessionId, from, to }) => ({
+    path: await changeWorkspace(sessionId, (w) => w.rename(from, to)),
+  }));
+
+  handle(socket, "deletePath", logger, async ({ sessionId, path }) => ({
+    path: await changeWorkspace(sessionId, (w) => w.delete(path)),
+  }));
+
   handle(socket, "languageUpdate", logger, async (update) => {
     requireMember(update.sessionId);
+    // The language's main file exists before anyone switches to it (created the first time).
+    await changeWorkspace(update.sessionId, (w) => {
+      try {
+        w.ensureMainFile(update.language);
+      } catch (error) {
+        // A full workspace still switches; the editor then stays on the file it has open.
+        if (!(error instanceof WorkspaceError)) throw error;
+      }
+    });
     // Stored first, then announced: a late joiner reads the language everyone saw.
     await sessions.setLanguage(update.sessionId, update.language);
     socket.to(sessionRoom(update.sessionId)).emit("languageUpdate", update);
@@ -136,7 +173,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       if (kind === "sync") room.receiveSync(member.connection, message);
       else room.receiveAwareness(member.connection, message);
     } catch (error) {
-      if (error instanceof RoomMessageError) throw new SocketEventError("invalid_message", error.message);
+      if (error instanceof RoomMessageError) throw new SocketEventError(error.code, error.message);
       throw error;
     }
     return undefined;

@@ -1,0 +1,102 @@
+import { z } from "zod";
+import { SessionIdSchema } from "./sessions";
+
+/** Limits of a session's workspace: the server refuses what goes past them. */
+export const WORKSPACE_LIMITS = {
+  maxFiles: 500,
+  maxFileBytes: 1024 * 1024,
+  maxWorkspaceBytes: 10 * 1024 * 1024,
+  maxPathBytes: 255,
+  maxDepth: 16,
+} as const;
+
+/** What people read when a path or a file operation is refused. */
+export const WORKSPACE_MESSAGES = {
+  emptyPath: "Enter a name.",
+  absolutePath: "A path cannot start with a slash.",
+  dotDot: "A path cannot contain '..'.",
+  dotGit: "A path cannot contain a '.git' folder.",
+  controlCharacter: "A name cannot contain control characters.",
+  backslash: "A name cannot contain a backslash.",
+  tooLong: `A path cannot be longer than ${WORKSPACE_LIMITS.maxPathBytes} bytes.`,
+  tooDeep: `Folders cannot be nested more than ${WORKSPACE_LIMITS.maxDepth} levels deep.`,
+  exists: (path: string) => `"${path}" already exists.`,
+  notFound: (path: string) => `"${path}" does not exist.`,
+  underFile: (path: string) => `"${path}" is a file, not a folder.`,
+  intoItself: "A folder cannot be moved into itself.",
+  tooManyFiles: `A session holds at most ${WORKSPACE_LIMITS.maxFiles} files.`,
+  fileTooLarge: `A file holds at most ${WORKSPACE_LIMITS.maxFileBytes / 1024 / 1024} MiB.`,
+  workspaceTooLarge: `A session's files hold at most ${WORKSPACE_LIMITS.maxWorkspaceBytes / 1024 / 1024} MiB in all.`,
+} as const;
+
+export type PathCheck = { ok: true; path: string } | { ok: false; message: string };
+
+// C0 controls, DEL and C1 controls: none belongs in a file name.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching them is the point
+const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
+
+/**
+ * Normalises a workspace path (`./src//a.js/` → `src/a.js`) or says why it is refused:
+ * absolute, `..`, a `.git` segment, control characters, a backslash, over 255 bytes or
+ * deeper than 16 levels. The same rules run in the browser (to warn early) and the server.
+ */
+export function checkPath(raw: string): PathCheck {
+  if (CONTROL.test(raw)) return { ok: false, message: WORKSPACE_MESSAGES.controlCharacter };
+  if (raw.includes("\\")) return { ok: false, message: WORKSPACE_MESSAGES.backslash };
+  const trimmed = raw.trim();
+  if (trimmed.startsWith("/")) return { ok: false, message: WORKSPACE_MESSAGES.absolutePath };
+  const segments = trimmed.split("/").filter((s) => s !== "" && s !== ".");
+  if (segments.length === 0) return { ok: false, message: WORKSPACE_MESSAGES.emptyPath };
+  if (segments.some((s) => s.trim() === "..")) return { ok: false, message: WORKSPACE_MESSAGES.dotDot };
+  if (segments.some((s) => s.trim().toLowerCase() === ".git")) {
+    return { ok: false, message: WORKSPACE_MESSAGES.dotGit };
+  }
+  const path = segments.join("/");
+  if (new TextEncoder().encode(path).byteLength > WORKSPACE_LIMITS.maxPathBytes) {
+    return { ok: false, message: WORKSPACE_MESSAGES.tooLong };
+  }
+  if (segments.length > WORKSPACE_LIMITS.maxDepth) return { ok: false, message: WORKSPACE_MESSAGES.tooDeep };
+  return { ok: true, path };
+}
+
+/** A workspace path as it arrives: a string the server normalises with `checkPath`. */
+export const WorkspacePathSchema = z
+  .string()
+  .max(4 * WORKSPACE_LIMITS.maxPathBytes, WORKSPACE_MESSAGES.tooLong)
+  .transform((raw, ctx) => {
+    const checked = checkPath(raw);
+    if (checked.ok) return checked.path;
+    ctx.addIssue({ code: "custom", message: checked.message });
+    return z.NEVER;
+  });
+
+export const CreateFileSchema = z.object({
+  sessionId: SessionIdSchema,
+  path: WorkspacePathSchema,
+  /** Folders get no content; a file may start with some (at most the file limit). */
+  kind: z.enum(["file", "folder"]),
+  content: z.string().max(WORKSPACE_LIMITS.maxFileBytes).optional(),
+});
+export type CreateFile = z.input<typeof CreateFileSchema>;
+
+export const RenamePathSchema = z.object({
+  sessionId: SessionIdSchema,
+  from: WorkspacePathSchema,
+  to: WorkspacePathSchema,
+});
+export type RenamePath = z.input<typeof RenamePathSchema>;
+
+export const DeletePathSchema = z.object({ sessionId: SessionIdSchema, path: WorkspacePathSchema });
+export type DeletePath = z.input<typeof DeletePathSchema>;
+
+/** The answer of a file operation: the normalised path it ended at. */
+export const PathAckSchema = z.object({ path: z.string() });
+
+/** `{ path }` of the file a language's Run Code and language switch use. */
+export const LANGUAGE_MAIN_FILES = {
+  javascript: "src/main.js",
+  python: "src/main.py",
+} as const;
+
+/** Folders every new session starts with (besides `src/`, which holds the main file). */
+export const STARTER_FOLDERS = ["src/components"] as const;
