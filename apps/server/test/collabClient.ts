@@ -89,9 +89,13 @@ export async function openEditor(
       return id ? doc.getText(id).toString() : "";
     },
     request: (event, payload) =>
-      new Promise((resolve) => socket.timeout(5000).emit(event, payload, (err: Error | null, ack: never) =>
-        resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
-      )),
+      new Promise((resolve) =>
+        socket
+          .timeout(5000)
+          .emit(event, payload, (err: Error | null, ack: never) =>
+            resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
+          ),
+      ),
     close: async () => {
       if (joinedSession && socket.connected) {
         const sessionId = joinedSession;

@@ -1,4 +1,4 @@
-import * as Y from "yjs";
+import type * as Y from "yjs";
 
 /**
  * How a session's project lives in its one Y.Doc:

@@ -3,7 +3,7 @@ import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
 import { decodeAwareness, encodeAwareness } from "./awarenessFilter";
 import { checkClientUpdate, UpdateRefused } from "./updateGuard";
-import { Workspace, WORKSPACE_ORIGIN } from "./workspace";
+import { WORKSPACE_ORIGIN, Workspace } from "./workspace";
 
 /** One connection to a room, whatever carries it (a socket.io socket, a test pipe). */
 export interface RoomConnection {
@@ -143,8 +143,9 @@ export class Room {
     } catch (error) {
       if (!(error instanceof UpdateRefused)) throw error;
       // Builds on what we lack (a lost or reordered message): ask for everything we lack.
-      if (error.kind === "missing") return connection.sendSync(encodeStep1(this.doc));
-      throw new RoomMessageError(error.message, "update_refused");
+      if (error.kind !== "missing") throw new RoomMessageError(error.message, "update_refused");
+      connection.sendSync(encodeStep1(this.doc));
+      return;
     }
     Y.applyUpdate(this.doc, parsed.update, connection);
   }

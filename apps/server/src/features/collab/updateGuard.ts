@@ -102,11 +102,13 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
     if (struct.id.clock + struct.length <= Y.getState(doc.store, struct.id.client)) continue;
     const root = rootOf(struct);
     if (root === null) continue;
-    if (!workspace.isFileText(root)) throw new UpdateRefused("forbidden", `only the server changes "${root}"`);
+    if (!workspace.isFileText(root))
+      throw new UpdateRefused("forbidden", `only the server changes "${root}"`);
     if (struct.parentSub !== null) throw new UpdateRefused("forbidden", "a file text has no keys");
     const { content } = struct;
     if (content instanceof Y.ContentString) grow(root, Buffer.byteLength(content.str));
-    else if (!(content instanceof Y.ContentDeleted)) throw new UpdateRefused("forbidden", "a file text holds plain text only");
+    else if (!(content instanceof Y.ContentDeleted))
+      throw new UpdateRefused("forbidden", "a file text holds plain text only");
   }
 
   for (const [client, ranges] of decoded.ds.clients) {

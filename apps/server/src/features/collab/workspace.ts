@@ -160,7 +160,8 @@ export class Workspace implements GuardedWorkspace {
   delete(path: string): string {
     const { files, folders } = this.list();
     const file = files.find((f) => f.path === path);
-    if (!file && !folders.includes(path)) throw new WorkspaceError("not_found", WORKSPACE_MESSAGES.notFound(path));
+    if (!file && !folders.includes(path))
+      throw new WorkspaceError("not_found", WORKSPACE_MESSAGES.notFound(path));
     this.doc.transact(() => {
       for (const f of files) if (f.path === path || isUnder(f.path, path)) this.unregister(f.id);
       for (const folder of [...this.folders.keys()]) {
@@ -234,7 +235,8 @@ export class Workspace implements GuardedWorkspace {
     const fileSet = new Set(files.map((f) => fold(f.path)));
     const folderSpelling = new Map(folders.map((f) => [fold(f), f]));
     for (const parent of parentFolders(path)) {
-      if (fileSet.has(fold(parent))) throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.underFile(parent));
+      if (fileSet.has(fold(parent)))
+        throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.underFile(parent));
       const existing = folderSpelling.get(fold(parent));
       if (existing !== undefined && existing !== parent) {
         throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.exists(existing));
