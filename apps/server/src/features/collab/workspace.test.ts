@@ -125,14 +125,13 @@ describe("Workspace", () => {
   });
 
   it.each([
-    ["a file that exists, in another case", () => ["createFile", "SRC/Main.js"]],
-    ["a folder that exists", () => ["createFolder", "src/components"]],
-    ["a file under a file", () => ["createFile", "src/main.js/x.js"]],
-  ] as const)("refuses %s and changes nothing", (_label, op) => {
+    ["a file that exists, in another case", (w: Workspace) => w.createFile("SRC/Main.js")],
+    ["a folder that exists", (w: Workspace) => w.createFolder("src/components")],
+    ["a file under a file", (w: Workspace) => w.createFile("src/main.js/x.js")],
+  ])("refuses %s and changes nothing", (_label, op) => {
     const { workspace, server } = setup();
     const before = Y.encodeStateAsUpdate(server);
-    const [method, path] = op();
-    expect(() => workspace[method](path)).toThrow(WorkspaceError);
+    expect(() => op(workspace)).toThrow(WorkspaceError);
     expect(Y.encodeStateAsUpdate(server)).toEqual(before);
   });
 
