@@ -1,5 +1,14 @@
-import { CollabClient, fromWire, toWire } from "@ensemble/collab";
-import { type Ack, CONNECT_ERRORS, LANGUAGES, type Language } from "@ensemble/protocol";
+import { CollabClient, filesMap, foldersMap, fromWire, listWorkspace, toWire } from "@ensemble/collab";
+import {
+  type Ack,
+  type ClientPayloadInput,
+  CONNECT_ERRORS,
+  type CreateFile,
+  type DeletePath,
+  LANGUAGE_MAIN_FILES,
+  type Language,
+  type RenamePath,
+} from "@ensemble/protocol";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
@@ -10,6 +19,8 @@ import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
 import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "./presence";
 import { resetCollabStore, type SessionFailure, upsertParticipant, useCollabStore } from "./store";
 import { installTestHook } from "./testHook";
+
+type WorkspaceEvent = "createFile" | "renamePath" | "deletePath";
 
 /** How long a join or a language/end request may wait for its answer. */
 const ACK_TIMEOUT_MS = 15_000;
@@ -22,6 +33,11 @@ export interface CollabSessionOptions {
   userId: string | null;
   /** The server refused our token: the owner of the token signs out (we then rejoin as guest). */
   onTokenRejected: () => void;
+  /**
+   * The server refused one of our updates (over a size limit): our copy holds text nobody
+   * else has. The owner opens the session afresh from the server (our copy is cleared).
+   */
+  onRefused: (message: string) => void;
 }
 
 function userField(name: string, colorKey: string) {
@@ -82,9 +98,33 @@ export class CollabSession {
     return this.options.sessionId;
   }
 
-  /** The Y.Text of a language's file (server-seeded; never written here before sync). */
-  fileText(language: Language): Y.Text {
-    return this.doc.getText(LANGUAGES[language].file);
+  /** The Y.Text of a workspace file by its id (ids never change; paths may). */
+  fileText(id: string): Y.Text {
+    return this.doc.getText(id);
+  }
+
+  /** The id of the file at `path`, if the workspace has one. */
+  fileIdAt(path: string): string | undefined {
+    return useCollabStore.getState().files.find((f) => f.path === path)?.id;
+  }
+
+  /** Tells the others which file we have open and where we look (follow mode, the tree's dots). */
+  setViewing(file: string | null, top: number | null): void {
+    const state = this.awareness.getLocalState();
+    if (state === null || (state.file === file && state.top === top)) return;
+    this.awareness.setLocalState({ ...state, file, top });
+  }
+
+  createFile(payload: Omit<CreateFile, "sessionId">): Promise<string> {
+    return this.request("createFile", { sessionId: this.sessionId, ...payload });
+  }
+
+  renamePath(payload: Omit<RenamePath, "sessionId">): Promise<string> {
+    return this.request("renamePath", { sessionId: this.sessionId, ...payload });
+  }
+
+  deletePath(payload: Omit<DeletePath, "sessionId">): Promise<string> {
+    return this.request("deletePath", { sessionId: this.sessionId, ...payload });
   }
 
   /** The other clients' awareness states, read defensively. */
@@ -102,9 +142,13 @@ export class CollabSession {
     );
     window.addEventListener("offline", this.handleOffline);
     window.addEventListener("online", this.handleOnline);
+    this.watchWorkspace();
     this.uninstallTestHook = installTestHook({
       sessionId: this.sessionId,
-      text: () => this.fileText(useCollabStore.getState().language).toString(),
+      text: (path) => {
+        const id = this.fileIdAt(path ?? LANGUAGE_MAIN_FILES[useCollabStore.getState().language]);
+        return id ? this.fileText(id).toString() : "";
+      },
       isEditorReady: () => this.editorReady,
     });
     this.socket.connect();
@@ -181,6 +225,39 @@ export class CollabSession {
     });
   }
 
+  /** A workspace operation: resolves with the path it ended at, rejects with the server's message. */
+  private request<E extends WorkspaceEvent>(event: E, payload: ClientPayloadInput<E>): Promise<string> {
+    // socket.io's typed emit cannot follow a generic event name; the catalogue types the payload.
+    const emit = this.socket.timeout(ACK_TIMEOUT_MS).emit as unknown as (
+      event: E,
+      payload: ClientPayloadInput<E>,
+      ack: (err: Error | null, result: Ack<{ path: string }>) => void,
+    ) => void;
+    return new Promise((resolve, reject) => {
+      if (!this.socket.connected) {
+        reject(
+          new Error(
+            "You are offline. Files can be created, renamed and deleted when the connection is back.",
+          ),
+        );
+        return;
+      }
+      emit.call(this.socket.timeout(ACK_TIMEOUT_MS), event, payload, (err, result) => {
+        const message = ackError(err, result);
+        if (message === null && result.ok) resolve(result.data.path);
+        else reject(new Error(message ?? "Unexpected answer from the server"));
+      });
+    });
+  }
+
+  /** Mirrors the workspace's files and folders in the store whenever the server changes them. */
+  private watchWorkspace(): void {
+    const publish = () => useCollabStore.setState(listWorkspace(this.doc));
+    filesMap(this.doc).observe(publish);
+    foldersMap(this.doc).observe(publish);
+    publish();
+  }
+
   private openOfflineCopy(): void {
     if (typeof indexedDB === "undefined") {
       useCollabStore.setState({ isLocalLoaded: true });
@@ -236,6 +313,7 @@ export class CollabSession {
     });
     socket.on("socketError", ({ event, code, message }) => {
       console.warn(`Ensemble: the server refused ${event} (${code}): ${message}`);
+      if (event === "yjsSync" && code === "update_refused") void this.discardLocalCopy(message);
     });
   }
 
@@ -259,6 +337,14 @@ export class CollabSession {
       this.client.connected();
       this.terminal.joined();
     });
+  }
+
+  /** Our copy holds an edit the server refused: drop it and start again from the server's. */
+  private async discardLocalCopy(message: string): Promise<void> {
+    if (this.isDestroyed) return;
+    await this.persistence?.clearData();
+    this.persistence = null;
+    this.options.onRefused(message);
   }
 
   private fail(failure: SessionFailure): void {

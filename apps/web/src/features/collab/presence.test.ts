@@ -34,24 +34,39 @@ describe("readPeerState", () => {
   it("reads a well-formed state", () => {
     const head = { type: null, tname: "main.js", item: { client: 1, clock: 4 }, assoc: 0 };
     expect(
-      readPeerState({ user: { id: "u1", name: "Ada" }, lastEdit: 5, selection: { anchor: head, head } }),
-    ).toEqual({ userId: "u1", name: "Ada", lastEdit: 5, head });
+      readPeerState({
+        user: { id: "u1", name: "Ada" },
+        lastEdit: 5,
+        selection: { anchor: head, head },
+        file: "src/main.js",
+        top: 12,
+      }),
+    ).toEqual({ userId: "u1", name: "Ada", lastEdit: 5, head, file: "src/main.js", top: 12 });
   });
 
   it("drops what is not a state and defaults what is malformed", () => {
     expect(readPeerState(null)).toBeNull();
     expect(readPeerState({ cursor: 1 })).toBeNull();
-    expect(readPeerState({ user: { name: 42, id: 7 }, lastEdit: "soon" })).toEqual({
+    expect(readPeerState({ user: { name: 42, id: 7 }, lastEdit: "soon", file: 3, top: -1 })).toEqual({
       userId: null,
       name: "Anonymous",
       lastEdit: null,
       head: null,
+      file: null,
+      top: null,
     });
   });
 });
 
 describe("EditClock", () => {
-  const peer = (lastEdit: number | null) => ({ userId: "u1", name: "Ada", lastEdit, head: null });
+  const peer = (lastEdit: number | null) => ({
+    userId: "u1",
+    name: "Ada",
+    lastEdit,
+    head: null,
+    file: null,
+    top: null,
+  });
 
   it("stamps a changed lastEdit with the local receive time, whatever the peer's clock says", () => {
     const clock = new EditClock();
@@ -94,9 +109,9 @@ describe("activity windows", () => {
   it("takes each person's latest edit over all their tabs, ours included", () => {
     const clock = new EditClock();
     const peers = new Map([
-      [1, { userId: "ada", name: "Ada", lastEdit: 10, head: null }],
-      [2, { userId: "ada", name: "Ada", lastEdit: 20, head: null }],
-      [3, { userId: "bob", name: "Bob", lastEdit: null, head: null }],
+      [1, { userId: "ada", name: "Ada", lastEdit: 10, head: null, file: null, top: null }],
+      [2, { userId: "ada", name: "Ada", lastEdit: 20, head: null, file: null, top: null }],
+      [3, { userId: "bob", name: "Bob", lastEdit: null, head: null, file: null, top: null }],
     ]);
     clock.observe(peers, 100);
     const edits = lastEditByUser(peers, clock, { id: "me", lastEdit: 90 });

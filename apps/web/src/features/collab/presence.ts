@@ -57,6 +57,10 @@ export interface PeerState {
   lastEdit: number | null;
   /** The selection head as a Yjs relative position (JSON), when the peer has a cursor. */
   head: unknown;
+  /** The workspace path of the file the peer has open. */
+  file: string | null;
+  /** The first line the peer sees in their editor (for follow mode). */
+  top: number | null;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {
@@ -72,7 +76,17 @@ export function readPeerState(state: unknown): PeerState | null {
   const lastEdit =
     typeof state.lastEdit === "number" && Number.isFinite(state.lastEdit) ? state.lastEdit : null;
   const head = isRecord(state.selection) ? state.selection.head : undefined;
-  return { userId: typeof user.id === "string" ? user.id : null, name, lastEdit, head: head ?? null };
+  const file = typeof state.file === "string" && state.file.length <= 1024 ? state.file : null;
+  const top =
+    typeof state.top === "number" && Number.isInteger(state.top) && state.top > 0 ? state.top : null;
+  return {
+    userId: typeof user.id === "string" ? user.id : null,
+    name,
+    lastEdit,
+    head: head ?? null,
+    file,
+    top,
+  };
 }
 
 /**

@@ -1,3 +1,4 @@
+import type { WorkspaceEntry } from "@ensemble/collab";
 import type { Language, Presence } from "@ensemble/protocol";
 import { create } from "zustand";
 
@@ -32,6 +33,9 @@ interface CollabState {
   failure: SessionFailure | null;
   /** The host is ending the session (received `sessionEnding`). */
   isEnding: boolean;
+  /** The workspace's files (id and path) and folders, sorted by path. */
+  files: WorkspaceEntry[];
+  folders: string[];
 }
 
 const initial: CollabState = {
@@ -46,6 +50,8 @@ const initial: CollabState = {
   title: "",
   failure: null,
   isEnding: false,
+  files: [],
+  folders: [],
 };
 
 /** The live session's connection, people and language; written only by CollabSession. */

@@ -13,8 +13,10 @@ export interface EnsembleTestHook {
   /** The editor is bound to the document and editable. */
   readonly ready: boolean;
   readonly language: Language;
-  /** The text of the current language's file, as the Yjs document holds it. */
-  text(): string;
+  /** The text of a workspace file (the current language's main file by default). */
+  text(path?: string): string;
+  /** The workspace's file paths, sorted. */
+  files(): string[];
 }
 
 declare global {
@@ -25,7 +27,7 @@ declare global {
 
 interface HookSource {
   sessionId: string;
-  text: () => string;
+  text: (path?: string) => string;
   isEditorReady: () => boolean;
 }
 
@@ -46,6 +48,7 @@ export function installTestHook(source: HookSource): () => void {
       return useCollabStore.getState().language;
     },
     text: source.text,
+    files: () => useCollabStore.getState().files.map((f) => f.path),
   });
   window.__ensemble = hook;
   return () => {

@@ -10,7 +10,10 @@ import { CollabSession } from "./CollabSession";
 export function useCollabSession(sessionId: string): CollabSession | null {
   const token = useAuthStore((s) => s.token);
   const [session, setSession] = useState<CollabSession | null>(null);
+  // Bumped when the server refused our copy: the session is opened afresh from the server.
+  const [generation, setGeneration] = useState(0);
 
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new generation reopens the session
   useEffect(() => {
     const { user } = useAuthStore.getState();
     const next = new CollabSession({
@@ -22,6 +25,10 @@ export function useCollabSession(sessionId: string): CollabSession | null {
         toast.info("Your sign-in has expired. You are now in the session as Anonymous.");
         useAuthStore.getState().logout();
       },
+      onRefused: (message) => {
+        toast.error(`${message} Your last change was not kept; the session reloaded from the server.`);
+        setGeneration((n) => n + 1);
+      },
     });
     next.start();
     setSession(next);
@@ -29,7 +36,7 @@ export function useCollabSession(sessionId: string): CollabSession | null {
       next.destroy();
       setSession(null);
     };
-  }, [sessionId, token]);
+  }, [sessionId, token, generation]);
 
   return session;
 }
