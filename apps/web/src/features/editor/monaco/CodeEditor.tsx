@@ -1,8 +1,8 @@
 import { LANGUAGES, type Language } from "@ensemble/protocol";
 import { type RefObject, useEffect, useRef, useState } from "react";
-import { MonacoBinding } from "y-monaco";
 import * as Y from "yjs";
 import type { CollabSession } from "../../collab/CollabSession";
+import { TextBinding } from "./binding";
 import { RemoteCursors } from "./remoteCursors";
 import { monaco } from "./setup";
 
@@ -66,11 +66,11 @@ export default function CodeEditor({ session, language, canEdit, focusRef }: Cod
     if (!editor) return;
     const ytext = session.fileText(language);
     const model = monaco.editor.createModel("", LANGUAGES[language].id);
-    // One line ending everywhere: y-monaco maps offsets, and \r\n on one peer would shift them.
+    // One line ending everywhere: the binding maps offsets, and \r\n on one peer would shift them.
     model.setEOL(monaco.editor.EndOfLineSequence.LF);
     model.updateOptions({ tabSize: language === "python" ? 4 : 2 });
     editor.setModel(model);
-    const binding = new MonacoBinding(ytext, model, new Set([editor]), session.awareness);
+    const binding = new TextBinding(ytext, model, editor, session.awareness);
     const undo = new Y.UndoManager(ytext, {
       trackedOrigins: new Set([binding]),
       captureTimeout: UNDO_CAPTURE_MS,
