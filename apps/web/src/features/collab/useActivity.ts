@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import type { CollabSession } from "./CollabSession";
-import { lastEditByUser } from "./presence";
+import { lastEditByUser, type PeerState } from "./presence";
 import { useCollabStore } from "./store";
 
 /** Who edited when, re-read on every awareness change and once a second (for the windows). */
@@ -8,9 +8,18 @@ export interface Activity {
   now: number;
   /** Latest edit per user id, on this machine's clock. */
   lastEdits: ReadonlyMap<string, number>;
+  /** The file each other person has open (by user id; their latest tab wins). */
+  files: ReadonlyMap<string, string>;
 }
 
-const EMPTY: Activity = { now: 0, lastEdits: new Map() };
+const EMPTY: Activity = { now: 0, lastEdits: new Map(), files: new Map() };
+
+/** Which file each peer has open, by user id. */
+function openFiles(peers: ReadonlyMap<number, PeerState>): Map<string, string> {
+  const files = new Map<string, string>();
+  for (const peer of peers.values()) if (peer.userId && peer.file) files.set(peer.userId, peer.file);
+  return files;
+}
 
 /** The session's edit activity, for typing indicators and the active-user count. */
 export function useActivity(session: CollabSession | null): Activity {
@@ -21,7 +30,12 @@ export function useActivity(session: CollabSession | null): Activity {
     if (!session) return;
     const refresh = () => {
       const me = self ? { id: self.id, lastEdit: session.lastLocalEdit } : null;
-      setActivity({ now: Date.now(), lastEdits: lastEditByUser(session.peers(), session.edits, me) });
+      const peers = session.peers();
+      setActivity({
+        now: Date.now(),
+        lastEdits: lastEditByUser(peers, session.edits, me),
+        files: openFiles(peers),
+      });
     };
     // Cursor moves change awareness on every keystroke; a quarter second is soon enough.
     let pending: ReturnType<typeof setTimeout> | undefined;

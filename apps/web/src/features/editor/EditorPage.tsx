@@ -1,6 +1,7 @@
 import { DEMO_SESSION_ID } from "@ensemble/protocol";
 import { useParams } from "react-router-dom";
 import "../../styles/editor.css";
+import "../../styles/workspace.css";
 import "../../styles/terminal.css";
 import { EditorScreen } from "./EditorScreen";
 

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from "@ensemble/protocol";
+import type { Language } from "@ensemble/protocol";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
@@ -8,6 +8,10 @@ import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
 import { setTerminalOpen, useTerminalStore } from "../terminal/store";
 import { TerminalPanel } from "../terminal/TerminalPanel";
+import { FileTabs } from "../workspace/FileTabs";
+import { openFile, useOpenFiles } from "../workspace/store";
+import { useFollow } from "../workspace/useFollow";
+import { useWorkspaceTabs } from "../workspace/useWorkspaceTabs";
 import { EditorErrorBoundary } from "./EditorErrorBoundary";
 import { ConfirmEndDialog, END_SESSION_TEXT, SessionEndingDialog } from "./EndSessionDialogs";
 import { FileSidebar } from "./FileSidebar";
@@ -35,7 +39,11 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const focusEditor = useRef<(() => void) | null>(null);
   // The store may still describe the previous session for the first render.
   const isCurrent = state.sessionId === sessionId;
-  const file = LANGUAGES[state.language].file;
+  useWorkspaceTabs(sessionId, state.language, isCurrent);
+  const activeId = useOpenFiles((s) => s.activeId);
+  const activePath = state.files.find((f) => f.id === activeId)?.path ?? null;
+  const file = activePath ?? "No file open";
+  const { following, follow, stop: stopFollowing } = useFollow(state.participants);
   const isHost = Boolean(isCurrent && state.self?.isHost);
   const isEnding = isCurrent && state.isEnding && !isHost;
 
@@ -106,22 +114,34 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         {isSidebarOpen && (
           <FileSidebar
             id={SIDEBAR_ID}
-            file={file}
+            session={session}
+            activePath={activePath}
             participants={state.participants}
             selfId={state.self?.id ?? null}
             activity={activity}
-            onSelectFile={() => focusEditor.current?.()}
+            canEdit={isConnected}
+            followingId={following?.id ?? null}
+            onFollow={follow}
+            onOpened={() => focusEditor.current?.()}
           />
         )}
         <section className="editor-pane" aria-label={`Editing ${file}`}>
+          <FileTabs onSelect={() => focusEditor.current?.()} />
+          {following && (
+            <p className="follow-banner" role="status" data-testid="follow-banner">
+              Following {following.name} — Esc to stop
+            </p>
+          )}
           <EditorErrorBoundary>
             <Suspense fallback={<p className="editor-note">Loading editor…</p>}>
               {session && (
                 <CodeEditor
                   session={session}
-                  language={state.language}
                   canEdit={canEdit}
                   focusRef={focusEditor}
+                  followId={following?.id ?? null}
+                  onTakeOver={stopFollowing}
+                  onOpenFile={openFile}
                 />
               )}
             </Suspense>

@@ -1,29 +1,42 @@
 import type { Presence } from "@ensemble/protocol";
+import type { CollabSession } from "../collab/CollabSession";
 import type { Activity } from "../collab/useActivity";
-import { FileTree } from "./FileTree";
+import { Explorer } from "../workspace/Explorer";
 import { ParticipantsList } from "./ParticipantsList";
-import { sessionTree } from "./tree";
 
 interface FileSidebarProps {
   id: string;
-  file: string;
+  session: CollabSession | null;
+  activePath: string | null;
   participants: Presence[];
   selfId: string | null;
   activity: Activity;
-  onSelectFile: () => void;
+  canEdit: boolean;
+  followingId: string | null;
+  onFollow: (person: Presence | null) => void;
+  onOpened: () => void;
 }
 
 /** The explorer (the session's files) and, below it, the participants. */
-export function FileSidebar({ id, file, participants, selfId, activity, onSelectFile }: FileSidebarProps) {
+export function FileSidebar(props: FileSidebarProps) {
   return (
-    <aside id={id} className="file-sidebar" aria-label="Files and participants">
-      <section className="sidebar-section" aria-labelledby="explorer-heading">
-        <h2 id="explorer-heading" className="sidebar-heading">
-          Explorer
-        </h2>
-        <FileTree root={sessionTree(file)} selectedFile={file} onSelectFile={onSelectFile} />
-      </section>
-      <ParticipantsList participants={participants} selfId={selfId} activity={activity} />
+    <aside id={props.id} className="file-sidebar" aria-label="Files and participants">
+      <Explorer
+        session={props.session}
+        activePath={props.activePath}
+        participants={props.participants}
+        selfId={props.selfId}
+        activity={props.activity}
+        canEdit={props.canEdit}
+        onOpened={props.onOpened}
+      />
+      <ParticipantsList
+        participants={props.participants}
+        selfId={props.selfId}
+        activity={props.activity}
+        followingId={props.followingId}
+        onFollow={props.onFollow}
+      />
     </aside>
   );
 }

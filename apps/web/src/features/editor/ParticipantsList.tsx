@@ -6,6 +6,8 @@ interface ParticipantsListProps {
   participants: Presence[];
   selfId: string | null;
   activity: Activity;
+  followingId: string | null;
+  onFollow: (person: Presence | null) => void;
 }
 
 function initial(name: string): string {
@@ -13,7 +15,13 @@ function initial(name: string): string {
 }
 
 /** Everyone in the session, in join order, with host, typing and active markers. */
-export function ParticipantsList({ participants, selfId, activity }: ParticipantsListProps) {
+export function ParticipantsList({
+  participants,
+  selfId,
+  activity,
+  followingId,
+  onFollow,
+}: ParticipantsListProps) {
   return (
     <section className="sidebar-section" aria-labelledby="participants-heading">
       <h2 id="participants-heading" className="sidebar-heading">
@@ -38,6 +46,17 @@ export function ParticipantsList({ participants, selfId, activity }: Participant
                 {person.id === selfId && <span className="muted"> (you)</span>}
               </span>
               {person.isHost && <span className="participant-badge">Host</span>}
+              {person.id !== selfId && (
+                <button
+                  type="button"
+                  className={`participant-follow${followingId === person.id ? " is-following" : ""}`}
+                  aria-pressed={followingId === person.id}
+                  aria-label={`Follow ${person.name}`}
+                  onClick={() => onFollow(followingId === person.id ? null : person)}
+                >
+                  {followingId === person.id ? "Following" : "Follow"}
+                </button>
+              )}
               {isTyping ? (
                 <span className="participant-typing">typing…</span>
               ) : (

@@ -1,18 +1,25 @@
-import { LANGUAGES, type Language } from "@ensemble/protocol";
 import { type RefObject, useEffect, useRef, useState } from "react";
-import * as Y from "yjs";
+import type * as Y from "yjs";
 import type { CollabSession } from "../../collab/CollabSession";
-import { TextBinding } from "./binding";
-import { RemoteCursors } from "./remoteCursors";
+import type { PeerState } from "../../collab/presence";
+import { useCollabStore } from "../../collab/store";
+import { useOpenFiles } from "../../workspace/store";
+import { OpenModels } from "./openModels";
+import { RemoteCursors, resolveHead } from "./remoteCursors";
 import { monaco } from "./setup";
 
 interface CodeEditorProps {
   session: CollabSession;
-  language: Language;
   /** False until there is a text to edit (server sync or an offline copy). */
   canEdit: boolean;
   /** Filled with a function that focuses the editor (the file tree uses it). */
   focusRef: RefObject<(() => void) | null>;
+  /** The participant whose file, caret and scroll we follow, if any. */
+  followId: string | null;
+  /** The user typed or clicked in the editor: following stops. */
+  onTakeOver: () => void;
+  /** Opens a file (follow mode goes where the followed person goes). */
+  onOpenFile: (id: string) => void;
 }
 
 const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
@@ -28,20 +35,31 @@ const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   padding: { top: 8 },
 };
 
-/** Groups keystrokes typed within this window into one undo step. */
-const UNDO_CAPTURE_MS = 500;
-
 /**
- * Monaco bound to the session's Y.Text of the current language's file. Undo and redo use a
- * Y.UndoManager that tracks only this binding's changes, so Ctrl/Cmd+Z never takes back a
- * collaborator's edit. Switching language rebinds to the other file's text.
+ * Monaco showing the active tab's file. Each open file has its own model bound to its
+ * Y.Text and its own undo (Ctrl/Cmd+Z never takes back a collaborator's edit); remote
+ * cursors show only for people in the shown file. We publish which file we look at and its
+ * first visible line, so others can follow us.
  */
-export default function CodeEditor({ session, language, canEdit, focusRef }: CodeEditorProps) {
+export default function CodeEditor({
+  session,
+  canEdit,
+  focusRef,
+  followId,
+  onTakeOver,
+  onOpenFile,
+}: CodeEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const undoRef = useRef<Y.UndoManager | null>(null);
   const [editor, setEditor] = useState<monaco.editor.IStandaloneCodeEditor | null>(null);
+  const [models, setModels] = useState<OpenModels | null>(null);
   const [isBound, setIsBound] = useState(false);
-  const file = LANGUAGES[language].file;
+  const openIds = useOpenFiles((s) => s.openIds);
+  const activeId = useOpenFiles((s) => s.activeId);
+  const files = useCollabStore((s) => s.files);
+  const activePath = files.find((f) => f.id === activeId)?.path ?? null;
+  const takeOver = useRef(onTakeOver);
+  takeOver.current = onTakeOver;
 
   useEffect(() => {
     const host = hostRef.current;
@@ -51,54 +69,116 @@ export default function CodeEditor({ session, language, canEdit, focusRef }: Cod
     instance.addCommand(KeyMod.CtrlCmd | KeyCode.KeyZ, () => undoRef.current?.undo());
     instance.addCommand(KeyMod.CtrlCmd | KeyMod.Shift | KeyCode.KeyZ, () => undoRef.current?.redo());
     instance.addCommand(KeyMod.CtrlCmd | KeyCode.KeyY, () => undoRef.current?.redo());
+    // Typing or clicking in the editor ends follow mode (Escape is handled by the screen).
+    const keys = instance.onKeyDown((event) => {
+      if (event.keyCode !== KeyCode.Escape) takeOver.current();
+    });
+    const clicks = instance.onMouseDown(() => takeOver.current());
     // Monaco measures glyphs once; JetBrains Mono may arrive after it did.
     void document.fonts?.ready.then(() => monaco.editor.remeasureFonts());
+    const open = new OpenModels(session, instance);
     setEditor(instance);
+    setModels(open);
     focusRef.current = () => instance.focus();
     return () => {
       focusRef.current = null;
+      keys.dispose();
+      clicks.dispose();
+      open.dispose();
       instance.dispose();
       setEditor(null);
+      setModels(null);
     };
-  }, [focusRef]);
+  }, [session, focusRef]);
 
+  // The open tabs, each bound to its file; a renamed file keeps its model (ids never change).
   useEffect(() => {
-    if (!editor) return;
-    const ytext = session.fileText(language);
-    const model = monaco.editor.createModel("", LANGUAGES[language].id);
-    // One line ending everywhere: the binding maps offsets, and \r\n on one peer would shift them.
-    model.setEOL(monaco.editor.EndOfLineSequence.LF);
-    model.updateOptions({ tabSize: language === "python" ? 4 : 2 });
-    editor.setModel(model);
-    const binding = new TextBinding(ytext, model, editor, session.awareness);
-    const undo = new Y.UndoManager(ytext, {
-      trackedOrigins: new Set([binding]),
-      captureTimeout: UNDO_CAPTURE_MS,
-    });
-    undoRef.current = undo;
-    const handleChange = (_event: Y.YTextEvent, transaction: Y.Transaction) => {
-      if (transaction.local) session.noteLocalEdit();
-    };
-    ytext.observe(handleChange);
-    const cursors = new RemoteCursors(editor, session, ytext);
+    if (!models) return;
+    const paths = new Map(files.map((f) => [f.id, f.path]));
+    models.sync(new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : []))));
+  }, [models, openIds, files]);
+
+  // Shows the active file, with its view state and its people's cursors.
+  useEffect(() => {
+    if (!editor || !models || activeId === null) return;
+    const open = models.get(activeId);
+    if (!open) return;
+    editor.setModel(open.model);
+    if (open.viewState) editor.restoreViewState(open.viewState);
+    undoRef.current = open.undo;
+    const cursors = new RemoteCursors(editor, session, open.ytext);
     setIsBound(true);
     return () => {
       setIsBound(false);
-      cursors.dispose();
-      ytext.unobserve(handleChange);
+      open.viewState = editor.saveViewState();
       undoRef.current = null;
-      undo.destroy();
-      binding.destroy();
-      editor.setModel(null);
-      model.dispose();
+      cursors.dispose();
     };
-  }, [editor, session, language]);
+  }, [editor, models, activeId, session]);
 
+  // Marks our own edits (typing indicator, name label for others).
   useEffect(() => {
-    editor?.updateOptions({ readOnly: !canEdit, ariaLabel: `${file} code editor` });
+    if (!models || activeId === null) return;
+    const open = models.get(activeId);
+    if (!open) return;
+    const handleChange = (_event: Y.YTextEvent, transaction: Y.Transaction) => {
+      if (transaction.local) session.noteLocalEdit();
+    };
+    open.ytext.observe(handleChange);
+    return () => open.ytext.unobserve(handleChange);
+  }, [models, activeId, session]);
+
+  // Tells the others where we are: the file and the first line we see.
+  useEffect(() => {
+    if (!editor) return;
+    const publish = () => {
+      const top = editor.getModel() ? (editor.getVisibleRanges()[0]?.startLineNumber ?? 1) : null;
+      session.setViewing(activePath, top);
+    };
+    publish();
+    const scroll = editor.onDidScrollChange(publish);
+    return () => scroll.dispose();
+  }, [editor, session, activePath]);
+
+  // Follow mode: go to the followed person's file, caret and scroll as they move.
+  useEffect(() => {
+    if (!editor || !models || followId === null) return;
+    const follow = () => {
+      const peer = latestState(session.peers(), followId);
+      if (!peer?.file) return;
+      const id = session.fileIdAt(peer.file);
+      if (!id) return;
+      if (activeId !== id) {
+        onOpenFile(id);
+        return;
+      }
+      const open = models.get(id);
+      if (!open || editor.getModel() !== open.model) return;
+      if (peer.top !== null) editor.setScrollTop(editor.getTopForLineNumber(peer.top));
+      const head = resolveHead(peer.head, open.ytext, open.model);
+      if (head) editor.revealPositionInCenterIfOutsideViewport(head);
+    };
+    follow();
+    session.awareness.on("change", follow);
+    return () => session.awareness.off("change", follow);
+  }, [editor, models, followId, session, onOpenFile, activeId]);
+
+  const fileLabel = activePath ?? "No file open";
+  useEffect(() => {
+    editor?.updateOptions({ readOnly: !canEdit, ariaLabel: `${fileLabel} code editor` });
     session.setEditorReady(isBound && canEdit);
     return () => session.setEditorReady(false);
-  }, [editor, session, isBound, canEdit, file]);
+  }, [editor, session, isBound, canEdit, fileLabel]);
 
-  return <div ref={hostRef} className="code-editor" data-testid="code-editor" />;
+  return <div ref={hostRef} className="code-editor" data-testid="code-editor" data-file={activePath ?? ""} />;
+}
+
+/** The state of a person's most recently active tab. */
+function latestState(peers: ReadonlyMap<number, PeerState>, userId: string): PeerState | undefined {
+  let latest: PeerState | undefined;
+  for (const peer of peers.values()) {
+    if (peer.userId !== userId) continue;
+    if (!latest || (peer.lastEdit ?? 0) >= (latest.lastEdit ?? 0)) latest = peer;
+  }
+  return latest;
 }

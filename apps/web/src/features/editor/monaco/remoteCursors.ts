@@ -52,7 +52,12 @@ class NameLabel implements monaco.editor.IContentWidget {
   }
 }
 
-function resolveHead(head: unknown, ytext: Y.Text, model: monaco.editor.ITextModel): monaco.IPosition | null {
+/** Where a relative-position caret (awareness JSON) is in `model`, if it is in this file. */
+export function resolveHead(
+  head: unknown,
+  ytext: Y.Text,
+  model: monaco.editor.ITextModel,
+): monaco.IPosition | null {
   const doc = ytext.doc;
   if (typeof head !== "object" || head === null || !doc) return null;
   try {

@@ -1,0 +1,74 @@
+import * as Y from "yjs";
+import type { CollabSession } from "../../collab/CollabSession";
+import { editorLanguage } from "../../workspace/tree";
+import { TextBinding } from "./binding";
+import { monaco } from "./setup";
+
+/** Groups keystrokes typed within this window into one undo step. */
+const UNDO_CAPTURE_MS = 500;
+
+/** One open file: its model bound to its Y.Text, its own undo history and view state. */
+export interface OpenModel {
+  id: string;
+  ytext: Y.Text;
+  model: monaco.editor.ITextModel;
+  binding: TextBinding;
+  /** Undoes only this user's edits of this file (the binding is the tracked origin). */
+  undo: Y.UndoManager;
+  viewState: monaco.editor.ICodeEditorViewState | null;
+}
+
+/**
+ * The Monaco models of the open tabs, one per file, each bound to its file's Y.Text for as
+ * long as the tab is open: switching tabs keeps each file's undo history and scroll.
+ */
+export class OpenModels {
+  private readonly models = new Map<string, OpenModel>();
+
+  constructor(
+    private readonly session: CollabSession,
+    private readonly editor: monaco.editor.IStandaloneCodeEditor,
+  ) {}
+
+  get(id: string): OpenModel | undefined {
+    return this.models.get(id);
+  }
+
+  /** Makes the open set exactly `ids` (with their paths), binding new ones and dropping closed ones. */
+  sync(files: ReadonlyMap<string, string>): void {
+    for (const [id, open] of this.models) {
+      if (!files.has(id)) this.drop(id, open);
+    }
+    for (const [id, path] of files) {
+      const open = this.models.get(id);
+      if (!open) this.models.set(id, this.create(id, path));
+      else if (open.model.getLanguageId() !== editorLanguage(path)) {
+        monaco.editor.setModelLanguage(open.model, editorLanguage(path));
+      }
+    }
+  }
+
+  dispose(): void {
+    for (const [id, open] of this.models) this.drop(id, open);
+  }
+
+  private create(id: string, path: string): OpenModel {
+    const ytext = this.session.fileText(id);
+    const model = monaco.editor.createModel("", editorLanguage(path));
+    model.updateOptions({ tabSize: path.endsWith(".py") ? 4 : 2 });
+    const binding = new TextBinding(ytext, model, this.editor, this.session.awareness);
+    const undo = new Y.UndoManager(ytext, {
+      trackedOrigins: new Set([binding]),
+      captureTimeout: UNDO_CAPTURE_MS,
+    });
+    return { id, ytext, model, binding, undo, viewState: null };
+  }
+
+  private drop(id: string, open: OpenModel): void {
+    this.models.delete(id);
+    if (this.editor.getModel() === open.model) this.editor.setModel(null);
+    open.undo.destroy();
+    open.binding.destroy();
+    open.model.dispose();
+  }
+}
