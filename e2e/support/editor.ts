@@ -7,7 +7,8 @@ interface EnsembleHook {
   readonly synced: boolean;
   readonly ready: boolean;
   readonly language: string;
-  text(): string;
+  text(path?: string): string;
+  files(): string[];
 }
 
 declare global {
@@ -69,8 +70,49 @@ export class EditorScreen {
     );
   }
 
-  text(): Promise<string> {
-    return this.page.evaluate(() => window.__ensemble?.text() ?? "");
+  /** The text of a workspace file (the current language's main file by default). */
+  text(path?: string): Promise<string> {
+    return this.page.evaluate((p) => window.__ensemble?.text(p) ?? "", path);
+  }
+
+  /** The workspace's file paths, as this browser's document has them. */
+  files(): Promise<string[]> {
+    return this.page.evaluate(() => window.__ensemble?.files() ?? []);
+  }
+
+  /** The path of the file the editor shows. */
+  activeFile(): Promise<string | null> {
+    return this.page.getByTestId("code-editor").getAttribute("data-file");
+  }
+
+  /** The row of a file or folder in the explorer tree. */
+  treeItem(path: string) {
+    return this.page.locator(`[role="treeitem"][data-path="${path}"]`);
+  }
+
+  /** Opens a file from the explorer tree and waits until the editor shows it. */
+  async openFile(path: string) {
+    const segments = path.split("/");
+    for (let i = 1; i < segments.length; i++) {
+      const folder = this.treeItem(segments.slice(0, i).join("/"));
+      if ((await folder.getAttribute("aria-expanded")) === "false") {
+        await folder.locator(":scope > .tree-row").click();
+      }
+    }
+    await this.treeItem(path).locator(":scope > .tree-row").click();
+    await expect(this.page.getByTestId("code-editor")).toHaveAttribute("data-file", path);
+  }
+
+  /** Creates a file or folder inside `folder` through the explorer's buttons and name box. */
+  async create(kind: "file" | "folder", folder: string, name: string) {
+    if (folder) await this.treeItem(folder).focus();
+    await this.page.getByRole("button", { name: kind === "file" ? "New file" : "New folder" }).click();
+    const box = this.page.getByRole("textbox", {
+      name: kind === "file" ? "New file name" : "New folder name",
+    });
+    await box.fill(name);
+    await box.press("Enter");
+    await expect(this.treeItem(folder ? `${folder}/${name}` : name)).toBeVisible();
   }
 
   language(): Promise<string | undefined> {

@@ -42,12 +42,12 @@ export class Terminal {
 }
 
 /**
- * Replaces the current file's text through the editor (one input event, so Monaco's
+ * Replaces the shown file's text (`path`, the main file by default) through the editor (one input event, so Monaco's
  * auto-closing adds nothing) and waits until every screen has it, so the server does too.
  */
-export async function setCode(author: EditorScreen, code: string, others: EditorScreen[]) {
+export async function setCode(author: EditorScreen, code: string, others: EditorScreen[], path?: string) {
   await author.page.locator(".monaco-editor .view-lines").click();
   await author.page.keyboard.press("Control+a");
   await author.page.keyboard.insertText(code);
-  for (const screen of [author, ...others]) await expect.poll(() => screen.text()).toBe(code);
+  for (const screen of [author, ...others]) await expect.poll(() => screen.text(path)).toBe(code);
 }
