@@ -8,7 +8,7 @@ import { SessionIdSchema } from "./sessions";
 export const EXECUTION_LIMITS = {
   /** Files per request; the first one runs. */
   maxFiles: 16,
-  /** A file name: no `/`, no `..`, no NUL. */
+  /** A file name: a relative path (see runFileNameProblem), in UTF-8 bytes. */
   maxFileNameLength: 255,
   maxArgs: 64,
   maxArgLength: 4096,
@@ -35,19 +35,40 @@ export const LIMIT_FIELDS = [
 ] as const;
 export type LimitField = (typeof LIMIT_FIELDS)[number];
 
-const badName = (name: string) =>
-  name.length === 0 ||
-  name.length > EXECUTION_LIMITS.maxFileNameLength ||
-  name.includes("/") ||
-  name.includes("\0") ||
-  name === "." ||
-  name.includes("..");
+/**
+ * Why a run's file name is refused, or undefined when it is fine. A name is a relative path
+ * inside the run's work folder (`src/lib/util.js`): no leading `/`, no empty, `.` or `..`
+ * segment, no NUL, at most 255 UTF-8 bytes. The sandbox creates its folders.
+ */
+export function runFileNameProblem(name: string): string | undefined {
+  if (name.length === 0) return "is empty";
+  if (utf8Bytes(name) > EXECUTION_LIMITS.maxFileNameLength)
+    return `is longer than ${EXECUTION_LIMITS.maxFileNameLength} bytes`;
+  if (name.includes("\0")) return "contains NUL";
+  if (name.startsWith("/")) return "is absolute";
+  if (name.split("/").some((segment) => segment === "" || segment === "." || segment === "..")) {
+    return "has an empty, '.' or '..' segment";
+  }
+  return undefined;
+}
+
+function utf8Bytes(text: string): number {
+  let bytes = 0;
+  for (const char of text) {
+    const point = char.codePointAt(0) ?? 0;
+    bytes += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
+  }
+  return bytes;
+}
 
 const FileSchema = z.object(
   {
     name: z
       .string({ error: "files[].name must be a string" })
-      .refine((n) => !badName(n), "files[].name must be a plain file name (no '/', '..' or NUL)")
+      .refine(
+        (n) => runFileNameProblem(n) === undefined,
+        "files[].name must be a relative path (no leading '/', no empty, '.' or '..' segment, no NUL)",
+      )
       .optional(),
     content: z.string({ error: "files[].content is required as a string" }),
     encoding: z

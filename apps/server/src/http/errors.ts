@@ -35,6 +35,17 @@ export class HttpError extends Error {
   }
 }
 
+/**
+ * An error middleware for a feature's router: `toHttp` turns that feature's domain errors
+ * into HttpErrors (the one place its codes meet HTTP statuses); anything else passes on
+ * unchanged to errorHandler.
+ */
+export function mapDomainErrors(toHttp: (error: unknown) => HttpError | undefined): ErrorRequestHandler {
+  return (error: unknown, _req, _res, next) => {
+    next(toHttp(error) ?? error);
+  };
+}
+
 /** JSON 404 for any unknown route under /api. */
 export const apiNotFound: RequestHandler = (req) => {
   throw new HttpError("not_found", `No API route for ${req.method} ${req.path}`);

@@ -93,6 +93,32 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
     expect(res.body.run).toMatchObject({ stdout: "42\n", code: 0 });
   });
 
+  it("writes files with folders in their names under the work folder, so the entry can require them", async () => {
+    const res = await execute({
+      language: "javascript",
+      version: "*",
+      files: [
+        { name: "src/main.js", content: "console.log(require('./lib/util.js').twice(21), process.cwd())" },
+        { name: "src/lib/util.js", content: "exports.twice = (n) => n * 2;" },
+      ],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.run).toMatchObject({ stdout: "42 /box\n", code: 0 });
+    const python = await execute({
+      language: "python",
+      version: "*",
+      files: [
+        {
+          name: "app/main.py",
+          content: "import helper\nfrom pkg.deep import half\nprint(helper.twice(21), half(8))",
+        },
+        { name: "app/helper.py", content: "def twice(n):\n  return n * 2" },
+        { name: "app/pkg/deep.py", content: "def half(n):\n  return n // 2" },
+      ],
+    });
+    expect(python.body.run).toMatchObject({ stdout: "42 4\n", code: 0 });
+  });
+
   it("refuses unknown runtimes and versions with Piston's message", async () => {
     expect((await execute(js("1", { language: "cobol" }))).body.message).toBe("cobol-* runtime is unknown");
     const res = await execute(js("1", { version: "18.x" }));
@@ -125,10 +151,23 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       [{ language: "js", version: "*" }, /files is required as an array/],
       [js("", { files: [{ content: 5 }] }), /content is required as a string/],
       [js("", { files: [] }), /at least one file/],
-      [js("", { files: [{ name: "../../etc/x", content: "" }] }), /plain file name/],
-      [js("", { files: [{ name: "a/b.js", content: "" }] }), /plain file name/],
-      [js("", { files: [{ name: "..", content: "" }] }), /plain file name/],
-      [js("", { files: [{ name: "a\0.js", content: "" }] }), /plain file name/],
+      [js("", { files: [{ name: "../../etc/x", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "src/../../x.js", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "/etc/passwd", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "src//a.js", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "./a.js", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "..", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "a\0.js", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: `${"é".repeat(128)}.js`, content: "" }] }), /relative path/],
+      [
+        js("", {
+          files: [
+            { name: "src", content: "" },
+            { name: "src/a.js", content: "" },
+          ],
+        }),
+        /both a file and a folder: src/,
+      ],
       [
         js("", { files: Array.from({ length: 17 }, (_, i) => ({ name: `f${i}.js`, content: "" })) }),
         /at most 16/,

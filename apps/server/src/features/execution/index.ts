@@ -4,8 +4,16 @@ import type { AuthService } from "../auth/index";
 import { executionRoutes } from "./routes";
 import { createExecutionService } from "./service";
 
-export { RunAbortedError } from "./queue";
-export type { ExecutionService } from "./service";
+export {
+  BadRunRequestError,
+  ExecutionError,
+  RemoteRunnerError,
+  RunAbortedError,
+  RunnerUnavailableError,
+  RunQueueFullError,
+  RunRateLimitedError,
+} from "./errors";
+export type { ExecuteOptions, ExecutionService, ProjectRun } from "./service";
 
 /** Wires code execution: the Piston-compatible API over the sandboxed runner (or PISTON_URL). */
 export function createExecutionFeature(config: Config, auth: AuthService, logger: Logger) {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { QueueFullError, RunAbortedError, RunQueue } from "./queue";
+import { RunAbortedError, RunQueueFullError } from "./errors";
+import { RunQueue } from "./queue";
 
 const deferred = () => {
   let resolve!: () => void;
@@ -41,7 +42,7 @@ describe("RunQueue", () => {
     const gate = deferred();
     const first = queue.run(() => gate.promise);
     const second = queue.run(async () => "second");
-    await expect(queue.run(async () => "third")).rejects.toBeInstanceOf(QueueFullError);
+    await expect(queue.run(async () => "third")).rejects.toBeInstanceOf(RunQueueFullError);
     gate.resolve();
     await first;
     expect(await second).toBe("second");

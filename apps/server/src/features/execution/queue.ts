@@ -1,8 +1,4 @@
-/** Thrown when every slot is busy and the waiting line is full. */
-export class QueueFullError extends Error {}
-
-/** Thrown when a waiting or running task's signal aborted it. */
-export class RunAbortedError extends Error {}
+import { RunAbortedError, RunQueueFullError } from "./errors";
 
 interface Waiter {
   start: (slot: number) => void;
@@ -13,7 +9,7 @@ interface Waiter {
 /**
  * At most `concurrency` tasks at once, each given a slot number of its own (0..concurrency-1),
  * and a bounded FIFO of at most `maxQueued` waiting tasks behind them; a task that would wait
- * beyond that is refused at once. A waiting task whose signal aborts leaves the line.
+ * beyond that is refused at once (RunQueueFullError). A waiting task whose signal aborts leaves the line.
  */
 export class RunQueue {
   private readonly freeSlots: number[];
@@ -36,7 +32,7 @@ export class RunQueue {
 
   /** Runs `task` in a free slot, waiting in line when none is free. */
   async run<T>(task: (slot: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) throw new RunAbortedError("Run cancelled");
+    if (signal?.aborted) throw new RunAbortedError();
     const slot = await this.acquire(signal);
     try {
       return await task(slot);
@@ -48,7 +44,7 @@ export class RunQueue {
   private acquire(signal: AbortSignal | undefined): Promise<number> {
     const free = this.freeSlots.shift();
     if (free !== undefined) return Promise.resolve(free);
-    if (this.waiting.length >= this.maxQueued) return Promise.reject(new QueueFullError());
+    if (this.waiting.length >= this.maxQueued) return Promise.reject(new RunQueueFullError());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         signal,
@@ -59,7 +55,7 @@ export class RunQueue {
         onAbort: () => {
           const index = this.waiting.indexOf(waiter);
           if (index >= 0) this.waiting.splice(index, 1);
-          reject(new RunAbortedError("Run cancelled"));
+          reject(new RunAbortedError());
         },
       };
       signal?.addEventListener("abort", waiter.onAbort, { once: true });

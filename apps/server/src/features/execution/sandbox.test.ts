@@ -37,7 +37,8 @@ describe("buildLaunch", () => {
     const plan = buildLaunch(config, job, { uid: 62001, cgroup: fakeCgroup(["/cg/memory/procs"]) });
     expect(plan.uid).toBe(62001);
     expect(plan.rlimits).toEqual([
-      ["NOFILE", 256, 256],
+      // 256 for the program, one more per file the launch holds until bwrap copied it.
+      ["NOFILE", 258, 258],
       ["FSIZE", 10_000_000, 10_000_000],
       ["CORE", 0, 0],
       ["CPU", 3, 4],

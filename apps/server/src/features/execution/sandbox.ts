@@ -1,10 +1,10 @@
 import fs from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
-import type { StageResult } from "@ensemble/protocol";
+import { runFileNameProblem, type StageResult } from "@ensemble/protocol";
 import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
-import { RunAbortedError } from "./queue";
+import { RunAbortedError } from "./errors";
 import type { LocalRuntime } from "./runtimes";
 import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
 
@@ -43,7 +43,10 @@ export const NODE_STDIO_PRELOAD: ExtraFile = {
 /** One run: what to execute, with which limits. */
 export interface SandboxJob {
   runtime: LocalRuntime;
-  /** The first file runs; each reaches bwrap as a memory file, never written on the host. */
+  /**
+   * The first file runs. A name is a path under the work folder (`src/lib/util.js`); bwrap
+   * creates its folders. Each file reaches bwrap as a memory file, never written on the host.
+   */
   files: { name: string; content: Buffer }[];
   /** Files outside the work folder that the runtime needs (see ExtraFile). */
   extraFiles?: ExtraFile[];
@@ -63,7 +66,7 @@ export interface SandboxSlot {
 
 /** What launcher.py reads on stdin: everything about the run, as JSON. */
 export interface LaunchPlan {
-  /** bwrap's argv, up to the interpreter and the program's args. */
+  /** bwrap's argv, up to the interpreter, the entry file's path and the program's args. */
   argv: string[];
   /** Base64 contents for fds 3, 4, ... in the order of the `--file` arguments. */
   files: string[];
@@ -87,9 +90,17 @@ const LAUNCHER_PREFIX = "ensemble-launcher: ";
  * killing its process group tears the whole sandbox down.
  */
 export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: SandboxSlot): LaunchPlan {
+  // The service checked the names already; this is the last line before bwrap's argv.
+  for (const { name } of job.files) {
+    const problem = runFileNameProblem(name);
+    if (problem) throw new Error(`refusing a file name that ${problem}: ${JSON.stringify(name)}`);
+  }
   const cpuSeconds = Math.max(1, Math.ceil(job.cpuTimeMs / 1000));
+  // The launch holds one descriptor per file until bwrap has copied it in (then closes it), so
+  // a project of many files needs that many more; the program's own budget stays maxOpenFiles.
+  const openFiles = config.maxOpenFiles + allFiles(job).length;
   const rlimits: [string, number, number][] = [
-    ["NOFILE", config.maxOpenFiles, config.maxOpenFiles],
+    ["NOFILE", openFiles, openFiles],
     ["FSIZE", config.maxFileSizeBytes, config.maxFileSizeBytes],
     ["CORE", 0, 0],
     ["CPU", cpuSeconds, cpuSeconds + 1],
@@ -248,6 +259,7 @@ export async function parkSandbox(
     },
     async run(job) {
       if (!isReady()) throw new Error("this sandbox was already used");
+      const plan = buildLaunch(config, job, slot);
       used = true;
       const started = performance.now();
       let killedFor: KillReason | undefined;
@@ -260,7 +272,7 @@ export async function parkSandbox(
       child.stderr.on("data", (chunk: Buffer) => capture.push("stderr", chunk));
       // False when the run's memory limit is below what the waiting launcher already holds.
       if ((await slot.cgroup?.begin(job.memoryBytes)) === false) stop("memory");
-      else child.stdin.end(JSON.stringify(buildLaunch(config, job, slot)));
+      else child.stdin.end(JSON.stringify(plan));
       const timer = setTimeout(() => stop("timeout"), job.timeoutMs);
       const onAbort = () => stop("aborted");
       job.signal?.addEventListener("abort", onAbort, { once: true });
@@ -272,7 +284,7 @@ export async function parkSandbox(
       const wallTime = Math.round(performance.now() - started);
       capture.close();
       const usage = await slot.cgroup?.collect();
-      if (killedFor === "aborted") throw new RunAbortedError("Run cancelled");
+      if (killedFor === "aborted") throw new RunAbortedError();
       if (end?.code === LAUNCHER_FAILED && capture.stderr.startsWith(LAUNCHER_PREFIX)) {
         throw new Error(`the sandbox could not start: ${capture.stderr.trim()}`);
       }

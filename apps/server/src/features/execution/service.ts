@@ -2,16 +2,18 @@ import {
   EXECUTION_MESSAGES,
   type ExecuteRequest,
   type ExecuteResponse,
+  type Language,
   LIMIT_FIELDS,
   type LimitField,
   type Runtime,
+  runFileNameProblem,
 } from "@ensemble/protocol";
 import type { Config } from "../../env";
-import { HttpError } from "../../http/errors";
 import { WindowCounter } from "../../http/rateLimit";
 import type { Logger } from "../../logger";
+import { BadRunRequestError, RunnerUnavailableError, RunRateLimitedError } from "./errors";
 import { createLocalRunner, type LocalRunner } from "./local";
-import { QueueFullError, RunQueue } from "./queue";
+import { RunQueue } from "./queue";
 import { createRemoteRunner, type RemoteRunner } from "./remote";
 import type { LocalRuntime } from "./runtimes";
 import { satisfies } from "./semver";
@@ -21,6 +23,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal | undefined;
   /** Who the per-user rate limit counts this run against. */
   rateKey: string;
+}
+
+/** A project to run: its files by path inside the work folder, the first one the entry. */
+export interface ProjectRun {
+  language: Language;
+  files: { path: string; content: string }[];
+  stdin?: string | undefined;
+  args?: string[] | undefined;
 }
 
 /**
@@ -51,8 +61,7 @@ export function createExecutionService(config: Config, logger: Logger) {
 
   async function localRuntimes(): Promise<LocalRuntime[]> {
     const state = await (local as LocalRunner).ready;
-    if (!state.available)
-      throw new HttpError("service_unavailable", state.reason ?? EXECUTION_MESSAGES.unavailable);
+    if (!state.available) throw new RunnerUnavailableError(state.reason ?? EXECUTION_MESSAGES.unavailable);
     return state.runtimes;
   }
 
@@ -62,7 +71,7 @@ export function createExecutionService(config: Config, logger: Logger) {
     const found = runtimes
       .filter((r) => (r.language === name || r.aliases.includes(name)) && satisfies(r.version, version))
       .sort((a, b) => b.version.localeCompare(a.version, undefined, { numeric: true }))[0];
-    if (!found) throw new HttpError("invalid_body", `${language}-${version} runtime is unknown`);
+    if (!found) throw new BadRunRequestError(`${language}-${version} runtime is unknown`);
     return found;
   }
 
@@ -71,33 +80,54 @@ export function createExecutionService(config: Config, logger: Logger) {
       const value = request[field];
       if (value === undefined) continue;
       if (value > maxima[field]) {
-        throw new HttpError(
-          "invalid_body",
-          `${field} cannot exceed the configured limit of ${maxima[field]}`,
-        );
+        throw new BadRunRequestError(`${field} cannot exceed the configured limit of ${maxima[field]}`);
       }
-      if (value < 0) throw new HttpError("invalid_body", `${field} must be non-negative`);
+      if (value < 0) throw new BadRunRequestError(`${field} must be non-negative`);
     }
   }
 
   function checkRate(key: string) {
     const retryAfter = rate.retryAfter(key);
-    if (retryAfter > 0) {
-      throw new HttpError("too_many_runs", EXECUTION_MESSAGES.tooManyRuns, {
-        "retry-after": String(retryAfter),
-      });
-    }
+    if (retryAfter > 0) throw new RunRateLimitedError(retryAfter);
     rate.hit(key);
   }
 
-  async function queued<T>(task: (slot: number) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    const combined = signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
-    try {
-      return await queue.run(task, combined);
-    } catch (error) {
-      if (error instanceof QueueFullError) throw new HttpError("too_many_runs", EXECUTION_MESSAGES.queueFull);
-      throw error;
+  function queued<T>(task: (slot: number) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+    return queue.run(task, jobSignal(signal));
+  }
+
+  /** Piston's request as the sandbox takes it. Program failures are results; refusals throw ExecutionError. */
+  async function execute(request: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResponse> {
+    if (remote) {
+      checkNames(request.files.flatMap((file) => (file.name === undefined ? [] : [file.name])));
+      checkRate(options.rateKey);
+      return queued(() => remote.execute(request, options.signal), options.signal);
     }
+    const runtime = resolve(await localRuntimes(), request.language, request.version);
+    checkLimits(request);
+    const files = request.files.map((file, i) => ({
+      name: file.name ?? (i === 0 ? runtime.defaultFile : `file${i}.code`),
+      content: Buffer.from(file.content, file.encoding ?? "utf8"),
+    }));
+    checkNames(files.map((file) => file.name));
+    checkRate(options.rateKey);
+    // As Piston: stdin always ends with a newline, so input() on empty stdin reads "".
+    const stdin = request.stdin ?? "";
+    const job = {
+      runtime,
+      files,
+      args: request.args ?? [],
+      stdin: stdin.endsWith("\n") ? stdin : `${stdin}\n`,
+      timeoutMs: request.run_timeout ?? config.RUN_TIMEOUT_MS,
+      cpuTimeMs: request.run_cpu_time ?? config.RUN_CPU_TIME_MS,
+      memoryBytes: request.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
+    };
+    const runner = local as LocalRunner;
+    const run = await queued(
+      (slot) => runner.run({ ...job, signal: jobSignal(options.signal) }, slot),
+      options.signal,
+    );
+    return { language: runtime.language, version: runtime.version, run };
   }
 
   return {
@@ -117,38 +147,25 @@ export function createExecutionService(config: Config, logger: Logger) {
       }));
     },
 
-    /** POST /api/v2/execute. Program failures are results (200); request faults throw HttpError. */
-    async execute(request: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResponse> {
-      if (remote) {
-        checkRate(options.rateKey);
-        return queued(() => remote.execute(request, options.signal), options.signal);
-      }
-      const runtime = resolve(await localRuntimes(), request.language, request.version);
-      checkLimits(request);
-      checkRate(options.rateKey);
-      const files = request.files.map((file, i) => ({
-        name: file.name ?? (i === 0 ? runtime.defaultFile : `file${i}.code`),
-        content: Buffer.from(file.content, file.encoding ?? "utf8"),
-      }));
-      const names = new Set(files.map((f) => f.name));
-      if (names.size !== files.length) throw new HttpError("invalid_body", "files[].name must be unique");
-      // As Piston: stdin always ends with a newline, so input() on empty stdin reads "".
-      const stdin = request.stdin ?? "";
-      const job = {
-        runtime,
-        files,
-        args: request.args ?? [],
-        stdin: stdin.endsWith("\n") ? stdin : `${stdin}\n`,
-        timeoutMs: request.run_timeout ?? config.RUN_TIMEOUT_MS,
-        cpuTimeMs: request.run_cpu_time ?? config.RUN_CPU_TIME_MS,
-        memoryBytes: request.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
-      };
-      const runner = local as LocalRunner;
-      const run = await queued(
-        (slot) => runner.run({ ...job, signal: jobSignal(options.signal) }, slot),
-        options.signal,
+    /** POST /api/v2/execute, as Piston answers it: the first file runs. */
+    execute,
+
+    /**
+     * Runs a project with the newest runtime of its language: every file is written under the
+     * work folder at its path (folders created), and the first one runs from there, so it can
+     * require or import its siblings. Refusals throw ExecutionError.
+     */
+    runProject(project: ProjectRun, options: ExecuteOptions): Promise<ExecuteResponse> {
+      return execute(
+        {
+          language: project.language,
+          version: "*",
+          files: project.files.map((file) => ({ name: file.path, content: file.content })),
+          stdin: project.stdin,
+          args: project.args,
+        },
+        options,
       );
-      return { language: runtime.language, version: runtime.version, run };
     },
 
     /** Cancels every waiting and running run, then frees the sandbox's uids and cgroups. */
@@ -161,6 +178,28 @@ export function createExecutionService(config: Config, logger: Logger) {
   function jobSignal(signal: AbortSignal | undefined): AbortSignal {
     return signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
   }
+}
+
+/**
+ * Each name a safe path under the work folder, no two alike, and none both a file and the
+ * folder of another (`src` beside `src/main.js`), which the sandbox could not lay out.
+ */
+function checkNames(names: string[]) {
+  for (const name of names) {
+    const problem = runFileNameProblem(name);
+    if (problem) throw new BadRunRequestError(`files[].name ${problem}: ${JSON.stringify(name)}`);
+  }
+  if (new Set(names).size !== names.length) throw new BadRunRequestError("files[].name must be unique");
+  const folders = new Set(
+    names.flatMap((name) =>
+      name
+        .split("/")
+        .slice(0, -1)
+        .map((_, i, parts) => parts.slice(0, i + 1).join("/")),
+    ),
+  );
+  const clash = names.find((name) => folders.has(name));
+  if (clash) throw new BadRunRequestError(`files[].name is both a file and a folder: ${clash}`);
 }
 
 export type ExecutionService = ReturnType<typeof createExecutionService>;
