@@ -64,7 +64,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     db,
     execution: execution.service,
     sessions: sessions.service,
-    rooms: collab.rooms,
+    workspace: collab.workspace,
     logger,
   });
 

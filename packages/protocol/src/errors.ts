@@ -29,6 +29,36 @@ export const ApiErrorSchema = z.object({
 });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 
+/**
+ * Every code a refused socket event answers with (in its ack's `error`, or in `socketError`
+ * when the event has no ack). The server's `SocketEventError` takes only these.
+ */
+export const SOCKET_ERROR_CODES = [
+  /** The payload failed its catalogue schema, or an acknowledged event came without a callback. */
+  "invalid_payload",
+  /** The socket has not joined the session the event names. */
+  "not_joined",
+  "forbidden",
+  "not_found",
+  "conflict",
+  /** A workspace limit (files, bytes, depth) would be exceeded. */
+  "limit",
+  /** A binary Yjs message that could not be read. */
+  "invalid_message",
+  /** A Yjs update that was read but not allowed. */
+  "update_refused",
+  /** The session's single-flight run is already in progress. */
+  "run_in_progress",
+  /** The run started and failed; everyone was shown why in the terminal. */
+  "execution_failed",
+  /** The run was cancelled (its socket left, or the server is stopping). */
+  "cancelled",
+  "internal",
+] as const;
+
+export const SocketErrorCodeSchema = z.enum(SOCKET_ERROR_CODES);
+export type SocketErrorCode = z.infer<typeof SocketErrorCodeSchema>;
+
 /** Messages that clients must recognise by their exact text (spec accounts §4 and §8). */
 export const AUTH_MESSAGES = {
   invalidToken: "Invalid token",

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { SocketErrorCodeSchema } from "./errors";
 import {
   ExecutionResultSchema,
   RunCodeAckSchema,
@@ -69,7 +70,11 @@ export const YjsMessageSchema = z
   .refine((m) => m.byteLength <= MAX_YJS_MESSAGE_BYTES, `message over ${MAX_YJS_MESSAGE_BYTES} bytes`);
 
 /** Sent by the server when a message is refused; nothing changed because of it. */
-export const SocketErrorSchema = z.object({ event: z.string(), code: z.string(), message: z.string() });
+export const SocketErrorSchema = z.object({
+  event: z.string(),
+  code: SocketErrorCodeSchema,
+  message: z.string(),
+});
 export type SocketError = z.infer<typeof SocketErrorSchema>;
 
 const SessionEndingSchema = z.object({ sessionId: SessionIdSchema });
@@ -101,9 +106,12 @@ export const CLIENT_EVENTS = {
   createFile: { payload: CreateFileSchema, ack: PathAckSchema },
   renamePath: { payload: RenamePathSchema, ack: PathAckSchema },
   deletePath: { payload: DeletePathSchema, ack: PathAckSchema },
-  /** Runs the session's current file; everyone in the session sees the input line and the result. */
+  /**
+   * Runs the session's project from the sender's open file (or the language's main file);
+   * everyone in the session, the sender included, sees the input line and the result once.
+   */
   runCode: { payload: RunCodeSchema, ack: RunCodeAckSchema },
-  /** A line typed in the shared terminal (`run`, `clear`, `help`); the server answers for everyone. */
+  /** A line typed in the shared terminal (the registered commands); the server answers for everyone. */
   terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema },
   /** Asks for `terminalHistory`, then the session's `runStateUpdate`. */
   getTerminalHistory: { payload: SessionIdSchema },

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SessionIdSchema } from "./sessions";
+import { WorkspacePathSchema } from "./workspace";
 
 /**
  * Code execution speaks the Piston v2 API (engineer-man/piston): field names, status
@@ -190,9 +191,16 @@ export const TerminalEntrySchema = z.object({
 });
 export type TerminalEntry = z.infer<typeof TerminalEntrySchema>;
 
-/** runCode: runs the session's current file (language and text as every participant sees them). */
+/**
+ * The workspace file the sender has open. Run Code runs it when it is a `.js`, `.mjs` or
+ * `.py` file, and the session language's main file otherwise.
+ */
+const OpenFileSchema = WorkspacePathSchema.optional();
+
+/** runCode: runs the session's project (its files and language as every participant sees them). */
 export const RunCodeSchema = z.object({
   sessionId: SessionIdSchema,
+  file: OpenFileSchema,
   stdin: z
     .string()
     .max(64 * 1024, "stdin is too long")
@@ -201,11 +209,14 @@ export const RunCodeSchema = z.object({
 });
 export type RunCode = z.infer<typeof RunCodeSchema>;
 
+/**
+ * The run's result for its sender. Its terminal entries are not repeated here: everyone,
+ * the sender included, receives them once, as the session's `executionResult`.
+ */
 export const RunCodeAckSchema = z.object({
   language: z.string(),
   version: z.string(),
   run: StageResultSchema,
-  terminalEntries: z.array(TerminalEntrySchema),
 });
 
 /** terminalCommand: a line typed in the shared terminal (`run`, `clear`, `help`, ...). */
@@ -215,10 +226,13 @@ export const TerminalCommandSchema = z.object({
     .string()
     .max(EXECUTION_LIMITS.terminalCommandMax, "Command is too long")
     .refine((c) => !c.includes("\0"), "Command may not contain NUL"),
+  /** The file the sender has open, for `run` (see RunCodeSchema). */
+  file: OpenFileSchema,
 });
 export type TerminalCommand = z.infer<typeof TerminalCommandSchema>;
 
-export const TerminalCommandAckSchema = z.object({ entries: z.array(TerminalEntrySchema) });
+/** Accepted: the line and its answer reach everyone, the sender included, as `terminalUpdate`s. */
+export const TerminalCommandAckSchema = z.null();
 
 export const ExecutionResultSchema = z.object({
   sessionId: z.string(),

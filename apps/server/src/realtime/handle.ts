@@ -3,15 +3,17 @@ import {
   type ClientAckData,
   type ClientEventName,
   type ClientPayload,
+  type SocketErrorCode,
+  SocketErrorCodeSchema,
 } from "@ensemble/protocol";
 import { HttpError } from "../http/errors";
 import type { Logger } from "../logger";
 import type { EditorSocket } from "./socket";
 
-/** An error whose code and message go back to the sender of a socket event. */
+/** An error whose declared code and message go back to the sender of a socket event. */
 export class SocketEventError extends Error {
   constructor(
-    readonly code: string,
+    readonly code: SocketErrorCode,
     message: string,
   ) {
     super(message);
@@ -40,7 +42,7 @@ export function handle<E extends ClientEventName>(
   raw.on(event, async (...args: unknown[]) => {
     const last = args.at(-1);
     const ack = hasAck && typeof last === "function" ? (last as (result: unknown) => void) : undefined;
-    const refuse = (code: string, message: string) => {
+    const refuse = (code: SocketErrorCode, message: string) => {
       if (ack) ack({ ok: false, error: { code, message } });
       else socket.emit("socketError", { event, code, message });
     };
@@ -53,7 +55,11 @@ export function handle<E extends ClientEventName>(
       ack?.({ ok: true, data: data ?? null });
     } catch (error) {
       if (error instanceof SocketEventError) return refuse(error.code, error.message);
-      if (error instanceof HttpError) return refuse(error.code, error.message);
+      if (error instanceof HttpError) {
+        // Services that still throw HttpError (sessions): its code passes when sockets declare it.
+        const code = SocketErrorCodeSchema.safeParse(error.code);
+        if (code.success) return refuse(code.data, error.message);
+      }
       logger.error({ err: error, event }, "socket handler failed");
       refuse("internal", "Something went wrong");
     }

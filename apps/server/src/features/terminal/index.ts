@@ -1,26 +1,39 @@
 import { EXECUTION_LIMITS } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
+import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
-import type { RoomRegistry } from "../collab/rooms";
-import { sessionRoom } from "../collab/socket";
+import type { WorkspaceReader } from "../collab/index";
 import type { ExecutionService } from "../execution/index";
 import type { SessionService } from "../sessions/index";
 import { createTerminalRepo } from "./repo";
 import { createTerminalService } from "./service";
 import { registerTerminalSocket } from "./socket";
 
+export type { CommandContext, CommandDefinition, CommandRegistry, Runner } from "./commands";
+
 export interface TerminalFeatureDeps {
   io: EditorServer;
   db: Db;
   execution: ExecutionService;
   sessions: SessionService;
-  rooms: RoomRegistry;
+  /** The session's live files: what Run Code runs. */
+  workspace: WorkspaceReader;
   logger: Logger;
 }
 
-/** Wires the shared terminal: Run Code and terminal commands over the session's socket room. */
-export function createTerminalFeature({ io, db, execution, sessions, rooms, logger }: TerminalFeatureDeps) {
+/**
+ * Wires the shared terminal: Run Code and terminal commands over the session's socket room.
+ * Other features add their commands with `commands.register`.
+ */
+export function createTerminalFeature({
+  io,
+  db,
+  execution,
+  sessions,
+  workspace,
+  logger,
+}: TerminalFeatureDeps) {
   const repo = createTerminalRepo(db, {
     entries: EXECUTION_LIMITS.terminalHistoryEntries,
     bytes: EXECUTION_LIMITS.terminalHistoryBytes,
@@ -29,9 +42,7 @@ export function createTerminalFeature({ io, db, execution, sessions, rooms, logg
     repo,
     execution,
     sessions,
-    // The code that runs is the session's live document, not text a client sends: what
-    // everyone sees is what runs.
-    liveText: (sessionId, file) => rooms.loaded(sessionId)?.doc.getText(file).toString(),
+    workspace,
     broadcast: {
       update: (sessionId, entries) =>
         io
@@ -47,5 +58,5 @@ export function createTerminalFeature({ io, db, execution, sessions, rooms, logg
     logger,
   });
   io.on("connection", (socket) => registerTerminalSocket(socket, service, logger));
-  return { service };
+  return { service, commands: service.commands };
 }

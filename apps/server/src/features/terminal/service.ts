@@ -1,16 +1,21 @@
 import {
   EXECUTION_MESSAGES,
-  ExecuteRequestSchema,
   type ExecuteResponse,
-  LANGUAGES,
   type RunStateUpdate,
   type TerminalEntry,
 } from "@ensemble/protocol";
-import { HttpError } from "../../http/errors";
 import type { Logger } from "../../logger";
-import type { ExecutionService } from "../execution/index";
+import type { WorkspaceReader } from "../collab/index";
+import {
+  ExecutionError,
+  type ExecutionService,
+  RemoteRunnerError,
+  RunAbortedError,
+} from "../execution/index";
 import type { SessionService } from "../sessions/index";
-import { parseCommand, resultEntries } from "./entries";
+import { CommandRegistry, type Runner } from "./commands";
+import { resultEntries } from "./entries";
+import { planProject } from "./project";
 import type { TerminalRepo } from "./repo";
 
 /** How the terminal reaches everyone in a session (socket.io: the session's room). */
@@ -20,40 +25,40 @@ export interface TerminalBroadcast {
   runState(state: RunStateUpdate): void;
 }
 
-/** Thrown when a session's run is refused; the message is for people. */
-export class TerminalError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-  ) {
-    super(message);
+/** Thrown when a run is asked for while the session's single-flight run is in progress. */
+export class RunInProgressError extends Error {
+  constructor() {
+    super(EXECUTION_MESSAGES.inProgress);
   }
-}
-
-export interface Runner {
-  name: string;
-  rateKey: string;
-  signal?: AbortSignal;
 }
 
 export interface TerminalDeps {
   repo: TerminalRepo;
-  execution: ExecutionService;
-  sessions: SessionService;
-  /** The session's live text of a file, as every participant sees it now. */
-  liveText(sessionId: string, file: string): string | undefined;
+  execution: Pick<ExecutionService, "runProject">;
+  sessions: Pick<SessionService, "language">;
+  /** The session's live files, as every participant sees them now. */
+  workspace: WorkspaceReader;
   broadcast: TerminalBroadcast;
   logger: Logger;
+}
+
+export interface RunInput {
+  /** The workspace file the sender has open (see planProject). */
+  file?: string | undefined;
+  stdin?: string | undefined;
+  args?: string[] | undefined;
 }
 
 /**
  * The shared terminal of each session. Runs are single-flight per session (on this process):
  * a second run while one is in flight is refused, and every participant is told when a run
- * starts and ends. Entries are stored first, then broadcast.
+ * starts and ends. Entries are stored first, then broadcast to everyone, the sender included:
+ * that broadcast is the only way anyone receives them.
  */
 export function createTerminalService(deps: TerminalDeps) {
-  const { repo, execution, sessions, broadcast, logger } = deps;
+  const { repo, execution, sessions, workspace, broadcast, logger } = deps;
   const running = new Map<string, string>();
+  const commands = new CommandRegistry();
 
   async function say(sessionId: string, entries: TerminalEntry[]): Promise<TerminalEntry[]> {
     const stored = await repo.append(sessionId, entries);
@@ -61,40 +66,52 @@ export function createTerminalService(deps: TerminalDeps) {
     return stored;
   }
 
+  /** The run's result entries, or why it could not run; a cancelled run throws RunAbortedError. */
+  async function execute(
+    sessionId: string,
+    who: Runner,
+    input: RunInput,
+  ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
+    const files = workspace.files(sessionId);
+    if (!files) {
+      return {
+        response: undefined,
+        entries: [{ type: "error", content: "Execution failed: the session's files are not loaded" }],
+      };
+    }
+    // The code that runs is the session's live workspace, not text a client sends: what
+    // everyone sees is what runs.
+    const plan = planProject(files, input.file, await sessions.language(sessionId));
+    if (!plan.ok) {
+      return {
+        response: undefined,
+        entries: [{ type: "error", content: `Execution failed: ${plan.message}` }],
+      };
+    }
+    try {
+      const response = await execution.runProject(
+        { language: plan.language, files: plan.files, stdin: input.stdin, args: input.args },
+        { signal: who.signal, rateKey: who.rateKey },
+      );
+      return { response, entries: resultEntries(response) };
+    } catch (error) {
+      if (error instanceof RunAbortedError || who.signal?.aborted) throw error;
+      return { response: undefined, entries: [{ type: "error", content: failureText(error, logger) }] };
+    }
+  }
+
   async function runCode(
     sessionId: string,
     who: Runner,
-    input: { stdin?: string | undefined; args?: string[] | undefined; echo: string },
+    input: RunInput & { echo: string },
   ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
-    if (running.has(sessionId)) throw new TerminalError("run_in_progress", EXECUTION_MESSAGES.inProgress);
+    if (running.has(sessionId)) throw new RunInProgressError();
     // Claimed before the first await, so two runs racing in one tick cannot both start.
     running.set(sessionId, who.name);
     broadcast.runState({ sessionId, isRunning: true, by: who.name });
     try {
-      const language = await sessions.language(sessionId);
-      const file = LANGUAGES[language].file;
       await say(sessionId, [{ type: "input", content: input.echo }]);
-      const code = deps.liveText(sessionId, file);
-      let response: ExecuteResponse | undefined;
-      let entries: TerminalEntry[];
-      if (code === undefined) {
-        entries = [{ type: "error", content: "Execution failed: the session's document is not loaded" }];
-      } else {
-        try {
-          const request = ExecuteRequestSchema.parse({
-            language,
-            version: "*",
-            files: [{ name: file, content: code }],
-            stdin: input.stdin,
-            args: input.args,
-          });
-          response = await execution.execute(request, { signal: who.signal, rateKey: who.rateKey });
-          entries = resultEntries(response);
-        } catch (error) {
-          if (who.signal?.aborted) throw error;
-          entries = [{ type: "error", content: failureText(error, logger) }];
-        }
-      }
+      const { response, entries } = await execute(sessionId, who, input);
       const stored = await repo.append(sessionId, entries);
       broadcast.result(sessionId, stored);
       return { response, entries: stored };
@@ -104,32 +121,46 @@ export function createTerminalService(deps: TerminalDeps) {
     }
   }
 
+  commands.register({
+    name: "run",
+    summary: "run the open .js, .mjs or .py file (else the language's main file) for everyone",
+    execute: async ({ sessionId, who, line, file }) => {
+      await runCode(sessionId, who, { file, echo: `$ ${line}` });
+    },
+  });
+  commands.register({
+    name: "clear",
+    summary: "clear the terminal for everyone in the session",
+    execute: async ({ sessionId }) => {
+      await repo.clear(sessionId);
+      broadcast.update(sessionId, [{ type: "clear", content: "" }]);
+    },
+  });
+  commands.register({
+    name: "help",
+    summary: "show this help",
+    execute: ({ reply }) => reply([{ type: "output", content: commands.helpText() }]),
+  });
+
   return {
-    runCode: (sessionId: string, who: Runner, input: { stdin?: string; args?: string[] }) =>
+    /** Where features add their terminal commands (see CommandRegistry). */
+    commands,
+
+    /** Run Code: the project's run for everyone. Throws RunInProgressError or RunAbortedError. */
+    runCode: (sessionId: string, who: Runner, input: RunInput) =>
       runCode(sessionId, who, { ...input, echo: "$ run" }),
 
-    /** A typed line: echoed to everyone, then answered for everyone. */
-    async command(sessionId: string, who: Runner, line: string): Promise<TerminalEntry[]> {
-      const parsed = parseCommand(line);
-      switch (parsed.kind) {
-        case "empty":
-          return [];
-        case "clear": {
-          const entry: TerminalEntry = { type: "clear", content: "" };
-          await repo.clear(sessionId);
-          broadcast.update(sessionId, [entry]);
-          return [entry];
-        }
-        case "run":
-          return (await runCode(sessionId, who, { echo: `$ ${line.trim()}` })).entries;
-        case "reply": {
-          const [, ...reply] = await say(sessionId, [
-            { type: "input", content: `$ ${line.trim()}` },
-            ...parsed.entries,
-          ]);
-          return reply;
-        }
-      }
+    /** A typed line, answered for everyone by the command it names. */
+    async command(sessionId: string, who: Runner, typed: string, file?: string): Promise<void> {
+      const line = typed.trim();
+      const [name, ...args] = line.split(/\s+/).filter(Boolean);
+      if (!name) return;
+      const reply = async (entries: TerminalEntry[]) => {
+        await say(sessionId, [{ type: "input", content: `$ ${line}` }, ...entries]);
+      };
+      const command = commands.find(name);
+      if (!command) return reply(commands.unknown(name));
+      await command.execute({ sessionId, who, line, args, file, reply });
     },
 
     history: (sessionId: string) => repo.history(sessionId),
@@ -143,11 +174,13 @@ export function createTerminalService(deps: TerminalDeps) {
 
 export type TerminalService = ReturnType<typeof createTerminalService>;
 
-/** The spec's execution messages (§8): refusals say why, anything unexpected is logged. */
+/**
+ * The spec's execution messages (§8): a refusal says why, a Piston server's error status is
+ * shown as it is, and anything unexpected is logged.
+ */
 function failureText(error: unknown, logger: Logger): string {
-  if (error instanceof HttpError) {
-    return error.message.startsWith("API responded") ? error.message : `Execution failed: ${error.message}`;
-  }
+  if (error instanceof RemoteRunnerError && error.status !== undefined) return error.message;
+  if (error instanceof ExecutionError) return `Execution failed: ${error.message}`;
   logger.error({ err: error }, "terminal run failed");
   return `Error executing code: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -1,21 +1,18 @@
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
+import { requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { RunAbortedError } from "../execution/index";
-import { TerminalError, type TerminalService } from "./service";
+import { RunInProgressError, type TerminalService } from "./service";
 
 /**
  * The terminal's events on one socket. Only a socket that joined the session may run its
  * code or read its terminal; runs this socket started are cancelled when it disconnects.
+ * Entries reach this socket as they reach everyone (room broadcasts), never in an ack.
  */
 export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalService, logger: Logger) {
   const mine = new Set<AbortController>();
   const identity = socket.data.identity;
-
-  const requireMember = (sessionId: string) => {
-    if (socket.data.session?.id !== sessionId)
-      throw new SocketEventError("not_joined", "Join the session first");
-  };
 
   const runner = (signal: AbortSignal) => ({
     name: identity.name,
@@ -30,36 +27,33 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
     try {
       return await work(controller.signal);
     } catch (error) {
-      if (error instanceof TerminalError) throw new SocketEventError(error.code, error.message);
-      if (error instanceof RunAbortedError) throw new SocketEventError("cancelled", "Run cancelled");
+      if (error instanceof RunInProgressError) throw new SocketEventError("run_in_progress", error.message);
+      if (error instanceof RunAbortedError) throw new SocketEventError("cancelled", error.message);
       throw error;
     } finally {
       mine.delete(controller);
     }
   }
 
-  handle(socket, "runCode", logger, async ({ sessionId, stdin, args }) => {
-    requireMember(sessionId);
+  handle(socket, "runCode", logger, async ({ sessionId, file, stdin, args }) => {
+    requireJoined(socket, sessionId);
     return cancellable(async (signal) => {
-      const { response, entries } = await terminal.runCode(sessionId, runner(signal), {
-        ...(stdin !== undefined ? { stdin } : {}),
-        ...(args !== undefined ? { args } : {}),
-      });
+      const { response, entries } = await terminal.runCode(sessionId, runner(signal), { file, stdin, args });
+      // Everyone, this socket included, was shown why in the terminal.
       if (!response)
         throw new SocketEventError("execution_failed", entries[0]?.content ?? "Execution failed");
-      return { ...response, terminalEntries: entries };
+      return { language: response.language, version: response.version, run: response.run };
     });
   });
 
-  handle(socket, "terminalCommand", logger, async ({ sessionId, command }) => {
-    requireMember(sessionId);
-    return cancellable(async (signal) => ({
-      entries: await terminal.command(sessionId, runner(signal), command),
-    }));
+  handle(socket, "terminalCommand", logger, async ({ sessionId, command, file }) => {
+    requireJoined(socket, sessionId);
+    await cancellable((signal) => terminal.command(sessionId, runner(signal), command, file));
+    return null;
   });
 
   handle(socket, "getTerminalHistory", logger, async (sessionId) => {
-    requireMember(sessionId);
+    requireJoined(socket, sessionId);
     socket.emit("terminalHistory", { sessionId, history: await terminal.history(sessionId) });
     socket.emit("runStateUpdate", terminal.runState(sessionId));
     return undefined;

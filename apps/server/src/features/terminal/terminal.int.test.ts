@@ -1,11 +1,10 @@
-import { type Ack, EXECUTION_MESSAGES, type TerminalEntry } from "@ensemble/protocol";
+import { type Ack, EXECUTION_MESSAGES, SocketErrorCodeSchema, type TerminalEntry } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
-import { HELP_TEXT } from "./entries";
 
-type RunAck = Ack<{ run: { stdout: string; status: string | null }; terminalEntries: TerminalEntry[] }>;
+type RunAck = Ack<{ run: { stdout: string; status: string | null } }>;
 
 const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
   new Promise<T>((resolve) =>
@@ -39,27 +38,32 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
 
   it("runs the session's live code for a guest and shows everyone the input line and the result", async () => {
     const { sessionId, host, guest } = await newSession();
-    const text = host.doc.getText("main.js");
+    const text = host.file();
     text.delete(0, text.length);
     text.insert(0, "console.log('from the doc'); console.error('oops')");
     await waitFor(() => guest.text().includes("from the doc"));
     const ack = await emitAck<RunAck>(guest.socket, "runCode", { sessionId });
     expect(ack).toMatchObject({ ok: true, data: { run: { stdout: "from the doc\n", status: null } } });
+    // The sender gets the result once: in the room's broadcast, not again in its ack.
+    expect(ack.ok && "terminalEntries" in ack.data).toBe(false);
     const expected = [
       { type: "output", content: "from the doc\n" },
       { type: "error", content: "oops\n" },
     ];
-    const stored = ack.ok ? ack.data.terminalEntries : [];
+    await waitFor(() => events(guest, "executionResult").length === 1);
+    const [result] = events(guest, "executionResult") as { terminalEntries: TerminalEntry[] }[];
+    const stored = result?.terminalEntries ?? [];
     expect(stored).toMatchObject(expected);
     for (const e of [host, guest]) {
       await waitFor(() => events(e, "executionResult").length === 1);
-      const [echo] = events(e, "terminalUpdate") as { entry: TerminalEntry }[];
+      const [echo, ...more] = events(e, "terminalUpdate") as { entry: TerminalEntry }[];
       expect(echo?.entry).toMatchObject({ type: "input", content: "$ run" });
+      expect(more).toEqual([]);
       // Every stored entry carries the server's order, the same for everyone.
       const seqs = [echo?.entry.seq ?? 0, ...stored.map((entry) => entry.seq ?? 0)];
       expect(seqs[0]).toBeGreaterThan(0);
       expect(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] ?? 0))).toBe(true);
-      expect(events(e, "executionResult")[0]).toEqual({ sessionId, terminalEntries: stored });
+      expect(events(e, "executionResult")).toEqual([{ sessionId, terminalEntries: stored }]);
       expect(events(e, "runStateUpdate")).toEqual([
         { sessionId, isRunning: true, by: "Anonymous" },
         { sessionId, isRunning: false, by: null },
@@ -69,7 +73,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
 
   it("is single-flight per session: a second run while one is in flight is refused", async () => {
     const { sessionId, host, guest } = await newSession();
-    const text = host.doc.getText("main.js");
+    const text = host.file();
     text.delete(0, text.length);
     text.insert(0, "setTimeout(() => console.log('slow done'), 1500)");
     await waitFor(() => guest.text().includes("slow done"));
@@ -94,13 +98,24 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
 
   it("answers terminal commands for everyone and keeps a history for late joiners, cleared by clear", async () => {
     const { sessionId, host, guest } = await newSession();
-    const help = await emitAck<Ack<{ entries: TerminalEntry[] }>>(host.socket, "terminalCommand", {
-      sessionId,
-      command: "  help ",
+    const helpText = server.app.terminal.commands.helpText();
+    expect(helpText.split("\n").map((line) => line.trim().split(/\s+/)[0])).toEqual([
+      "Available",
+      "run",
+      "clear",
+      "help",
+    ]);
+    const help = await emitAck<Ack<null>>(host.socket, "terminalCommand", { sessionId, command: "  help " });
+    expect(help).toEqual({ ok: true, data: null });
+    await waitFor(() => events(host, "terminalUpdate").length === 1);
+    expect(events(host, "terminalUpdate")[0]).toMatchObject({
+      entries: [
+        { type: "input", content: "$ help" },
+        { type: "output", content: helpText },
+      ],
     });
-    expect(help).toMatchObject({ ok: true, data: { entries: [{ type: "output", content: HELP_TEXT }] } });
+    // Nothing registers git or pr yet: they are unknown commands until version control does.
     await emitAck(host.socket, "terminalCommand", { sessionId, command: "git status" });
-    await emitAck(host.socket, "terminalCommand", { sessionId, command: "pr list" });
     await emitAck(host.socket, "terminalCommand", { sessionId, command: "ls -la" });
     await emitAck(guest.socket, "terminalCommand", { sessionId, command: "run" });
     await waitFor(() => events(guest, "executionResult").length === 1);
@@ -117,14 +132,13 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     expect(new Set(seqs).size).toBe(history.length);
     expect(history.map(({ type, content }) => ({ type, content }))).toEqual([
       { type: "input", content: "$ help" },
-      { type: "output", content: HELP_TEXT },
+      { type: "output", content: helpText },
       { type: "input", content: "$ git status" },
-      { type: "error", content: "Unsupported git operation: status" },
-      { type: "input", content: "$ pr list" },
-      { type: "error", content: "Unknown PR command: list. Type 'pr help' for available commands." },
+      { type: "error", content: "Unknown command: git. Type 'help' for available commands." },
+      { type: "output", content: helpText },
       { type: "input", content: "$ ls -la" },
       { type: "error", content: "Unknown command: ls. Type 'help' for available commands." },
-      { type: "output", content: HELP_TEXT },
+      { type: "output", content: helpText },
       { type: "input", content: "$ run" },
       { type: "output", content: "Hello, world!\n" },
     ]);
@@ -137,9 +151,28 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     expect(events(late, "terminalHistory")[1]).toEqual({ sessionId, history: [] });
   });
 
+  it("answers a command another feature registered, and lists it in help", async () => {
+    const { sessionId, host, guest } = await newSession();
+    server.app.terminal.commands.register({
+      name: "greet",
+      summary: "greet someone",
+      execute: ({ who, args, reply }) =>
+        reply([{ type: "output", content: `hello ${args.join(" ")} from ${who.name}` }]),
+    });
+    await emitAck(guest.socket, "terminalCommand", { sessionId, command: "GREET the room" });
+    await emitAck(host.socket, "terminalCommand", { sessionId, command: "help" });
+    await waitFor(() => events(host, "terminalUpdate").length === 2);
+    const [greeting, help] = events(host, "terminalUpdate") as { entries: TerminalEntry[] }[];
+    expect(greeting?.entries).toMatchObject([
+      { type: "input", content: "$ GREET the room" },
+      { type: "output", content: "hello the room from Anonymous" },
+    ]);
+    expect(help?.entries[1]?.content).toMatch(/^ {2}greet {3}greet someone$/m);
+  });
+
   it("keeps the history bounded and survives NUL bytes in output", async () => {
     const { sessionId, host } = await newSession();
-    const text = host.doc.getText("main.js");
+    const text = host.file();
     text.delete(0, text.length);
     text.insert(0, "process.stdout.write('a\\0b')");
     await emitAck(host.socket, "runCode", { sessionId });
@@ -158,12 +191,16 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
   });
 
   it("refuses sockets that have not joined the session, and bad payloads", async () => {
-    const { sessionId } = await newSession();
+    const { sessionId, host } = await newSession();
     const outsider = await editor();
-    expect(await emitAck(outsider.socket, "runCode", { sessionId })).toMatchObject({
-      ok: false,
-      error: { code: "not_joined" },
+    // A forged run, from a socket that joined no session, with the declared code.
+    const forged = await emitAck<Ack<unknown>>(outsider.socket, "runCode", {
+      sessionId,
+      file: "src/main.js",
     });
+    expect(forged).toMatchObject({ ok: false, error: { code: "not_joined" } });
+    expect(forged.ok ? undefined : SocketErrorCodeSchema.parse(forged.error.code)).toBe("not_joined");
+    expect(events(host, "runStateUpdate")).toEqual([]);
     expect(await emitAck(outsider.socket, "terminalCommand", { sessionId, command: "help" })).toMatchObject({
       ok: false,
       error: { code: "not_joined" },
@@ -177,6 +214,12 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       ok: false,
       error: { code: "invalid_payload" },
     });
+    for (const file of ["../etc/passwd", "/src/main.js", `${"a".repeat(256)}.js`]) {
+      expect(await emitAck(member.socket, "runCode", { sessionId, file }), file).toMatchObject({
+        ok: false,
+        error: { code: "invalid_payload" },
+      });
+    }
     expect(
       await emitAck(member.socket, "terminalCommand", { sessionId, command: "x".repeat(1001) }),
     ).toMatchObject({
@@ -187,7 +230,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
 
   it("cancels a run when the socket that started it disconnects", async () => {
     const { sessionId, host, guest } = await newSession();
-    const text = host.doc.getText("main.js");
+    const text = host.file();
     text.delete(0, text.length);
     text.insert(0, "setInterval(() => {}, 1000)");
     await waitFor(() => guest.text().includes("setInterval"));

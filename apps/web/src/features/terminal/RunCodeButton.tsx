@@ -6,10 +6,12 @@ interface RunCodeButtonProps {
   channel: TerminalChannel | null;
   language: Language;
   isConnected: boolean;
+  /** The workspace path of the file the editor shows: the run starts there when it can. */
+  openFile?: string | undefined;
 }
 
 /** Runs the session's file for everyone; 'Running...' and disabled while any run is in flight. */
-export function RunCodeButton({ channel, language, isConnected }: RunCodeButtonProps) {
+export function RunCodeButton({ channel, language, isConnected, openFile }: RunCodeButtonProps) {
   const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected);
   const { file, name } = LANGUAGES[language];
   const title = isBusy
@@ -24,7 +26,7 @@ export function RunCodeButton({ channel, language, isConnected }: RunCodeButtonP
       data-testid="run-code"
       disabled={!canRun}
       title={title}
-      onClick={run}
+      onClick={() => run(openFile)}
     >
       <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
         <path d="M7 4.5v15l12-7.5z" fill="currentColor" />

@@ -13,15 +13,17 @@ interface TerminalPanelProps {
   isConnected: boolean;
   /** Where focus goes when the panel closes (the top bar's terminal toggle). */
   toggleId: string;
+  /** The workspace path of the file the editor shows: a typed `run` starts there when it can. */
+  openFile?: string | undefined;
 }
 
 /** The session's shared terminal: resize handle, header with Clear and close, log, command line. */
-export function TerminalPanel({ id, channel, isConnected, toggleId }: TerminalPanelProps) {
+export function TerminalPanel({ id, channel, isConnected, toggleId, openFile }: TerminalPanelProps) {
   const height = useTerminalStore((s) => s.height);
   const isRunning = useTerminalStore((s) => s.isRunning);
   const runBy = useTerminalStore((s) => s.runBy);
   const handle = useResizeHandle();
-  const input = useTerminalInput(channel);
+  const input = useTerminalInput(channel, openFile);
   const inputId = useId();
   const canUse = channel !== null && isConnected;
 

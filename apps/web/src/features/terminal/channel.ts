@@ -45,8 +45,9 @@ export function failureEntry(
 
 /**
  * The session's shared terminal over the editor's one socket. The server sends every entry
- * to the whole session room, the sender included, so entries are taken from those
- * broadcasts only; acks are read just for refusals that nobody else sees.
+ * once, to the whole session room, the sender included (a run's result as
+ * `executionResult`); acks carry no entries and are read just for refusals that nobody else
+ * sees.
  */
 export class TerminalChannel {
   constructor(
@@ -80,25 +81,36 @@ export class TerminalChannel {
     this.socket.emit("getTerminalHistory", this.sessionId);
   }
 
-  /** Runs the session's current file for everyone (Run Code). */
-  run(): void {
+  /**
+   * Runs the session's project for everyone (Run Code), from `openFile` (the workspace path
+   * of the file the editor shows) when it is `.js`, `.mjs` or `.py`, else from the session
+   * language's main file.
+   */
+  run(openFile?: string): void {
     setStarting(true);
     setTerminalOpen(true);
-    this.socket.timeout(RUN_ACK_TIMEOUT_MS).emit("runCode", { sessionId: this.sessionId }, (err, result) => {
+    const payload = { sessionId: this.sessionId, ...(openFile !== undefined ? { file: openFile } : {}) };
+    this.socket.timeout(RUN_ACK_TIMEOUT_MS).emit("runCode", payload, (err, result) => {
       setStarting(false);
       const failure = failureEntry(err, result, true);
       if (failure) receiveEntries([failure]);
     });
   }
 
-  /** Sends a line typed in the terminal; the server echoes and answers it for everyone. */
-  command(line: string): void {
-    this.socket
-      .timeout(COMMAND_ACK_TIMEOUT_MS)
-      .emit("terminalCommand", { sessionId: this.sessionId, command: line }, (err, result) => {
-        const failure = failureEntry(err, result, false);
-        // Refused before the server echoed it: show the line with the reason, to us only.
-        if (failure) receiveEntries([{ type: "input", content: `$ ${line.trim()}` }, failure]);
-      });
+  /**
+   * Sends a line typed in the terminal; the server echoes and answers it for everyone.
+   * `openFile` is what a typed `run` starts from (see run).
+   */
+  command(line: string, openFile?: string): void {
+    const payload = {
+      sessionId: this.sessionId,
+      command: line,
+      ...(openFile !== undefined ? { file: openFile } : {}),
+    };
+    this.socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit("terminalCommand", payload, (err, result) => {
+      const failure = failureEntry(err, result, false);
+      // Refused before the server echoed it: show the line with the reason, to us only.
+      if (failure) receiveEntries([{ type: "input", content: `$ ${line.trim()}` }, failure]);
+    });
   }
 }

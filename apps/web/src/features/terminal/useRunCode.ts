@@ -12,8 +12,9 @@ export function useRunCode(channel: TerminalChannel | null, isConnected: boolean
     isBusy,
     runBy,
     canRun: channel !== null && isConnected && !isBusy,
-    run: () => {
-      if (channel && isConnected && !isBusy) channel.run();
+    /** Runs the project from `openFile` (the editor's open file), see TerminalChannel.run. */
+    run: (openFile?: string) => {
+      if (channel && isConnected && !isBusy) channel.run(openFile);
     },
   };
 }

@@ -6,9 +6,9 @@ const RECALL_MAX = 50;
 
 /**
  * The terminal's command line: Enter sends the line to the session (`run`, `clear`,
- * `help`...), Arrow Up and Down recall this user's earlier lines.
+ * `help`...) with the editor's open file, Arrow Up and Down recall this user's earlier lines.
  */
-export function useTerminalInput(channel: TerminalChannel | null) {
+export function useTerminalInput(channel: TerminalChannel | null, openFile?: string) {
   const [value, setValue] = useState("");
   const [recall, setRecall] = useState<string[]>([]);
   const [recallAt, setRecallAt] = useState<number | null>(null);
@@ -23,7 +23,7 @@ export function useTerminalInput(channel: TerminalChannel | null) {
       event.preventDefault();
       const line = value.trim();
       if (!channel || line === "") return;
-      channel.command(line);
+      channel.command(line, openFile);
       setRecall((lines) => [...lines.filter((l) => l !== line), line].slice(-RECALL_MAX));
       setRecallAt(null);
       setValue("");

@@ -1,0 +1,162 @@
+import { Writable } from "node:stream";
+import { type Language, type TerminalEntry, WORKSPACE_LIMITS } from "@ensemble/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loadConfig } from "../../env";
+import { createLogger } from "../../logger";
+import type { WorkspaceFile } from "../collab/index";
+import {
+  type ExecutionService,
+  RemoteRunnerError,
+  RunAbortedError,
+  RunRateLimitedError,
+} from "../execution/index";
+import { createExecutionService } from "../execution/service";
+import type { TerminalRepo } from "./repo";
+import { createTerminalService } from "./service";
+
+const SESSION = "project-session";
+const who = { name: "Ada", rateKey: "user:ada" };
+const logger = createLogger("fatal", new Writable({ write: (_chunk, _encoding, done) => done() }));
+
+/** A terminal over a fake workspace and an in-memory history; runs go to `execution`. */
+function terminalOver(
+  execution: Pick<ExecutionService, "runProject">,
+  files: WorkspaceFile[] | undefined,
+  language: Language = "javascript",
+) {
+  let seq = 0;
+  const results: TerminalEntry[][] = [];
+  const repo: TerminalRepo = {
+    append: async (_sessionId, entries) => entries.map((entry) => ({ ...entry, seq: ++seq })),
+    clear: async () => {},
+    history: async () => [],
+  };
+  const terminal = createTerminalService({
+    repo,
+    execution,
+    sessions: { language: async () => language },
+    workspace: { files: (sessionId) => (sessionId === SESSION ? files : undefined) },
+    broadcast: {
+      update: () => {},
+      result: (_sessionId, entries) => results.push(entries),
+      runState: () => {},
+    },
+    logger,
+  });
+  return { terminal, results };
+}
+
+const contents = (entries: TerminalEntry[]) => entries.map(({ type, content }) => ({ type, content }));
+
+// The real sandbox: the whole workspace is written into the work folder and the entry runs there.
+describe("Run Code runs the session's project in the sandbox", () => {
+  let execution: ExecutionService;
+
+  beforeAll(() => {
+    execution = createExecutionService(loadConfig({ RUN_RATE_MAX: "1000" }), logger);
+  });
+  afterAll(() => execution.close());
+
+  it("runs src/main.js, which requires a module in a subfolder", async () => {
+    const { terminal } = terminalOver(execution, [
+      { path: "README.md", content: "# demo" },
+      { path: "src/lib/util.js", content: "exports.twice = (n) => n * 2;" },
+      { path: "src/main.js", content: "const { twice } = require('./lib/util');\nconsole.log(twice(21));" },
+    ]);
+    const { entries } = await terminal.runCode(SESSION, who, {});
+    expect(contents(entries)).toEqual([{ type: "output", content: "42\n" }]);
+  });
+
+  it("runs src/main.py, which imports a sibling module and a module in a subfolder", async () => {
+    const { terminal } = terminalOver(
+      execution,
+      [
+        {
+          path: "src/main.py",
+          content: "from helper import twice\nfrom lib.more import half\nprint(twice(21), half(8))",
+        },
+        { path: "src/helper.py", content: "def twice(n):\n    return n * 2" },
+        { path: "src/lib/more.py", content: "def half(n):\n    return n // 2" },
+      ],
+      "python",
+    );
+    const { entries } = await terminal.runCode(SESSION, who, {});
+    expect(contents(entries)).toEqual([{ type: "output", content: "42 4\n" }]);
+  });
+
+  it("runs the open file when it is runnable, with the language of its extension", async () => {
+    const files = [
+      { path: "src/main.js", content: "console.log('main')" },
+      { path: "tools/report.py", content: "import os\nprint('report', os.path.basename(__file__))" },
+      { path: "web/app.mjs", content: "import { name } from './lib/name.mjs';\nconsole.log(name)" },
+      { path: "web/lib/name.mjs", content: "export const name = 'esm';" },
+      { path: "notes.txt", content: "not code" },
+    ];
+    const { terminal } = terminalOver(execution, files, "javascript");
+    const run = async (file: string) => contents((await terminal.runCode(SESSION, who, { file })).entries);
+    expect(await run("tools/report.py")).toEqual([{ type: "output", content: "report report.py\n" }]);
+    expect(await run("web/app.mjs")).toEqual([{ type: "output", content: "esm\n" }]);
+    // Not runnable: the session language's main file runs instead.
+    expect(await run("notes.txt")).toEqual([{ type: "output", content: "main\n" }]);
+  });
+
+  it("runs a workspace of as many files as a session holds, each in the work folder", async () => {
+    const files = [
+      { path: "src/main.js", content: "console.log(require('fs').readdirSync('src/lib').length)" },
+      ...Array.from({ length: WORKSPACE_LIMITS.maxFiles - 1 }, (_, i) => ({
+        path: `src/lib/f${i}.js`,
+        content: `module.exports = ${i};`,
+      })),
+    ];
+    const { terminal } = terminalOver(execution, files);
+    const { entries } = await terminal.runCode(SESSION, who, {});
+    expect(contents(entries)).toEqual([{ type: "output", content: `${WORKSPACE_LIMITS.maxFiles - 1}\n` }]);
+  });
+
+  it("says so when the file to run does not exist, without running anything", async () => {
+    const { terminal, results } = terminalOver(execution, [{ path: "src/main.js", content: "" }], "python");
+    const { response, entries } = await terminal.runCode(SESSION, who, {});
+    expect(response).toBeUndefined();
+    expect(contents(entries)).toEqual([
+      { type: "error", content: 'Execution failed: "src/main.py" does not exist.' },
+    ]);
+    expect(results).toEqual([entries]);
+    const gone = await terminal.runCode(SESSION, who, { file: "src/gone.js" });
+    expect(contents(gone.entries)).toEqual([
+      { type: "error", content: 'Execution failed: "src/gone.js" does not exist.' },
+    ]);
+  });
+});
+
+describe("Run Code failures in the terminal's words", () => {
+  const failing = (error: Error) =>
+    terminalOver({ runProject: () => Promise.reject(error) }, [{ path: "src/main.js", content: "" }])
+      .terminal;
+
+  it("shows a Piston server's error status as it is, and other refusals as Execution failed", async () => {
+    const remote = await failing(new RemoteRunnerError("API responded with status: 500", 500)).runCode(
+      SESSION,
+      who,
+      {},
+    );
+    expect(contents(remote.entries)).toEqual([{ type: "error", content: "API responded with status: 500" }]);
+    const unreachable = await failing(
+      new RemoteRunnerError("The Piston server is unreachable (ECONNREFUSED)"),
+    ).runCode(SESSION, who, {});
+    expect(unreachable.entries[0]?.content).toBe(
+      "Execution failed: The Piston server is unreachable (ECONNREFUSED)",
+    );
+    const limited = await failing(new RunRateLimitedError(30)).runCode(SESSION, who, {});
+    expect(limited.entries[0]?.content).toBe(
+      "Execution failed: Too many runs. Please wait a minute before running code again.",
+    );
+  });
+
+  it("shows an unexpected failure as Error executing code, and lets a cancelled run end without a result", async () => {
+    const broken = await failing(new Error("boom")).runCode(SESSION, who, {});
+    expect(contents(broken.entries)).toEqual([{ type: "error", content: "Error executing code: boom" }]);
+    await expect(failing(new RunAbortedError()).runCode(SESSION, who, {})).rejects.toBeInstanceOf(
+      RunAbortedError,
+    );
+  });
+});
