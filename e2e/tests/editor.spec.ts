@@ -81,7 +81,7 @@ test.describe("live editor", () => {
 
     await ben.page.getByLabel("Language").selectOption("python");
     for (const screen of [ann, ben]) {
-      await expect(screen.page.getByTestId("editor-file-name")).toHaveText("main.py");
+      await expect(screen.page.getByTestId("editor-file-name")).toHaveText("src/main.py");
       await expect.poll(() => screen.language()).toBe("python");
       await expect(screen.page.getByLabel("Language")).toHaveValue("python");
     }
@@ -101,7 +101,7 @@ test.describe("live editor", () => {
     await expectConverged([ann, ben], (t) => t.includes("#ben") && t.includes("#ann"));
 
     await ann.page.getByLabel("Language").selectOption("javascript");
-    await expect(ben.page.getByTestId("editor-file-name")).toHaveText("main.js");
+    await expect(ben.page.getByTestId("editor-file-name")).toHaveText("src/main.js");
     await expectConverged([ann, ben], (t) => t.includes("// ann") && t.startsWith("// Welcome"));
   });
 

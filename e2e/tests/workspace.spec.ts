@@ -59,7 +59,7 @@ test.describe("a project of many files", () => {
     await renameBox.press("Enter");
     await expect(ben.page.getByTestId("code-editor")).toHaveAttribute("data-file", "src/lib/helpers.js");
     expect(await ben.text("src/lib/helpers.js")).toBe("exports.twice = (n) => n * 2;\n");
-    await expect(ben.page.getByRole("tab", { name: "helpers.js" })).toBeVisible();
+    await expect(ben.page.getByRole("button", { name: "helpers.js", exact: true })).toBeVisible();
 
     // Following someone: their file, across a switch, until Escape.
     await cy.page.getByRole("button", { name: `Follow ${account.name}` }).click();

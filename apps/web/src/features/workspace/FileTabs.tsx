@@ -2,7 +2,7 @@ import { useCollabStore } from "../collab/store";
 import { closeFile, openFile, useOpenFiles } from "./store";
 import { fileColor } from "./tree";
 
-/** The open files as tabs: click shows one, × closes it. */
+/** The open files as tabs (a list of buttons; the shown one is `aria-current`): click shows one, × closes it. */
 export function FileTabs({ onSelect }: { onSelect: () => void }) {
   const openIds = useOpenFiles((s) => s.openIds);
   const activeId = useOpenFiles((s) => s.activeId);
@@ -14,13 +14,12 @@ export function FileTabs({ onSelect }: { onSelect: () => void }) {
   });
   if (tabs.length === 0) return null;
   return (
-    <div className="file-tabs" role="tablist" aria-label="Open files">
+    <ul className="file-tabs" aria-label="Open files">
       {tabs.map((tab) => (
-        <div key={tab.id} className={`file-tab${tab.id === activeId ? " is-active" : ""}`}>
+        <li key={tab.id} className={`file-tab${tab.id === activeId ? " is-active" : ""}`}>
           <button
             type="button"
-            role="tab"
-            aria-selected={tab.id === activeId}
+            aria-current={tab.id === activeId ? "true" : undefined}
             className="file-tab-name"
             title={tab.path}
             onClick={() => {
@@ -43,8 +42,8 @@ export function FileTabs({ onSelect }: { onSelect: () => void }) {
           >
             ×
           </button>
-        </div>
+        </li>
       ))}
-    </div>
+    </ul>
   );
 }
