@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SessionIdSchema } from "./sessions";
+import { utf8Bytes } from "./text";
 import { WorkspacePathSchema } from "./workspace";
 
 /**
@@ -51,15 +52,6 @@ export function runFileNameProblem(name: string): string | undefined {
     return "has an empty, '.' or '..' segment";
   }
   return undefined;
-}
-
-function utf8Bytes(text: string): number {
-  let bytes = 0;
-  for (const char of text) {
-    const point = char.codePointAt(0) ?? 0;
-    bytes += point < 0x80 ? 1 : point < 0x800 ? 2 : point < 0x10000 ? 3 : 4;
-  }
-  return bytes;
 }
 
 const FileSchema = z.object(

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { SessionIdSchema } from "./sessions";
+import { utf8Bytes } from "./text";
 
 /** Limits of a session's workspace: the server refuses what goes past them. */
 export const WORKSPACE_LIMITS = {
@@ -52,7 +53,7 @@ export function checkPath(raw: string): PathCheck {
     return { ok: false, message: WORKSPACE_MESSAGES.dotGit };
   }
   const path = segments.join("/");
-  if (new TextEncoder().encode(path).byteLength > WORKSPACE_LIMITS.maxPathBytes) {
+  if (utf8Bytes(path) > WORKSPACE_LIMITS.maxPathBytes) {
     return { ok: false, message: WORKSPACE_MESSAGES.tooLong };
   }
   if (segments.length > WORKSPACE_LIMITS.maxDepth) return { ok: false, message: WORKSPACE_MESSAGES.tooDeep };
@@ -97,6 +98,32 @@ export const LANGUAGE_MAIN_FILES = {
   javascript: "src/main.js",
   python: "src/main.py",
 } as const;
+
+const RUNNABLE: Readonly<Record<string, "javascript" | "python">> = {
+  js: "javascript",
+  mjs: "javascript",
+  py: "python",
+};
+
+/** The language a file runs with, by its extension, or undefined when Run Code cannot run it. */
+export function runnableLanguage(path: string): "javascript" | "python" | undefined {
+  const name = path.slice(path.lastIndexOf("/") + 1);
+  const dot = name.lastIndexOf(".");
+  return dot > 0 ? RUNNABLE[name.slice(dot + 1).toLowerCase()] : undefined;
+}
+
+/**
+ * Where Run Code starts: the open file when it is `.js`, `.mjs` or `.py` (its extension
+ * picks the language), otherwise the session language's main file.
+ */
+export function runEntry(
+  openFile: string | undefined,
+  sessionLanguage: "javascript" | "python",
+): { language: "javascript" | "python"; entry: string } {
+  const openLanguage = openFile === undefined ? undefined : runnableLanguage(openFile);
+  if (openFile !== undefined && openLanguage) return { language: openLanguage, entry: openFile };
+  return { language: sessionLanguage, entry: LANGUAGE_MAIN_FILES[sessionLanguage] };
+}
 
 /** Folders every new session starts with (besides `src/`, which holds the main file). */
 export const STARTER_FOLDERS = ["src/components"] as const;

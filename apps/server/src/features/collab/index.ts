@@ -2,11 +2,12 @@ import { toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
+import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import { createDocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
-import { registerCollabSocket, sessionRoom } from "./socket";
+import { registerCollabSocket } from "./socket";
 import type { WorkspaceFile } from "./workspace";
 
 export type { WorkspaceFile };

@@ -2,14 +2,12 @@ import { toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
+import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import { type Room, type RoomConnection, RoomMessageError } from "./room";
 import type { RoomRegistry } from "./rooms";
 import { type Workspace, WorkspaceError } from "./workspace";
-
-/** The socket.io room of a session. */
-export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 export interface CollabSocketDeps {
   io: EditorServer;
@@ -46,10 +44,10 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   const selfId = identity.id;
   let membership: Membership | undefined;
 
+  // The membership check is realtime's; collab keeps what it needs beside it (the connection).
   const requireMember = (sessionId?: string): Membership => {
-    if (!membership || (sessionId !== undefined && membership.sessionId !== sessionId)) {
-      throw new SocketEventError("not_joined", "Join the session first");
-    }
+    if (!membership) throw new SocketEventError("not_joined", "Join the session first");
+    requireJoined(socket, sessionId ?? membership.sessionId);
     return membership;
   };
 

@@ -1,14 +1,5 @@
-import { LANGUAGE_MAIN_FILES, type Language, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import { type Language, runEntry, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import type { WorkspaceFile } from "../collab/index";
-
-const RUNNABLE: Record<string, Language> = { js: "javascript", mjs: "javascript", py: "python" };
-
-/** The language a file runs with, by its extension, or undefined when Run Code cannot run it. */
-export function runnableLanguage(path: string): Language | undefined {
-  const name = path.slice(path.lastIndexOf("/") + 1);
-  const dot = name.lastIndexOf(".");
-  return dot > 0 ? RUNNABLE[name.slice(dot + 1).toLowerCase()] : undefined;
-}
 
 export type ProjectPlan =
   | { ok: true; language: Language; entry: string; files: WorkspaceFile[] }
@@ -24,9 +15,7 @@ export function planProject(
   openFile: string | undefined,
   sessionLanguage: Language,
 ): ProjectPlan {
-  const openLanguage = openFile === undefined ? undefined : runnableLanguage(openFile);
-  const language = openLanguage ?? sessionLanguage;
-  const entry = openFile !== undefined && openLanguage ? openFile : LANGUAGE_MAIN_FILES[sessionLanguage];
+  const { language, entry } = runEntry(openFile, sessionLanguage);
   const entryFile = files.find((file) => file.path === entry);
   if (!entryFile) return { ok: false, message: WORKSPACE_MESSAGES.notFound(entry) };
   return { ok: true, language, entry, files: [entryFile, ...files.filter((file) => file !== entryFile)] };

@@ -95,6 +95,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
     <div className="editor-screen">
       <TopBar
         file={file}
+        openFile={activePath ?? undefined}
         language={state.language}
         isSidebarOpen={isSidebarOpen}
         sidebarId={SIDEBAR_ID}
@@ -155,6 +156,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
           )}
           {isTerminalOpen && (
             <TerminalPanel
+              openFile={activePath ?? undefined}
               id={TERMINAL_ID}
               channel={terminal}
               isConnected={isConnected}

@@ -5,6 +5,8 @@ import { RunCodeButton } from "../terminal/RunCodeButton";
 
 interface TopBarProps {
   file: string;
+  /** The workspace path of the open file, if one is open (Run Code starts there when it can). */
+  openFile: string | undefined;
   language: Language;
   isSidebarOpen: boolean;
   sidebarId: string;
@@ -77,7 +79,12 @@ export function TopBar(props: TopBarProps) {
             </option>
           ))}
         </select>
-        <RunCodeButton channel={props.terminal} language={props.language} isConnected={props.isConnected} />
+        <RunCodeButton
+          channel={props.terminal}
+          language={props.language}
+          isConnected={props.isConnected}
+          openFile={props.openFile}
+        />
         {props.isHost && (
           <button type="button" className="button button-danger" onClick={props.onEndSession}>
             End Session

@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language } from "@ensemble/protocol";
+import { LANGUAGES, type Language, runEntry } from "@ensemble/protocol";
 import type { TerminalChannel } from "./channel";
 import { useRunCode } from "./useRunCode";
 
@@ -10,14 +10,15 @@ interface RunCodeButtonProps {
   openFile?: string | undefined;
 }
 
-/** Runs the session's file for everyone; 'Running...' and disabled while any run is in flight. */
+/** Runs the project from the open file for everyone; 'Running...' and disabled while any run is in flight. */
 export function RunCodeButton({ channel, language, isConnected, openFile }: RunCodeButtonProps) {
   const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected);
-  const { file, name } = LANGUAGES[language];
+  const { language: runLanguage, entry } = runEntry(openFile, language);
+  const { name } = LANGUAGES[runLanguage];
   const title = isBusy
     ? `Running${runBy ? ` (started by ${runBy})` : ""}`
     : isConnected
-      ? `Run ${file} (${name}) for everyone in the session`
+      ? `Run ${entry} (${name}) for everyone in the session`
       : "Reconnect to run code";
   return (
     <button
