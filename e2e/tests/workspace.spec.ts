@@ -133,4 +133,37 @@ test.describe("a project of many files", () => {
     await expect(page.getByText("A path cannot contain '..'.")).toBeVisible();
     expect(await screen.files()).toEqual(["src/main.js"]);
   });
+
+  test("edits made offline to several files merge when back", async ({ page, newPage, request }) => {
+    const { sessionId } = await createHostedSession(request);
+    const away = new EditorScreen(page);
+    const stay = new EditorScreen(await newPage());
+    await away.open(sessionId);
+    await stay.open(sessionId);
+    await away.create("file", "src", "second.js");
+    await expect.poll(() => stay.files()).toEqual(["src/main.js", "src/second.js"]);
+
+    await page.context().setOffline(true);
+    await expect(away.status).toHaveText("OFFLINE");
+    // Offline, the tree still opens files and the editor still types into them.
+    await away.openFile("src/main.js");
+    await away.caretToEndOf(1);
+    await away.type(" offline-main");
+    await away.openFile("src/second.js");
+    await away.caretToEndOf(1);
+    await away.type("// offline-second");
+    await stay.openFile("src/second.js");
+    await stay.caretToEndOf(1);
+    await stay.type("// online-second ");
+    expect(await stay.text("src/main.js")).not.toContain("offline-main");
+
+    await page.context().setOffline(false);
+    await expect(away.status).toHaveText("CONNECTED", { timeout: 15_000 });
+    for (const screen of [away, stay]) {
+      await expect.poll(() => screen.text("src/main.js")).toContain("offline-main");
+      await expect.poll(() => screen.text("src/second.js")).toContain("offline-second");
+      await expect.poll(() => screen.text("src/second.js")).toContain("online-second");
+    }
+    expect(await away.text("src/second.js")).toBe(await stay.text("src/second.js"));
+  });
 });

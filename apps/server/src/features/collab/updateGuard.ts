@@ -27,7 +27,7 @@ type Struct = Y.Item | Y.GC | Y.Skip;
 /**
  * Checks a client's Yjs update before it is applied: a client may only insert plain text
  * into file texts and delete text of file texts. Anything else (an entry of the `files` or
- * `folders` map, a new root type, a nested type, formatting or embeds, a delete of content
+ * `folders` map, a new root type, a nested type, formatting or embeds, a carriage return, a delete of content
  * the server does not have, which Yjs would keep pending and apply to a later server item)
  * refuses the update whole. It also refuses an update that would push a file or the
  * workspace past its size limit. Content the server already has is skipped, as Yjs does.
@@ -106,8 +106,11 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
       throw new UpdateRefused("forbidden", `only the server changes "${root}"`);
     if (struct.parentSub !== null) throw new UpdateRefused("forbidden", "a file text has no keys");
     const { content } = struct;
-    if (content instanceof Y.ContentString) grow(root, Buffer.byteLength(content.str));
-    else if (!(content instanceof Y.ContentDeleted))
+    if (content instanceof Y.ContentString) {
+      // Editors keep LF everywhere; a \r would shift every offset after it in Monaco.
+      if (content.str.includes("\r")) throw new UpdateRefused("forbidden", "line endings must be \\n");
+      grow(root, Buffer.byteLength(content.str));
+    } else if (!(content instanceof Y.ContentDeleted))
       throw new UpdateRefused("forbidden", "a file text holds plain text only");
   }
 

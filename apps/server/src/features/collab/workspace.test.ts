@@ -142,6 +142,12 @@ describe("Workspace", () => {
     expect(() => workspace.delete("nope")).toThrow(WORKSPACE_MESSAGES.notFound("nope"));
   });
 
+  it("stores a new file's text with LF line endings", () => {
+    const { workspace } = setup();
+    workspace.createFile("crlf.txt", "a\r\nb\rc\n");
+    expect(workspace.read().find((f) => f.path === "crlf.txt")?.content).toBe("a\nb\nc\n");
+  });
+
   it("allows a rename that only changes case", () => {
     const { workspace, paths } = setup();
     workspace.rename("src/main.js", "src/Main.js");
@@ -183,6 +189,10 @@ describe("checkClientUpdate", () => {
     ["removes a folder", (doc: Y.Doc) => doc.getMap("folders").delete("src/components")],
     ["writes a new root text", (doc: Y.Doc) => doc.getText("f-unregistered").insert(0, "x")],
     ["writes a root map", (doc: Y.Doc) => doc.getMap("other").set("k", 1)],
+    [
+      "inserts a carriage return",
+      (doc: Y.Doc) => doc.getText(fileIdAt(doc, "src/main.js") ?? "").insert(0, "a\r\nb"),
+    ],
     [
       "formats a file's text",
       (doc: Y.Doc) => doc.getText(fileIdAt(doc, "src/main.js") ?? "").format(0, 3, { bold: true }),

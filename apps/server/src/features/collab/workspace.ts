@@ -100,7 +100,9 @@ export class Workspace implements GuardedWorkspace {
     return this.fileIds.has(name);
   }
 
-  createFile(path: string, content = ""): string {
+  createFile(path: string, rawContent = ""): string {
+    // One line ending everywhere: editors map offsets, and \r\n would count twice.
+    const content = rawContent.replace(/\r\n?/g, "\n");
     this.assertFree(path);
     if (this.list().files.length >= WORKSPACE_LIMITS.maxFiles) {
       throw new WorkspaceError("limit", WORKSPACE_MESSAGES.tooManyFiles);

@@ -150,7 +150,7 @@ export function Explorer({
             aria-label="New file"
             title="New file"
           >
-            +<span aria-hidden="true">📄</span>
+            <ActionIcon d="M4 1.5h5.5L13 5v9.5H4zM8.5 7.5v5M6 10h5" />
           </button>
           <button
             type="button"
@@ -160,7 +160,7 @@ export function Explorer({
             aria-label="New folder"
             title="New folder"
           >
-            +<span aria-hidden="true">📁</span>
+            <ActionIcon d="M1.5 3.5h5l1.5 1.5h6.5v8.5h-13zM8 7v5M5.5 9.5h5" />
           </button>
           <button
             type="button"
@@ -170,7 +170,7 @@ export function Explorer({
             aria-label="Download project"
             title="Download project"
           >
-            <span aria-hidden="true">⬇</span>
+            <ActionIcon d="M8 2v8M4.5 6.5 8 10l3.5-3.5M2.5 13.5h11" />
           </button>
         </div>
       </div>
@@ -225,6 +225,21 @@ export function Explorer({
         </div>
       </Dialog>
     </section>
+  );
+}
+
+function ActionIcon({ d }: { d: string }) {
+  return (
+    <svg width="14" height="14" viewBox="0 0 16 16" aria-hidden="true">
+      <path
+        d={d}
+        fill="none"
+        stroke="currentColor"
+        strokeWidth="1.4"
+        strokeLinecap="round"
+        strokeLinejoin="round"
+      />
+    </svg>
   );
 }
 

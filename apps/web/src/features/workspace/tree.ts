@@ -106,7 +106,8 @@ export function editorLanguage(path: string): string {
     tsx: "typescript",
     css: "css",
     html: "html",
-    json: "json",
+    // Monaco has no JSON tokenizer without the JSON language service; JavaScript's colours it well.
+    json: "javascript",
     md: "markdown",
     py: "python",
   };

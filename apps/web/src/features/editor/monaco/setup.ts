@@ -1,5 +1,5 @@
 // Monaco from the npm package, bundled by Vite: the editor core, the editing features a
-// code editor needs, and syntax highlighting for our two languages. Left out: language
+// code editor needs, and syntax highlighting for the workspace's file types. Left out: language
 // services (the TypeScript worker alone is megabytes and a busy CPU per tab) and the
 // features that only serve them or other products (diff editor, code lens, inlay hints,
 // rename, references, inline completions...), about 0.5 MB of the chunk. Nothing is fetched
@@ -38,8 +38,12 @@ import "monaco-editor/features/unusualLineTerminators/register";
 import "monaco-editor/features/wordHighlighter/register";
 import "monaco-editor/features/wordOperations/register";
 import "monaco-editor/features/wordPartOperations/register";
+import "monaco-editor/languages/definitions/css/register";
+import "monaco-editor/languages/definitions/html/register";
 import "monaco-editor/languages/definitions/javascript/register";
+import "monaco-editor/languages/definitions/markdown/register";
 import "monaco-editor/languages/definitions/python/register";
+import "monaco-editor/languages/definitions/typescript/register";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 
 globalThis.MonacoEnvironment = {
