@@ -4,10 +4,11 @@ import path from "node:path";
 import * as Y from "yjs";
 import { createDocuments } from "./documents";
 import { type ServerOptions, startServer } from "./servers";
+import { textNameOf } from "./session";
 import { median, sleep } from "./stats";
 import type { Trace } from "./trace";
 import { type BenchClient, type Counters, connectClient, type SystemId } from "./transports";
-import { FILE, LOCAL } from "./typing";
+import { LOCAL } from "./typing";
 
 export interface ColdLoadResult {
   system: SystemId;
@@ -39,7 +40,8 @@ async function syncedClient(
   const started = performance.now();
   const client = connectClient(system, url, name, counters);
   await client.synced;
-  const text = client.doc.getText(FILE);
+  const textName = textNameOf(system, client.doc);
+  const text = client.doc.getText(textName);
   let isCorrect = expected === undefined || text.toString() === expected;
   if (!isCorrect) {
     isCorrect = await new Promise<boolean>((resolve) => {
@@ -51,7 +53,7 @@ async function syncedClient(
       });
     });
   }
-  return { client, ms: performance.now() - started, isCorrect };
+  return { client, textName, ms: performance.now() - started, isCorrect };
 }
 
 async function pushTrace(client: BenchClient, trace: Trace) {
@@ -69,7 +71,8 @@ async function pushTrace(client: BenchClient, trace: Trace) {
  */
 export async function runColdLoad(
   system: SystemId,
-  trace: Trace,
+  /** The history, made for the root text it is sent to. */
+  traceFor: (textName: string) => Trace,
   restarts: number,
   extra: Partial<ServerOptions> = {},
 ): Promise<ColdLoadResult> {
@@ -82,10 +85,11 @@ export async function runColdLoad(
   const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0 };
   let server = await startServer(system, options);
   const [name = "cold"] = await createDocuments(server, 1, `cold-${system}`);
-  const writer = (await syncedClient(system, server.url, name, counters)).client;
+  const { client: writer, textName } = await syncedClient(system, server.url, name, counters);
+  const trace = traceFor(textName);
   const started = performance.now();
   await pushTrace(writer, trace);
-  const expected = writer.doc.getText(FILE).toString();
+  const expected = writer.doc.getText(textName).toString();
   // Stored once a second client sees it all; then every client leaves so the document unloads.
   const check = await syncedClient(system, server.url, name, counters, expected);
   const storeMs = performance.now() - started;

@@ -1,3 +1,4 @@
+import { fileIdAt } from "@ensemble/collab";
 import * as Y from "yjs";
 import { type BenchClient, type Counters, connectClient, type SystemId } from "./transports";
 import { FILE, type Keystroke, LOCAL, Typist } from "./typing";
@@ -17,24 +18,43 @@ export interface Samples {
   lost: number;
 }
 
+/** The file both typists edit unless told otherwise: every new session of ours starts with it. */
+export const MAIN_FILE = "src/main.js";
+
 /**
- * One benchmark session (shape S1): two typists and one watcher on the same document. Every
- * insert is remembered by (client id, first clock); when another client's doc applies an
- * update covering that clock, the delay since the local apply is one latency sample.
+ * The root text that holds the file at `path` in a synced doc: our server names a file's text
+ * by the file's id; Hocuspocus and y-websocket have no workspace, only the root text FILE.
+ */
+export function textNameOf(system: SystemId, doc: Y.Doc, path = MAIN_FILE): string {
+  if (system !== "ours") return FILE;
+  const id = fileIdAt(doc, path);
+  if (id === undefined) throw new Error(`no file ${path} in the session`);
+  return id;
+}
+
+/**
+ * One benchmark session (shape S1): two typists and one watcher on the same document, each
+ * typist in its own file of `files` (the same file by default; two files of a 200-file
+ * workspace in the workspace run). Every insert is remembered by (client id, first clock);
+ * when another client's doc applies an update covering that clock, the delay since the local
+ * apply is one latency sample.
  */
 export class BenchSession {
   readonly clients: BenchClient[];
-  private readonly typists: Typist[];
+  private typists: Typist[] = [];
+  /** Root texts the typists edit, known once synced. */
+  private textNames: string[] = [];
   private readonly probes = new Map<number, Map<number, Probe>>();
   private measuring = false;
 
   constructor(
-    system: SystemId,
+    private readonly system: SystemId,
     url: string,
     name: string,
-    seed: number,
+    private readonly seed: number,
     private readonly counters: Counters,
     private readonly samples: Samples,
+    private readonly files: readonly string[] = [MAIN_FILE, MAIN_FILE],
   ) {
     this.clients = [0, 1, 2].map(() => connectClient(system, url, name, counters));
     this.clients.forEach((client, index) => {
@@ -42,16 +62,24 @@ export class BenchSession {
         if (origin !== LOCAL && this.measuring) this.record(index, update);
       });
     });
-    this.typists = this.clients
-      .slice(0, 2)
-      .map((c, i) => new Typist(c.doc, c.awareness, seed * 2 + i, (k) => this.remember(i, k)));
   }
 
+  /** Waits for every client's sync, finds the typists' files, then seeds the first one. */
   async ready(seedText: string): Promise<void> {
     await Promise.all(this.clients.map((c) => c.synced));
     const first = this.clients[0] as BenchClient;
+    this.textNames = this.files.map((path) => textNameOf(this.system, first.doc, path));
+    this.typists = this.clients
+      .slice(0, 2)
+      .map(
+        (c, i) =>
+          new Typist(c.doc, c.awareness, this.textNames[i] as string, this.seed * 2 + i, (k) =>
+            this.remember(i, k),
+          ),
+      );
     // Same content everywhere: a small file a pair would be editing (notes: ~2 kB doc).
-    if (seedText) first.doc.transact(() => first.doc.getText(FILE).insert(0, seedText), LOCAL);
+    const seeded = this.textNames[0] as string;
+    if (seedText) first.doc.transact(() => first.doc.getText(seeded).insert(0, seedText), LOCAL);
   }
 
   startTyping(): void {
@@ -76,8 +104,10 @@ export class BenchSession {
   }
 
   isConverged(): boolean {
-    const texts = this.clients.map((c) => c.doc.getText(FILE).toString());
-    return texts.every((t) => t === texts[0]);
+    return this.textNames.every((name) => {
+      const texts = this.clients.map((c) => c.doc.getText(name).toString());
+      return texts.every((t) => t === texts[0]);
+    });
   }
 
   close(): void {

@@ -15,13 +15,14 @@ export interface Trace {
  * A synthetic stand-in for the B4 trace (259,778 single-character edits, about 70 % inserts and
  * 30 % deletes, ending near 104k characters), which is not available offline. One author types
  * at a cursor that mostly moves with the typing and sometimes jumps; deletes are backspaces.
- * Each keystroke is its own transaction, as in the editor.
+ * Each keystroke is its own transaction, as in the editor. The updates name the root text
+ * `textName`, so a trace for our server is made for the id of the file it will land in.
  */
-export function generateTrace(ops: number, seed: number, chunkOps = 1000): Trace {
+export function generateTrace(ops: number, seed: number, textName = FILE, chunkOps = 1000): Trace {
   const random = seededRandom(seed);
   const doc = new Y.Doc();
   doc.clientID = 4242;
-  const text = doc.getText(FILE);
+  const text = doc.getText(textName);
   const chunks: Uint8Array[] = [];
   let pending: Uint8Array[] = [];
   doc.on("update", (update: Uint8Array) => {

@@ -2,7 +2,10 @@ import type { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { between, seededRandom } from "./stats";
 
-/** The file every client edits (our server's JavaScript file; a plain name for the others). */
+/**
+ * The root text every Hocuspocus and y-websocket client edits (they have no workspace). Our
+ * server names a file's text by the file's id, found with `fileIdAt` once synced.
+ */
 export const FILE = "main.js";
 
 /** Origin of the typist's own edits, so a receiver can tell remote updates apart. */
@@ -36,6 +39,8 @@ export class Typist {
   constructor(
     private readonly doc: Y.Doc,
     private readonly awareness: Awareness,
+    /** The root text this typist edits (a file's id on our server). */
+    private readonly textName: string,
     seed: number,
     private readonly onKeystroke: (keystroke: Keystroke) => void,
   ) {
@@ -75,7 +80,7 @@ export class Typist {
   }
 
   private type(scheduledAt: number) {
-    const text = this.doc.getText(FILE);
+    const text = this.doc.getText(this.textName);
     if (this.random() < 0.2 || this.cursor > text.length) this.cursor = between(this.random, 0, text.length);
     const roll = this.random();
     const clientId = this.doc.clientID;
