@@ -18,6 +18,26 @@ export interface LoadConfig {
   seedText: string;
   /** Tries per step while other processes use more than MAX_BACKGROUND_PERCENT of a core. */
   attempts: number;
+  /**
+   * Ours only: the paths of a workspace every session holds; session j's typists then edit
+   * files 2j and 2j + 1 of it (wrapping), instead of both editing `src/main.js`.
+   */
+  typistFiles?: string[];
+}
+
+/** Extra work at two points of a load run, on the server and sessions it uses. */
+export interface LoadHooks {
+  /** Once the sessions exist (e.g. to fill their workspaces). */
+  prepare?(server: ServerHandle, names: string[]): Promise<void>;
+  /**
+   * Restart the server after `prepare`: the baseline then holds no trace of it (a heap grown
+   * by filling rooms, which RSS keeps after they unload), and every room starts unloaded.
+   */
+  restartAfterPrepare?: boolean;
+  /** Before the baseline memory probe, with every room unloaded (e.g. timing first joiners). */
+  beforeBaseline?(server: ServerHandle, names: string[]): Promise<void>;
+  /** Once every session is connected and its idle memory measured, before the first step. */
+  idle?(server: ServerHandle, names: string[]): Promise<void>;
 }
 
 const MAX_BACKGROUND_PERCENT = 25;
@@ -97,12 +117,20 @@ export async function runLoad(
   label: string,
   config: LoadConfig,
   extra: Partial<ServerOptions> = {},
+  hooks: LoadHooks = {},
 ): Promise<LoadResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${system}-`));
-  const server = await startServer(system, { port: PORTS[system], dataDir, ...extra });
+  const options: ServerOptions = { port: PORTS[system], dataDir, ...extra };
+  let server = await startServer(system, options);
   const loadgens = Array.from({ length: config.loadgens }, startLoadgen);
   try {
     const names = await createDocuments(server, config.sessions, `bench-${system}`);
+    await hooks.prepare?.(server, names);
+    if (hooks.restartAfterPrepare) {
+      await server.stop();
+      server = await startServer(system, options);
+    }
+    await hooks.beforeBaseline?.(server, names);
     await sleep(2000);
     const before = await server.probe(true);
     const started = performance.now();
@@ -116,6 +144,7 @@ export async function runLoad(
           names: mine.map((m) => m.name),
           seeds: mine.map((m) => m.j),
           seedText: config.seedText,
+          files: config.typistFiles && mine.map((m) => typistFiles(config.typistFiles ?? [], m.j)),
         });
       }),
     );
@@ -129,6 +158,7 @@ export async function runLoad(
       rssMb: after.rss / 1024 / 1024,
     };
     console.log(`[${label}] ${config.sessions} sessions connected in ${connectMs.toFixed(0)} ms; idle`, idle);
+    await hooks.idle?.(server, names);
     const steps: StepResult[] = [];
     for (const active of config.steps) {
       // Other people's processes share the 2 cores: a step they disturbed is run again.
@@ -149,6 +179,11 @@ export async function runLoad(
     await Promise.all(loadgens.map((lg) => closeLoadgen(lg.child)));
     await server.stop();
   }
+}
+
+/** Two different files of the workspace for session `index`'s typists. */
+function typistFiles(paths: string[], index: number): string[] {
+  return [paths[(2 * index) % paths.length] as string, paths[(2 * index + 1) % paths.length] as string];
 }
 
 async function runStep(

@@ -8,7 +8,16 @@ import { sleep } from "./stats";
 import type { Counters, SystemId } from "./transports";
 
 export type LoadgenCommand =
-  | { type: "connect"; system: SystemId; url: string; names: string[]; seeds: number[]; seedText: string }
+  | {
+      type: "connect";
+      system: SystemId;
+      url: string;
+      names: string[];
+      seeds: number[];
+      seedText: string;
+      /** Per session, the file paths its two typists edit; both `src/main.js` when absent. */
+      files?: string[][];
+    }
   | { type: "type"; active: number }
   | { type: "mark" }
   | { type: "stop"; graceMs: number }
@@ -45,7 +54,15 @@ async function handle(command: LoadgenCommand) {
       const started = performance.now();
       command.names.forEach((name, i) => {
         sessions.push(
-          new BenchSession(command.system, command.url, name, command.seeds[i] ?? i, counters, samples),
+          new BenchSession(
+            command.system,
+            command.url,
+            name,
+            command.seeds[i] ?? i,
+            counters,
+            samples,
+            command.files?.[i],
+          ),
         );
       });
       await Promise.all(sessions.map((s) => s.ready(command.seedText)));

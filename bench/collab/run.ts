@@ -12,6 +12,8 @@ import { exportSnapshot } from "./snapshot";
 import { generateTrace } from "./trace";
 import type { SystemId } from "./transports";
 import { FILE } from "./typing";
+import { workspaceSummary } from "./workspaceReport";
+import { runWorkspace, type WorkspaceConfig } from "./workspaceRun";
 
 const env = process.env;
 const isQuick = env.BENCH_QUICK === "1";
@@ -41,6 +43,42 @@ if (!env.BENCH_SNAPSHOT && env.BENCH_REF !== "worktree") {
   process.exit(child.status ?? 1);
 }
 
+// About 2 kB of code in every document before typing starts (notes §5.3, S4).
+const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
+
+// Only the workspace measurements (issue 8): ours with one file vs a 200-file workspace.
+if (env.BENCH_WORKSPACE === "1") {
+  const load: LoadConfig = {
+    sessions: Number(env.BENCH_SESSIONS ?? (isQuick ? 4 : 25)),
+    steps: (env.BENCH_STEPS ?? (isQuick ? "4" : "25")).split(",").map(Number),
+    warmupMs: Number(env.BENCH_WARMUP_S ?? (isQuick ? 2 : 10)) * 1000,
+    dwellMs: Number(env.BENCH_DWELL_S ?? (isQuick ? 5 : 30)) * 1000,
+    loadgens: 2,
+    attempts: Number(env.BENCH_ATTEMPTS ?? (isQuick ? 1 : 3)),
+    seedText: SEED_TEXT,
+  };
+  const workspace: WorkspaceConfig = {
+    files: Number(env.BENCH_FILES ?? 200),
+    totalBytes: Number(env.BENCH_WORKSPACE_BYTES ?? 1024 * 1024),
+    joins: Number(env.BENCH_JOINS ?? (isQuick ? 4 : 20)),
+    concurrentJoins: 4,
+    rounds: Number(env.BENCH_ROUNDS ?? (isQuick ? 1 : 2)),
+  };
+  const rounds = await runWorkspace(load, workspace);
+  const results = {
+    date: new Date().toISOString(),
+    commit: env.BENCH_SNAPSHOT ?? "working tree",
+    machine: machineInfo(),
+    config: { ...load, seedText: `${load.seedText.length} chars`, workspace },
+    rounds,
+  };
+  const file = path.join(outDir, "runs", `workspace-${isQuick ? "quick" : results.date.slice(0, 10)}.json`);
+  writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
+  console.log(workspaceSummary(results));
+  console.log(`wrote ${file}`);
+  process.exit(0);
+}
+
 // An empty list with DATABASE_URL set runs only ours on PostgreSQL.
 const systems = (env.BENCH_SYSTEMS ?? "ours,hocuspocus,ywebsocket").split(",").filter(Boolean) as SystemId[];
 const config: LoadConfig = {
@@ -50,8 +88,7 @@ const config: LoadConfig = {
   dwellMs: Number(env.BENCH_DWELL_S ?? (isQuick ? 5 : 30)) * 1000,
   loadgens: 2,
   attempts: Number(env.BENCH_ATTEMPTS ?? (isQuick ? 1 : 3)),
-  // About 2 kB of code in every document before typing starts (notes §5.3, S4).
-  seedText: "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50),
+  seedText: SEED_TEXT,
 };
 const traceOps = Number(env.BENCH_TRACE_OPS ?? (isQuick ? 20_000 : 259_778));
 const restarts = isQuick ? 1 : 3;
