@@ -34,8 +34,6 @@ export interface LoadHooks {
    * by filling rooms, which RSS keeps after they unload), and every room starts unloaded.
    */
   restartAfterPrepare?: boolean;
-  /** Before the baseline memory probe, with every room unloaded (e.g. timing first joiners). */
-  beforeBaseline?(server: ServerHandle, names: string[]): Promise<void>;
   /** Once every session is connected and its idle memory measured, before the first step. */
   idle?(server: ServerHandle, names: string[]): Promise<void>;
 }
@@ -130,7 +128,6 @@ export async function runLoad(
       await server.stop();
       server = await startServer(system, options);
     }
-    await hooks.beforeBaseline?.(server, names);
     await sleep(2000);
     const before = await server.probe(true);
     const started = performance.now();

@@ -1,9 +1,12 @@
 import { execSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import type { ColdLoadResult } from "./coldLoad";
 import type { LoadResult, StepResult } from "./loadRun";
 import { median } from "./stats";
+
+/** Where the hand-written workspace section of RESULTS.md starts (issue 8). */
+const WORKSPACE_SECTION = "## Workspace run";
 
 export function machineInfo() {
   const cpu = /model name\s*:\s*(.*)/.exec(readFileSync("/proc/cpuinfo", "utf8"))?.[1] ?? "unknown";
@@ -181,7 +184,10 @@ export function writeReport(file: string, results: Results) {
     `Configuration: \`${JSON.stringify(results.config)}\``,
     "",
   ];
-  writeFileSync(file, lines.join("\n"));
+  // The workspace run's section is written by hand from its own run: keep it.
+  const previous = existsSync(file) ? readFileSync(file, "utf8") : "";
+  const kept = previous.indexOf(WORKSPACE_SECTION);
+  writeFileSync(file, `${lines.join("\n")}${kept >= 0 ? `\n${previous.slice(kept)}` : ""}`);
 }
 
 function targets(

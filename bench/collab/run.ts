@@ -50,7 +50,11 @@ const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
 if (env.BENCH_WORKSPACE === "1") {
   const load: LoadConfig = {
     sessions: Number(env.BENCH_SESSIONS ?? (isQuick ? 4 : 25)),
-    steps: (env.BENCH_STEPS ?? (isQuick ? "4" : "25")).split(",").map(Number),
+    // BENCH_STEPS= (empty) measures joins and memory only.
+    steps: (env.BENCH_STEPS ?? (isQuick ? "4" : "25"))
+      .split(",")
+      .map(Number)
+      .filter((n) => n > 0),
     warmupMs: Number(env.BENCH_WARMUP_S ?? (isQuick ? 2 : 10)) * 1000,
     dwellMs: Number(env.BENCH_DWELL_S ?? (isQuick ? 5 : 30)) * 1000,
     loadgens: 2,

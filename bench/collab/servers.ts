@@ -62,9 +62,13 @@ function command(system: SystemId, options: ServerOptions): { args: string[]; en
 /** Starts `system` with the probe preloaded and waits until it answers HTTP. */
 export async function startServer(system: SystemId, options: ServerOptions): Promise<ServerHandle> {
   const { args, env } = command(system, options);
+  // A V8 CPU profile of each server process, written when it exits (SIGTERM ends ours cleanly).
+  const profile = process.env.BENCH_CPU_PROF
+    ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
+    : [];
   const child = spawn(
     process.execPath,
-    ["--expose-gc", "--import", "tsx", "--import", path.join(here, "serverProbe.ts"), ...args],
+    [...profile, "--expose-gc", "--import", "tsx", "--import", path.join(here, "serverProbe.ts"), ...args],
     {
       cwd: root,
       env: { ...process.env, NODE_ENV: "production", ...env },

@@ -74,8 +74,9 @@ export function workspaceSummary(results: WorkspaceResults): string {
       `- join, ${kind} (${files} files; median over rounds): p50 ${f(p50)} ms (≤ ${TARGETS.joinP50}), p99 ${f(p99)} ms (≤ ${TARGETS.joinP99}): **${isMet ? "met" : "not met"}**`,
     );
   }
-  lines.push(
-    `- typing p99, every typist in its own file vs one file (median over rounds): ${f(workspaceP99, 2)} / ${f(oneFileP99, 2)} ms = ${f(ratio, 2)}× (≤ ${TARGETS.typingRatio}×): **${ratio <= TARGETS.typingRatio ? "met" : "not met"}**`,
-  );
+  if (Number.isFinite(ratio))
+    lines.push(
+      `- typing p99, every typist in its own file vs one file (median over rounds): ${f(workspaceP99, 2)} / ${f(oneFileP99, 2)} ms = ${f(ratio, 2)}× (≤ ${TARGETS.typingRatio}×): **${ratio <= TARGETS.typingRatio ? "met" : "not met"}**`,
+    );
   return lines.join("\n");
 }

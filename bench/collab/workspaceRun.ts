@@ -31,10 +31,10 @@ export interface WorkspaceRound {
 }
 
 /**
- * Join-time measurements around a load run: after the sessions are filled and the server
- * restarted, first joiners into rooms that are not loaded (before the baseline memory probe),
- * then new clients into rooms that are loaded with their three idle clients, one at a time
- * and `concurrentJoins` at a time.
+ * Join-time measurements around a load run: once the sessions are filled and their rooms
+ * unloaded, first joiners (the room is read from the database); after the restart and the
+ * idle memory probe, new clients into rooms loaded with their three idle clients, one at a
+ * time and `concurrentJoins` at a time.
  */
 function joinHooks(
   config: WorkspaceConfig,
@@ -61,13 +61,15 @@ function joinHooks(
     );
   };
   const hooks: LoadHooks = {
-    prepare: fill,
-    restartAfterPrepare: true,
-    beforeBaseline: async (server, names) => {
-      await record("cold room, one at a time", server, names.slice(0, config.joins), 1);
-      // Let the last first joiner's room unload before the baseline.
+    // First joiners come before the restart: RSS keeps the heap their rooms grew (even once
+    // unloaded), which would otherwise inflate the baseline of the memory per session.
+    prepare: async (server, names) => {
+      await fill?.(server, names);
+      // Let the filling sockets' rooms unload (flush and compact) first.
       await sleep(3000);
+      await record("cold room, one at a time", server, names.slice(0, config.joins), 1);
     },
+    restartAfterPrepare: true,
     idle: async (server, names) => {
       const ids = Array.from({ length: config.joins }, (_, i) => names[i % names.length] as string);
       await record("loaded room, one at a time", server, ids, 1);
