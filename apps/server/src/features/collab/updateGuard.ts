@@ -39,7 +39,7 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
   } catch (error) {
     throw new UpdateRefused("forbidden", `malformed update: ${String(error)}`);
   }
-  const roots = new RootNames(doc);
+  const roots = rootNamesOf(doc);
   const ownStructs = new Map<number, Struct[]>();
   for (const struct of decoded.structs) {
     const list = ownStructs.get(struct.id.client);
@@ -143,7 +143,19 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
   if (problem) throw new UpdateRefused("limit", problem);
 }
 
-/** Root type → its name in the document, cached (a root's name never changes). */
+const rootNames = new WeakMap<Y.Doc, RootNames>();
+
+/** The document's root-name cache, kept across updates (a root's name never changes). */
+function rootNamesOf(doc: Y.Doc): RootNames {
+  let names = rootNames.get(doc);
+  if (!names) {
+    names = new RootNames(doc);
+    rootNames.set(doc, names);
+  }
+  return names;
+}
+
+/** Root type → its name in the document, rebuilt only when a new root appears. */
 class RootNames {
   private names = new Map<unknown, string>();
 

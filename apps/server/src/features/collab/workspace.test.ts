@@ -96,6 +96,10 @@ describe("Workspace", () => {
       { path: "src/main.py", content: STARTER_CODE.python },
     ]);
     expect(workspace.ensureInitialised()).toBe(false);
+    // Their existing text counts against the limits.
+    expect(workspace.sizeProblem(new Map([["main.js", WORKSPACE_LIMITS.maxFileBytes]]))).toBe(
+      WORKSPACE_MESSAGES.fileTooLarge,
+    );
   });
 
   it("creates, renames and deletes files and folders", () => {

@@ -54,18 +54,31 @@ export class Workspace implements GuardedWorkspace {
   private readonly fileIds = new Set<string>();
   /** UTF-8 size of each file text, dropped when the text changes. */
   private readonly sizes = new Map<string, number>();
+  /** Length (UTF-16 units) of each file text and their sum, kept up to date on every change. */
+  private readonly lengths = new Map<string, number>();
+  private totalLength = 0;
   private roots = new Map<RootType, string>();
 
   constructor(private readonly doc: Y.Doc) {
     this.files = filesMap(doc);
     this.folders = foldersMap(doc);
     for (const id of this.files._map.keys()) this.fileIds.add(id);
+    for (const id of this.fileIds) this.measure(id);
     doc.on("afterTransaction", (transaction: Y.Transaction) => {
       for (const type of transaction.changed.keys()) {
         const name = this.roots.get(type) ?? this.rootName(type);
-        if (name !== undefined) this.sizes.delete(name);
+        if (name === undefined) continue;
+        this.sizes.delete(name);
+        if (this.fileIds.has(name)) this.measure(name);
       }
     });
+  }
+
+  /** Keeps the length of one file text and the workspace's sum current. */
+  private measure(id: string) {
+    const length = this.doc.getText(id).length;
+    this.totalLength += length - (this.lengths.get(id) ?? 0);
+    this.lengths.set(id, length);
   }
 
   /**
@@ -177,8 +190,8 @@ export class Workspace implements GuardedWorkspace {
   sizeProblem(growth: ReadonlyMap<string, number>): string | undefined {
     if (growth.size === 0) return undefined;
     let total = 0;
-    let bound = 0;
-    for (const id of this.fileIds) bound += this.doc.getText(id).length * 3;
+    // Every check costs the same however many files there are: the sum of lengths is kept.
+    let bound = this.totalLength * 3;
     for (const bytes of growth.values()) bound += Math.max(0, bytes);
     const exactTotal = bound > WORKSPACE_LIMITS.maxWorkspaceBytes;
     for (const [id, bytes] of growth) {
@@ -211,6 +224,7 @@ export class Workspace implements GuardedWorkspace {
   private register(id: string, path: string, content = "") {
     this.fileIds.add(id);
     if (content) this.doc.getText(id).insert(0, content);
+    this.measure(id);
     this.files.set(id, path);
   }
 
