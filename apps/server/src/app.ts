@@ -9,6 +9,7 @@ import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature } from "./features/execution/index";
 import { createSessionsFeature } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
+import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
 import { webApp } from "./http/static";
 import type { Logger } from "./logger";
@@ -67,11 +68,18 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     workspace: collab.workspace,
     logger,
   });
+  const vcs = createVcsFeature({
+    dataDir: config.DATA_DIR,
+    workspace: collab.workspace,
+    commands: terminal.commands,
+    auth: auth.service,
+  });
 
   return {
     server,
     io,
     collab,
+    vcs,
     execution,
     terminal,
     /** Stops taking connections, drops sockets, stores every live document, waits for requests. */

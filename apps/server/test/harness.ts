@@ -48,6 +48,8 @@ export interface TestServer {
   app: ReturnType<typeof createApp>;
   logs: string[];
   api: ReturnType<typeof apiClient>;
+  /** The server's DATA_DIR (a temporary folder, removed on close). */
+  dataDir: string;
   close(): Promise<void>;
 }
 
@@ -87,6 +89,7 @@ export async function startTestServer(
     app,
     logs,
     api: apiClient(url),
+    dataDir,
     async close() {
       await app.close();
       await opened.drop();

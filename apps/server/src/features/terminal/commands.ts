@@ -3,6 +3,10 @@ import type { TerminalEntry } from "@ensemble/protocol";
 /** Who typed a line or pressed Run Code, as the terminal and the runner know them. */
 export interface Runner {
   name: string;
+  /** The account id of a signed-in user (guests have none). */
+  userId?: string | undefined;
+  /** Whether the sender is the session's host (host-only commands check it). */
+  isHost: boolean;
   /** Who the execution service's rate limit counts a run against. */
   rateKey: string;
   /** Aborted when the sender's socket goes away. */

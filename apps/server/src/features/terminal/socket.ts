@@ -16,6 +16,9 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
 
   const runner = (signal: AbortSignal) => ({
     name: identity.name,
+    userId: identity.kind === "user" ? identity.id : undefined,
+    // Read per call: the role is the one the session has now.
+    isHost: socket.data.session?.isHost ?? false,
     // Guests share their address's budget; users have their own.
     rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
     signal,

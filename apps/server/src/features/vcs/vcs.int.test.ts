@@ -1,0 +1,151 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
+import type { TerminalEntry } from "@ensemble/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { VCS_MESSAGES } from "./index";
+import { parseStatus } from "./service";
+
+const git = promisify(execFile);
+
+/** Sends a terminal line and resolves with the entries answered to it (after the echo). */
+async function type(editor: TestEditor, sessionId: string, line: string): Promise<TerminalEntry[]> {
+  const updates = () =>
+    (editor.received.get("terminalUpdate") ?? []) as { entries?: TerminalEntry[]; entry?: TerminalEntry }[];
+  const before = updates().length;
+  await new Promise((resolve) =>
+    editor.socket.timeout(20_000).emit("terminalCommand", { sessionId, command: line }, resolve),
+  );
+  await waitFor(() => updates().length > before, 10_000, `the answer to ${line}`);
+  const update = updates()[before];
+  const entries = update?.entries ?? (update?.entry ? [update.entry] : []);
+  expect(entries[0]).toMatchObject({ type: "input", content: `$ ${line}` });
+  return entries.slice(1);
+}
+
+const text = (entries: TerminalEntry[]) => entries.map((e) => e.content).join("\n");
+
+describe.each(DATABASES)("version control on %s", (kind) => {
+  let server: TestServer;
+  const editors = editorPool(() => server.url);
+  let dataDir = "";
+
+  /** A session with its host (signed in) and a guest, synced. */
+  async function newSession() {
+    const { host: hostUser, sessionId } = await buildSession(server.api, "vcs");
+    const host = await editors.open(hostUser.token);
+    const guest = await editors.open();
+    await host.join(sessionId);
+    await guest.join(sessionId);
+    await waitFor(() => host.client.synced && guest.client.synced);
+    return { sessionId, host, guest, hostUser, repo: path.join(dataDir, "repos", sessionId) };
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+    dataDir = server.dataDir;
+  });
+  afterAll(async () => {
+    await editors.closeAll();
+    await server.close();
+  });
+
+  it("keeps a repository whose working tree is the live workspace: status, add, commit, log", async () => {
+    const { sessionId, host, hostUser, repo } = await newSession();
+    expect(text(await type(host, sessionId, "git status"))).toBe(
+      "On branch main\n  unstaged  added     src/main.js",
+    );
+    expect(text(await type(host, sessionId, "git log"))).toBe(VCS_MESSAGES.noCommits);
+    expect(text(await type(host, sessionId, "git commit -m 'empty'"))).toBe(VCS_MESSAGES.nothingToCommit);
+    expect(text(await type(host, sessionId, "git add ."))).toBe("Staged all changes");
+    expect(text(await type(host, sessionId, 'git commit -m "First commit"'))).toMatch(
+      /^Committed [0-9a-f]{7} First commit$/,
+    );
+    // The commit carries the host's name and account e-mail.
+    const { stdout } = await git("git", ["log", "-1", "--format=%an <%ae>|%s"], { cwd: repo });
+    expect(stdout.trim()).toBe(`${hostUser.user.name} <${hostUser.user.email}>|First commit`);
+
+    // An edit anyone makes is what git compares with HEAD.
+    host.file().insert(0, "// changed\n");
+    await waitFor(
+      () => server.app.collab.workspace.files(sessionId)?.[0]?.content.startsWith("// changed") ?? false,
+    );
+    expect(text(await type(host, sessionId, "git status"))).toBe(
+      "On branch main\n  unstaged  modified  src/main.js",
+    );
+    expect(text(await type(host, sessionId, "git diff"))).toContain("+// changed");
+    await host.request("createFile", { sessionId, path: "src/lib/util.js", kind: "file", content: "x\n" });
+    await host.request("deletePath", { sessionId, path: "src/main.js" });
+    await type(host, sessionId, "git add");
+    await type(host, sessionId, "git commit");
+    const log = text(await type(host, sessionId, "git log"));
+    expect(log.split("\n")).toEqual([
+      expect.stringMatching(`^[0-9a-f]{7} ${hostUser.user.name}: ${VCS_MESSAGES.defaultCommitMessage}$`),
+      expect.stringMatching(`^[0-9a-f]{7} ${hostUser.user.name}: First commit$`),
+    ]);
+    const files = await git("git", ["ls-tree", "-r", "--name-only", "HEAD"], { cwd: repo });
+    expect(files.stdout.trim()).toBe("src/lib/util.js");
+  });
+
+  it("creates and lists branches, refusing invalid names", async () => {
+    const { sessionId, host } = await newSession();
+    await type(host, sessionId, "git add");
+    await type(host, sessionId, "git commit -m start");
+    expect(text(await type(host, sessionId, "git branch feature/login"))).toBe("  feature/login\n* main");
+    for (const bad of ["bad..name", "-x", "a b", "end.lock"]) {
+      const answer = await type(host, sessionId, `git branch '${bad}'`);
+      expect(answer).toMatchObject([{ type: "error", content: VCS_MESSAGES.branchNameInvalid(bad) }]);
+    }
+    expect(text(await type(host, sessionId, "git branch feature/login"))).toBe(
+      VCS_MESSAGES.branchExists("feature/login"),
+    );
+    expect(text(await type(host, sessionId, "git rebase main"))).toBe("Unsupported git operation: rebase");
+  });
+
+  it("refuses every git operation to anyone but the host", async () => {
+    const { sessionId, guest, repo } = await newSession();
+    for (const line of ["git status", "git add", "git commit -m x", "git branch x", "git log", "git diff"]) {
+      expect(await type(guest, sessionId, line)).toMatchObject([
+        { type: "error", content: VCS_MESSAGES.hostOnly },
+      ]);
+    }
+    // Nothing was even created for them.
+    await expect(git("git", ["status"], { cwd: repo })).rejects.toThrow();
+  });
+
+  it("never lets a repository's own configuration run code: hooks are off", async () => {
+    const { sessionId, host, repo } = await newSession();
+    await type(host, sessionId, "git status");
+    const fs = await import("node:fs/promises");
+    const marker = path.join(repo, "..", `hook-ran-${sessionId}`);
+    // post-commit runs even with --no-verify; an fsmonitor command runs on every status.
+    const hook = path.join(repo, ".git", "hooks", "post-commit");
+    await fs.writeFile(hook, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
+    await git("git", ["config", "core.fsmonitor", `touch ${marker}-fsmonitor; false`], { cwd: repo });
+    await type(host, sessionId, "git add");
+    expect(text(await type(host, sessionId, "git commit -m hooked"))).toMatch(/^Committed/);
+    await type(host, sessionId, "git status");
+    await expect(fs.access(marker)).rejects.toThrow();
+    await expect(fs.access(`${marker}-fsmonitor`)).rejects.toThrow();
+  });
+});
+
+describe("parseStatus", () => {
+  it("reads branch, renames and untracked files", () => {
+    const raw = ["## main...origin/main", "R  new.js", "old.js", " M a.js", "?? b.py", "D  c.md", ""].join(
+      "\0",
+    );
+    expect(parseStatus(raw)).toEqual({
+      branch: "main",
+      entries: [
+        { path: "new.js", status: "renamed", staged: true },
+        { path: "a.js", status: "modified", staged: false },
+        { path: "b.py", status: "added", staged: false },
+        { path: "c.md", status: "deleted", staged: true },
+      ],
+    });
+    expect(parseStatus("## No commits yet on main\0").branch).toBe("main");
+  });
+});

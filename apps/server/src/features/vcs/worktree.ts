@@ -1,0 +1,85 @@
+import fs from "node:fs/promises";
+import path from "node:path";
+
+/** A workspace file as the live document holds it. */
+export interface LiveFile {
+  path: string;
+  content: string;
+}
+
+/**
+ * Makes a repository's working tree hold exactly the live workspace, writing only what
+ * changed since the last call (the last written text of each path is remembered), and
+ * removing files the workspace no longer has. `.git` is never touched: the workspace's paths
+ * can never name it (the collab feature refuses a `.git` segment), and it is skipped here too.
+ */
+export class Worktree {
+  private written = new Map<string, string>();
+  private isScanned = false;
+
+  constructor(readonly dir: string) {}
+
+  async write(files: readonly LiveFile[]): Promise<void> {
+    if (!this.isScanned) await this.scan();
+    const wanted = new Map(files.map((f) => [f.path, f.content]));
+    for (const old of this.written.keys()) {
+      if (wanted.has(old)) continue;
+      await fs.rm(this.resolve(old), { force: true });
+      await this.pruneEmptyParents(old);
+      this.written.delete(old);
+    }
+    for (const [file, content] of wanted) {
+      if (this.written.get(file) === content) continue;
+      const target = this.resolve(file);
+      await fs.mkdir(path.dirname(target), { recursive: true });
+      await fs.writeFile(target, content);
+      this.written.set(file, content);
+    }
+  }
+
+  /** Forgets what was written, so the next write compares against the disk again. */
+  invalidate(): void {
+    this.written = new Map();
+    this.isScanned = false;
+  }
+
+  private async scan(): Promise<void> {
+    this.written = new Map();
+    const walk = async (folder: string) => {
+      for (const entry of await fs.readdir(path.join(this.dir, folder), { withFileTypes: true })) {
+        const relative = folder ? `${folder}/${entry.name}` : entry.name;
+        if (relative === ".git") continue;
+        if (entry.isDirectory()) await walk(relative);
+        else if (entry.isFile())
+          this.written.set(relative, await fs.readFile(path.join(this.dir, relative), "utf8"));
+      }
+    };
+    await walk("");
+    this.isScanned = true;
+  }
+
+  private resolve(file: string): string {
+    const target = path.resolve(this.dir, file);
+    const gitDir = path.join(this.dir, ".git");
+    if (
+      !target.startsWith(`${this.dir}${path.sep}`) ||
+      target === gitDir ||
+      target.startsWith(`${gitDir}${path.sep}`)
+    ) {
+      throw new Error(`refusing a path outside the working tree: ${file}`);
+    }
+    return target;
+  }
+
+  private async pruneEmptyParents(file: string): Promise<void> {
+    let folder = path.dirname(file);
+    while (folder !== "." && folder !== "") {
+      try {
+        await fs.rmdir(path.join(this.dir, folder));
+      } catch {
+        return;
+      }
+      folder = path.dirname(folder);
+    }
+  }
+}
