@@ -162,6 +162,17 @@ export class EditorScreen {
   }
 }
 
+/** Three people in one session, each in their own browser context, every editor live. */
+export async function openThree(page: Page, newPage: () => Promise<Page>, sessionId: string) {
+  const screens = [
+    new EditorScreen(page),
+    new EditorScreen(await newPage()),
+    new EditorScreen(await newPage()),
+  ] as const;
+  await Promise.all(screens.map((s) => s.open(sessionId)));
+  return screens;
+}
+
 /** Polls until every screen shows the same text, and returns it. */
 export async function expectConverged(screens: EditorScreen[], predicate: (text: string) => boolean) {
   let agreed = "";

@@ -5,6 +5,7 @@ import {
   EditorScreen,
   expectConverged,
   isSubsequence,
+  openThree,
   signInContext,
 } from "../support/editor";
 import { expect, test } from "../support/fixtures";
@@ -19,12 +20,7 @@ test.describe("live editor", () => {
     request,
   }) => {
     const { sessionId } = await createHostedSession(request);
-    const screens = [
-      new EditorScreen(page),
-      new EditorScreen(await newPage()),
-      new EditorScreen(await newPage()),
-    ];
-    await Promise.all(screens.map((s) => s.open(sessionId)));
+    const screens = [...(await openThree(page, newPage, sessionId))];
     expect(await screens[0]?.text()).toBe(JS_STARTER);
 
     // Plain letters (no brackets, no Enter) so Monaco's auto-closing and indenting add nothing.

@@ -1,4 +1,4 @@
-import { createHostedSession, EditorScreen, expectConverged } from "../support/editor";
+import { createHostedSession, expectConverged, openThree } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 
 const LINE_2 = 'console.log("Hello, world!");';
@@ -16,12 +16,7 @@ test.describe("typing together (DESIGN.md decision 12)", () => {
     request,
   }) => {
     const { sessionId } = await createHostedSession(request);
-    const screens = [
-      new EditorScreen(page),
-      new EditorScreen(await newPage()),
-      new EditorScreen(await newPage()),
-    ];
-    await Promise.all(screens.map((s) => s.open(sessionId)));
+    const screens = [...(await openThree(page, newPage, sessionId))];
     const start = await screens[0]?.text();
     expect(start?.split("\n")[1]).toBe(LINE_2);
 

@@ -1,5 +1,5 @@
 import { unzipSync } from "fflate";
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { createHostedSession, EditorScreen, openThree, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { setCode, Terminal } from "../support/terminal";
 
@@ -12,12 +12,7 @@ test.describe("a project of many files", () => {
     const account = await createHostedSession(request);
     const { sessionId } = account;
     await signInContext(page.context(), account);
-    const [host, ben, cy] = [
-      new EditorScreen(page),
-      new EditorScreen(await newPage()),
-      new EditorScreen(await newPage()),
-    ] as [EditorScreen, EditorScreen, EditorScreen];
-    await Promise.all([host, ben, cy].map((s) => s.open(sessionId)));
+    const [host, ben, cy] = await openThree(page, newPage, sessionId);
     // The spec's tree: src (open) holding components and main.js.
     await expect(host.treeItem("src")).toHaveAttribute("aria-expanded", "true");
     await expect(host.treeItem("src/components")).toBeVisible();
