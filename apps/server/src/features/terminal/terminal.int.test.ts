@@ -104,6 +104,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       "run",
       "clear",
       "help",
+      "git",
     ]);
     const help = await emitAck<Ack<null>>(host.socket, "terminalCommand", { sessionId, command: "  help " });
     expect(help).toEqual({ ok: true, data: null });
@@ -114,8 +115,8 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
         { type: "output", content: helpText },
       ],
     });
-    // Nothing registers git or pr yet: they are unknown commands until version control does.
-    await emitAck(host.socket, "terminalCommand", { sessionId, command: "git status" });
+    // Nothing registers pr yet: it is an unknown command until pull requests do.
+    await emitAck(host.socket, "terminalCommand", { sessionId, command: "pr list" });
     await emitAck(host.socket, "terminalCommand", { sessionId, command: "ls -la" });
     await emitAck(guest.socket, "terminalCommand", { sessionId, command: "run" });
     await waitFor(() => events(guest, "executionResult").length === 1);
@@ -133,8 +134,8 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     expect(history.map(({ type, content }) => ({ type, content }))).toEqual([
       { type: "input", content: "$ help" },
       { type: "output", content: helpText },
-      { type: "input", content: "$ git status" },
-      { type: "error", content: "Unknown command: git. Type 'help' for available commands." },
+      { type: "input", content: "$ pr list" },
+      { type: "error", content: "Unknown command: pr. Type 'help' for available commands." },
       { type: "output", content: helpText },
       { type: "input", content: "$ ls -la" },
       { type: "error", content: "Unknown command: ls. Type 'help' for available commands." },
