@@ -25,7 +25,7 @@ export function gitCommand(
   return {
     name: "git",
     summary:
-      'version control (host only): git status | add [paths] | commit -m "msg" | branch [name] | log | diff',
+      'version control (host only): git status | add [paths] | commit -m "msg" | branch [name] | switch <branch> | log | diff',
     async execute({ sessionId, who, line, reply }) {
       const [, op = "", ...rest] = splitWords(line);
       const caller = { isHost: who.isHost };
@@ -64,6 +64,20 @@ export function gitCommand(
           case "branch": {
             const branches = await vcs.branch(sessionId, caller, rest[0]);
             return reply([out(branches.join("\n"))]);
+          }
+          case "checkout":
+          case "switch": {
+            const branch = rest.filter((w) => w !== "--")[0];
+            if (!branch) return reply([err(`'git ${op}' requires a branch name`)]);
+            const applied = await vcs.switchBranch(sessionId, caller, branch);
+            const notes = [
+              ...applied.merged.map(
+                (p) => `${p} was being edited: the branch's changes were merged into it.`,
+              ),
+              ...applied.kept.map((p) => `${p} was being edited: the edit is kept as it is (see git diff).`),
+              ...applied.refused.map((r) => `${r.path} could not be created: ${r.message}`),
+            ];
+            return reply([out([`Switched to branch '${branch}'`, ...notes].join("\n"))]);
           }
           case "log":
             return reply([out(await vcs.log(sessionId, caller))]);

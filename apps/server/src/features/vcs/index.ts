@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { AuthService } from "../auth/index";
-import type { WorkspaceReader } from "../collab/index";
+import type { WorkspaceAccess } from "../collab/index";
 import type { CommandRegistry } from "../terminal/index";
 import { gitCommand } from "./commands";
 import { createVcsService } from "./service";
@@ -14,7 +14,7 @@ export { VCS_MESSAGES, VcsError } from "./service";
  */
 export function createVcsFeature(deps: {
   dataDir: string;
-  workspace: WorkspaceReader;
+  workspace: WorkspaceAccess;
   commands: CommandRegistry;
   auth: AuthService;
 }) {

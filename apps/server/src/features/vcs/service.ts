@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { WorkspaceReader } from "../collab/index";
+import type { TreeApplied, WorkspaceAccess } from "../collab/index";
 import { GitCommandError, runGit } from "./git";
 import { Worktree } from "./worktree";
 
@@ -13,6 +13,9 @@ export const VCS_MESSAGES = {
   noCommits: "No commits yet.",
   notLoaded: "The session's files are not loaded. Rejoin the session and try again.",
   defaultCommitMessage: "Update from Ensemble",
+  noSuchBranch: (name: string) => `Branch '${name}' does not exist in the repository.`,
+  switchWouldOverwrite: (name: string) =>
+    `Switching to '${name}' would overwrite changes that are not committed. Commit them first.`,
 } as const;
 
 /** A refused or failed git operation; the message is for people. */
@@ -53,12 +56,16 @@ export interface Caller {
  * written from the live workspace before each command, so git compares what everyone sees.
  * Only the host may operate it; one operation at a time per session (the others wait).
  */
-export function createVcsService(deps: { reposDir: string; workspace: WorkspaceReader }) {
+export function createVcsService(deps: { reposDir: string; workspace: WorkspaceAccess }) {
   const worktrees = new Map<string, Worktree>();
   const queues = new Map<string, Promise<unknown>>();
 
   /** Runs `work` after the session's previous operation, with its working tree up to date. */
-  function operate<T>(sessionId: string, caller: Caller, work: (dir: string) => Promise<T>): Promise<T> {
+  function operate<T>(
+    sessionId: string,
+    caller: Caller,
+    work: (dir: string, tree: Worktree, base: Map<string, string>) => Promise<T>,
+  ): Promise<T> {
     if (!caller.isHost) return Promise.reject(new VcsError("forbidden", VCS_MESSAGES.hostOnly));
     const previous = queues.get(sessionId) ?? Promise.resolve();
     const next = previous
@@ -68,7 +75,7 @@ export function createVcsService(deps: { reposDir: string; workspace: WorkspaceR
         if (!files) throw new VcsError("failed", VCS_MESSAGES.notLoaded);
         const tree = await open(sessionId);
         await tree.write(files);
-        return work(tree.dir);
+        return work(tree.dir, tree, new Map(files.map((f) => [f.path, f.content])));
       });
     queues.set(sessionId, next);
     const forget = () => {
@@ -159,6 +166,30 @@ export function createVcsService(deps: { reposDir: string; workspace: WorkspaceR
         // An unborn main (no commit yet) is not listed by git; it is still the current branch.
         const all = branches.includes(current) ? branches : [current, ...branches];
         return all.map((b) => (b === current ? `* ${b}` : `  ${b}`));
+      }),
+
+    /**
+     * Switches to an existing branch; the files git changed reach every editor as edits, and
+     * what was typed while git ran is merged in or kept (never lost).
+     */
+    switchBranch: (sessionId: string, caller: Caller, branch: string): Promise<TreeApplied> =>
+      operate(sessionId, caller, async (dir, tree, base) => {
+        await checkBranchName(dir, branch);
+        const known = await runGit(dir, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).catch(
+          () => null,
+        );
+        if (!known) throw new VcsError("invalid", VCS_MESSAGES.noSuchBranch(branch));
+        try {
+          await runGit(dir, ["switch", "--quiet", branch]);
+        } catch (error) {
+          if (error instanceof GitCommandError && /would be overwritten/.test(error.stderr)) {
+            throw new VcsError("conflict", VCS_MESSAGES.switchWouldOverwrite(branch));
+          }
+          throw error;
+        }
+        const applied = await deps.workspace.applyTree(sessionId, base, await tree.read());
+        if (!applied) throw new VcsError("failed", VCS_MESSAGES.notLoaded);
+        return applied;
       }),
 
     log: (sessionId: string, caller: Caller): Promise<string> =>

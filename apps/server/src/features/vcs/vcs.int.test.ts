@@ -104,6 +104,50 @@ describe.each(DATABASES)("version control on %s", (kind) => {
     expect(text(await type(host, sessionId, "git rebase main"))).toBe("Unsupported git operation: rebase");
   });
 
+  it("switches branches for everyone: the files git changes reach every editor as edits", async () => {
+    const { sessionId, host, guest } = await newSession();
+    await type(host, sessionId, "git add");
+    await type(host, sessionId, "git commit -m base");
+    await type(host, sessionId, "git branch feature");
+    expect(text(await type(host, sessionId, "git switch feature"))).toBe("Switched to branch 'feature'");
+    // Work on the feature branch: a change to main.js and a new file, committed.
+    host.file().insert(0, "// feature\n");
+    await host.request("createFile", { sessionId, path: "src/feature.js", kind: "file", content: "f\n" });
+    await waitFor(() => guest.text("src/feature.js") === "f\n", 5000, "the new file at the guest");
+    await type(host, sessionId, "git add");
+    await type(host, sessionId, "git commit -m feature");
+    const featureMain = host.text();
+
+    expect(text(await type(host, sessionId, "git checkout main"))).toBe("Switched to branch 'main'");
+    for (const editor of [host, guest]) {
+      await waitFor(
+        () => !editor.text().startsWith("// feature") && editor.text("src/feature.js") === "",
+        5000,
+        "main",
+      );
+    }
+    expect(text(await type(host, sessionId, "git status"))).toBe(
+      "On branch main\nnothing to commit, working tree clean",
+    );
+    await type(host, sessionId, "git switch feature");
+    await waitFor(
+      () => guest.text() === featureMain && guest.text("src/feature.js") === "f\n",
+      5000,
+      "feature",
+    );
+
+    // An unknown branch, and a switch that would overwrite uncommitted work, change nothing.
+    expect(text(await type(host, sessionId, "git switch nowhere"))).toBe(
+      VCS_MESSAGES.noSuchBranch("nowhere"),
+    );
+    host.file().insert(0, "// not committed\n");
+    await waitFor(() => guest.text().startsWith("// not committed"));
+    expect(text(await type(host, sessionId, "git switch main"))).toBe(
+      VCS_MESSAGES.switchWouldOverwrite("main"),
+    );
+    expect(guest.text()).toBe(`// not committed\n${featureMain}`);
+  });
+
   it("refuses every git operation to anyone but the host", async () => {
     const { sessionId, guest, repo } = await newSession();
     for (const line of ["git status", "git add", "git commit -m x", "git branch x", "git log", "git diff"]) {

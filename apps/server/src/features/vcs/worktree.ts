@@ -37,10 +37,10 @@ export class Worktree {
     }
   }
 
-  /** Forgets what was written, so the next write compares against the disk again. */
-  invalidate(): void {
-    this.written = new Map();
-    this.isScanned = false;
+  /** Every file of the working tree (after git changed it), by path. */
+  async read(): Promise<Map<string, string>> {
+    await this.scan();
+    return new Map(this.written);
   }
 
   private async scan(): Promise<void> {
