@@ -53,6 +53,11 @@ export const SOCKET_ERROR_CODES = [
   "execution_failed",
   /** The run was cancelled (its socket left, or the server is stopping). */
   "cancelled",
+  /** A git command ran and failed; the message says why. */
+  "git_failed",
+  /** GitHub refused the token: the browser forgets it (spec §8). */
+  "github_auth",
+  "rate_limited",
   "internal",
 ] as const;
 

@@ -10,6 +10,7 @@ import {
   TerminalHistorySchema,
   TerminalUpdateSchema,
 } from "./execution";
+import { GitOutcomeSchema, GitRequestSchema, GitStatusUpdateSchema } from "./git";
 import { SessionIdSchema } from "./sessions";
 import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
 
@@ -115,6 +116,11 @@ export const CLIENT_EVENTS = {
   terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema },
   /** Asks for `terminalHistory`, then the session's `runStateUpdate`. */
   getTerminalHistory: { payload: SessionIdSchema },
+  /**
+   * One version-control operation (host only, checked on the server). Answers the outcome
+   * with the repository's status and branches; everyone then receives `gitStatus`.
+   */
+  gitOperation: { payload: GitRequestSchema, ack: GitOutcomeSchema },
 } as const;
 
 /** Every event the server sends, with its payload schema. */
@@ -131,6 +137,7 @@ export const SERVER_EVENTS = {
   terminalUpdate: TerminalUpdateSchema,
   terminalHistory: TerminalHistorySchema,
   runStateUpdate: RunStateUpdateSchema,
+  gitStatus: GitStatusUpdateSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;

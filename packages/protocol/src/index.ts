@@ -2,6 +2,7 @@ export * from "./auth";
 export * from "./errors";
 export * from "./events";
 export * from "./execution";
+export * from "./git";
 export * from "./limits";
 export * from "./sessions";
 export * from "./socket";
