@@ -52,10 +52,6 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   api.use(auth.routes);
   api.use(sessions.routes);
   api.use(execution.routes);
-  api.use(apiNotFound);
-  app.use("/api", api);
-  app.use(webApp(config.WEB_DIST));
-  app.use(errorHandler(logger));
 
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
@@ -69,11 +65,21 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     logger,
   });
   const vcs = createVcsFeature({
+    io,
     dataDir: config.DATA_DIR,
+    github: { apiUrl: config.GITHUB_API_URL, gitUrl: config.GITHUB_GIT_URL },
     workspace: collab.workspace,
     commands: terminal.commands,
     auth: auth.service,
+    sessions: sessions.service,
+    logger,
   });
+  // Routes of features that need the socket server are mounted last, before the fallbacks.
+  api.use(vcs.routes);
+  api.use(apiNotFound);
+  app.use("/api", api);
+  app.use(webApp(config.WEB_DIST));
+  app.use(errorHandler(logger));
 
   return {
     server,

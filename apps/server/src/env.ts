@@ -42,6 +42,8 @@ const EnvSchema = z.object({
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_OAUTH_URL: z.url().default("https://github.com"),
   GITHUB_API_URL: z.url().default("https://api.github.com"),
+  /** Where git pushes and pulls: a repository is `{GITHUB_GIT_URL}/{owner}/{repo}.git`. */
+  GITHUB_GIT_URL: z.url().default("https://github.com"),
   // Code execution (docs/sandbox.md).
   PISTON_URL: optionalString.pipe(
     z.url({ protocol: /^https?$/, error: "must be an http(s):// URL" }).optional(),

@@ -16,6 +16,10 @@ export const ERROR_CODES = [
   "service_unavailable",
   "bad_gateway",
   "oauth_disabled",
+  /** GitHub refused the token sent with a git operation (the browser forgets it). */
+  "github_auth",
+  /** A git command ran and failed; the message says why. */
+  "git_failed",
   "internal",
 ] as const;
 

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GithubTargetSchema } from "./git";
 import { SessionIdSchema } from "./sessions";
 import { utf8Bytes } from "./text";
 import { WorkspacePathSchema } from "./workspace";
@@ -220,6 +221,11 @@ export const TerminalCommandSchema = z.object({
     .refine((c) => !c.includes("\0"), "Command may not contain NUL"),
   /** The file the sender has open, for `run` (see RunCodeSchema). */
   file: OpenFileSchema,
+  /**
+   * The host's GitHub connection, sent by their browser with `git push|pull|auth` lines only;
+   * used for that line and never stored (the stored line is the typed text).
+   */
+  github: GithubTargetSchema.optional(),
 });
 export type TerminalCommand = z.infer<typeof TerminalCommandSchema>;
 

@@ -17,6 +17,8 @@ const STATUS: Record<ErrorCode, number> = {
   service_unavailable: 503,
   bad_gateway: 502,
   oauth_disabled: 404,
+  github_auth: 422,
+  git_failed: 422,
   internal: 500,
 };
 

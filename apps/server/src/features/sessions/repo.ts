@@ -71,6 +71,14 @@ export function createSessionRepo(db: Queryable) {
       );
       return { role: existing[0]?.role ?? "participant", isNew: false };
     },
+    /** The role `userId` holds in the session, or null when they never joined it. */
+    async roleOf(sessionId: string, userId: string): Promise<Role | null> {
+      const rows = await db.query<{ role: Role }>(
+        "SELECT role FROM session_participants WHERE session_id = $1 AND user_id = $2",
+        [sessionId, userId],
+      );
+      return rows[0]?.role ?? null;
+    },
     async setLanguage(sessionId: string, language: Language) {
       await db.query("UPDATE sessions SET language = $2 WHERE id = $1", [sessionId, language]);
     },

@@ -58,6 +58,8 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
       return session.language;
     },
 
+    roleOf: (sessionId: string, userId: string) => sessions.roleOf(sessionId, userId),
+
     setLanguage: (sessionId: string, language: Language) => sessions.setLanguage(sessionId, language),
 
     async get(sessionId: string): Promise<SessionResponse> {

@@ -1,4 +1,4 @@
-import type { TerminalEntry } from "@ensemble/protocol";
+import type { GithubTarget, TerminalEntry } from "@ensemble/protocol";
 
 /** Who typed a line or pressed Run Code, as the terminal and the runner know them. */
 export interface Runner {
@@ -23,6 +23,8 @@ export interface CommandContext {
   args: string[];
   /** The workspace file the sender has open, when the browser said. */
   file: string | undefined;
+  /** The sender's GitHub connection, when their browser sent it with the line (git only). */
+  github?: GithubTarget | undefined;
   /** Shows everyone the typed line and then `entries`, stored first, then broadcast. */
   reply(entries: TerminalEntry[]): Promise<void>;
 }

@@ -1,6 +1,7 @@
 import {
   EXECUTION_MESSAGES,
   type ExecuteResponse,
+  type GithubTarget,
   type RunStateUpdate,
   type TerminalEntry,
 } from "@ensemble/protocol";
@@ -151,7 +152,13 @@ export function createTerminalService(deps: TerminalDeps) {
       runCode(sessionId, who, { ...input, echo: "$ run" }),
 
     /** A typed line, answered for everyone by the command it names. */
-    async command(sessionId: string, who: Runner, typed: string, file?: string): Promise<void> {
+    async command(
+      sessionId: string,
+      who: Runner,
+      typed: string,
+      file?: string,
+      github?: GithubTarget,
+    ): Promise<void> {
       const line = typed.trim();
       const [name, ...args] = line.split(/\s+/).filter(Boolean);
       if (!name) return;
@@ -160,7 +167,7 @@ export function createTerminalService(deps: TerminalDeps) {
       };
       const command = commands.find(name);
       if (!command) return reply(commands.unknown(name));
-      await command.execute({ sessionId, who, line, args, file, reply });
+      await command.execute({ sessionId, who, line, args, file, github, reply });
     },
 
     history: (sessionId: string) => repo.history(sessionId),

@@ -49,9 +49,9 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
     });
   });
 
-  handle(socket, "terminalCommand", logger, async ({ sessionId, command, file }) => {
+  handle(socket, "terminalCommand", logger, async ({ sessionId, command, file, github }) => {
     requireJoined(socket, sessionId);
-    await cancellable((signal) => terminal.command(sessionId, runner(signal), command, file));
+    await cancellable((signal) => terminal.command(sessionId, runner(signal), command, file, github));
     return null;
   });
 

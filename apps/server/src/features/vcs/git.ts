@@ -6,6 +6,7 @@ export class GitCommandError extends Error {
     readonly args: readonly string[],
     readonly code: number | string | null,
     readonly stderr: string,
+    readonly stdout = "",
   ) {
     super(`git ${args[0] ?? ""} failed: ${stderr.trim() || `exit ${code}`}`);
   }
@@ -53,6 +54,8 @@ export function runGit(
           GIT_TERMINAL_PROMPT: "0",
           GIT_CONFIG_NOSYSTEM: "1",
           GIT_CONFIG_GLOBAL: "/dev/null",
+          // Paths are names, never patterns or pathspec magic.
+          GIT_LITERAL_PATHSPECS: "1",
           GIT_ALLOW_PROTOCOL: options.allowHttp ? "https:http" : "https",
           ...options.env,
         },
@@ -60,7 +63,7 @@ export function runGit(
       (error, stdout, stderr) => {
         if (!error) return resolve({ stdout, stderr });
         const code = (error as NodeJS.ErrnoException & { code?: number | string }).code ?? null;
-        reject(new GitCommandError(args, error.killed ? "timeout" : code, stderr));
+        reject(new GitCommandError(args, error.killed ? "timeout" : code, stderr, stdout));
       },
     );
   });

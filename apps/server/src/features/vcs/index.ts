@@ -1,28 +1,50 @@
 import path from "node:path";
+import type { Logger } from "../../logger";
+import { sessionRoom } from "../../realtime/session";
+import type { EditorServer } from "../../realtime/socket";
 import type { AuthService } from "../auth/index";
 import type { WorkspaceAccess } from "../collab/index";
+import type { SessionService } from "../sessions/index";
 import type { CommandRegistry } from "../terminal/index";
 import { gitCommand } from "./commands";
+import { createGithub, type GithubConfig } from "./github";
+import { vcsRoutes } from "./routes";
 import { createVcsService } from "./service";
+import { registerVcsSocket } from "./socket";
 
+export { VcsError } from "./errors";
 export type { VcsService } from "./service";
-export { VCS_MESSAGES, VcsError } from "./service";
 
 /**
- * Wires version control: a git repository per session under `DATA_DIR/repos`, and the
- * terminal's `git` command. Commits carry the host's name and account e-mail.
+ * Wires version control: a git repository per session under `DATA_DIR/repos`, the socket's
+ * `gitOperation`, `POST /api/session/:id/git`, and the terminal's `git` command. Commits
+ * carry the host's name and account e-mail; GitHub is reached at the configured addresses.
  */
 export function createVcsFeature(deps: {
+  io: EditorServer;
   dataDir: string;
+  github: GithubConfig;
   workspace: WorkspaceAccess;
   commands: CommandRegistry;
   auth: AuthService;
+  sessions: SessionService;
+  logger: Logger;
 }) {
-  const service = createVcsService({ reposDir: path.join(deps.dataDir, "repos"), workspace: deps.workspace });
+  const service = createVcsService({
+    reposDir: path.join(deps.dataDir, "repos"),
+    workspace: deps.workspace,
+    github: createGithub(deps.github),
+    onStatus: (sessionId, status) =>
+      deps.io.to(sessionRoom(sessionId)).emit("gitStatus", { sessionId, status }),
+  });
   const authorOf = async (userId: string | undefined, name: string) => {
     const email = userId ? (await deps.auth.getOwn(userId, userId).catch(() => null))?.email : undefined;
     return { name, email: email ?? "anonymous@users.ensemble.invalid" };
   };
   deps.commands.register(gitCommand(service, authorOf));
-  return { service };
+  deps.io.on("connection", (socket) => registerVcsSocket(socket, service, authorOf, deps.logger));
+  return {
+    service,
+    routes: vcsRoutes({ vcs: service, auth: deps.auth, sessions: deps.sessions, authorOf }),
+  };
 }

@@ -1,81 +1,82 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import {
+  GIT_MESSAGES,
+  type GithubTarget,
+  type GitOperation,
+  type GitOutcome,
+  type GitStatus,
+  type GitStatusEntry,
+  type GitUser,
+} from "@ensemble/protocol";
 import type { TreeApplied, WorkspaceAccess } from "../collab/index";
+import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
+import type { Github } from "./github";
 import { Worktree } from "./worktree";
-
-/** What people read when git refuses or fails (spec §5 and §8). */
-export const VCS_MESSAGES = {
-  hostOnly: "Only the session host can perform Git operations",
-  branchNameInvalid: (name: string) => `'${name}' is not a valid branch name.`,
-  branchExists: (name: string) => `A branch named '${name}' already exists.`,
-  nothingToCommit: "Nothing to commit: stage changes with 'git add' first.",
-  noCommits: "No commits yet.",
-  notLoaded: "The session's files are not loaded. Rejoin the session and try again.",
-  defaultCommitMessage: "Update from Ensemble",
-  noSuchBranch: (name: string) => `Branch '${name}' does not exist in the repository.`,
-  switchWouldOverwrite: (name: string) =>
-    `Switching to '${name}' would overwrite changes that are not committed. Commit them first.`,
-} as const;
-
-/** A refused or failed git operation; the message is for people. */
-export class VcsError extends Error {
-  constructor(
-    readonly code: "forbidden" | "invalid" | "conflict" | "failed",
-    message: string,
-  ) {
-    super(message);
-  }
-}
-
-/** One changed path, in the spec's words. */
-export interface GitStatusEntry {
-  path: string;
-  status: "modified" | "added" | "deleted" | "renamed";
-  staged: boolean;
-}
-
-export interface GitStatus {
-  branch: string;
-  entries: GitStatusEntry[];
-}
 
 export interface Author {
   name: string;
   email: string;
 }
 
-/** The session's host, as the caller of an operation (every operation checks it). */
+/** Who asks for an operation: every operation checks `isHost`; commits carry `author`. */
 export interface Caller {
   isHost: boolean;
+  author: () => Promise<Author>;
+}
+
+/** What an operation says, before the repository's status and branches are added. */
+interface Said {
+  message: string;
+  output?: string;
+  user?: GitUser;
+  /** The editors that git's change of the working tree touched in a special way. */
+  applied?: TreeApplied;
+}
+
+/** One operation's view of the session's repository, its working tree just written. */
+interface Context {
+  sessionId: string;
+  dir: string;
+  tree: Worktree;
+  /** The live files as they were written, before git ran: `applyTree`'s base. */
+  base: Map<string, string>;
+  caller: Caller;
 }
 
 /**
  * Version control on the server: one real git repository per session under
- * `DATA_DIR/repos/{sessionId}` (created on first use, branch `main`), whose working tree is
- * written from the live workspace before each command, so git compares what everyone sees.
- * Only the host may operate it; one operation at a time per session (the others wait).
+ * `DATA_DIR/repos/{sessionId}` (created on first use, branch `main`, remote `origin` once
+ * GitHub is connected), whose working tree is written from the live workspace before each
+ * command, so git compares what everyone sees. Only the host may operate it; one operation
+ * at a time per session (the others wait their turn). Operations that change the working
+ * tree (switch, merge, pull) reach every editor through collab's `applyTree`.
  */
-export function createVcsService(deps: { reposDir: string; workspace: WorkspaceAccess }) {
+export function createVcsService(deps: {
+  reposDir: string;
+  workspace: WorkspaceAccess;
+  github: Github;
+  /** Told the repository's status after every operation (everyone's status badge follows it). */
+  onStatus?: (sessionId: string, status: GitStatus) => void;
+}) {
   const worktrees = new Map<string, Worktree>();
   const queues = new Map<string, Promise<unknown>>();
+  const { github } = deps;
 
   /** Runs `work` after the session's previous operation, with its working tree up to date. */
-  function operate<T>(
-    sessionId: string,
-    caller: Caller,
-    work: (dir: string, tree: Worktree, base: Map<string, string>) => Promise<T>,
-  ): Promise<T> {
-    if (!caller.isHost) return Promise.reject(new VcsError("forbidden", VCS_MESSAGES.hostOnly));
+  function operate<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
+    if (!caller.isHost) return Promise.reject(new VcsError("forbidden", GIT_MESSAGES.hostOnly));
     const previous = queues.get(sessionId) ?? Promise.resolve();
     const next = previous
       .catch(() => undefined)
       .then(async () => {
         const files = deps.workspace.files(sessionId);
-        if (!files) throw new VcsError("failed", VCS_MESSAGES.notLoaded);
+        if (!files) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
         const tree = await open(sessionId);
         await tree.write(files);
-        return work(tree.dir, tree, new Map(files.map((f) => [f.path, f.content])));
+        const base = new Map(files.map((f) => [f.path, f.content]));
+        return work({ sessionId, dir: tree.dir, tree, base, caller });
       });
     queues.set(sessionId, next);
     const forget = () => {
@@ -96,131 +97,309 @@ export function createVcsService(deps: { reposDir: string; workspace: WorkspaceA
     if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new VcsError("invalid", "Invalid session id");
     const dir = path.join(deps.reposDir, sessionId);
     await fs.mkdir(dir, { recursive: true });
-    try {
-      await fs.access(path.join(dir, ".git"));
-    } catch {
+    if (!(await exists(path.join(dir, ".git"))))
       await runGit(dir, ["init", "--quiet", "--initial-branch=main"]);
-    }
     const tree = new Worktree(dir);
     worktrees.set(sessionId, tree);
     return tree;
   }
 
-  const identity = (author: Author) => ["-c", `user.name=${author.name}`, "-c", `user.email=${author.email}`];
+  const withIdentity = async (caller: Caller, args: string[]) => {
+    const author = await caller.author();
+    return ["-c", `user.name=${author.name}`, "-c", `user.email=${author.email}`, ...args];
+  };
 
-  return {
-    status: (sessionId: string, caller: Caller): Promise<GitStatus> =>
-      operate(sessionId, caller, async (dir) => {
-        const { stdout } = await runGit(dir, [
-          "status",
-          "--porcelain=v1",
-          "-z",
-          "--branch",
-          "--untracked-files=all",
-        ]);
-        return parseStatus(stdout);
-      }),
+  /** Points `origin` at the GitHub repository (an address without credentials). */
+  async function setOrigin(dir: string, target: GithubTarget): Promise<void> {
+    const url = github.remoteUrl(target);
+    const current = await runGit(dir, ["remote", "get-url", "origin"]).catch(() => null);
+    if (!current) await runGit(dir, ["remote", "add", "origin", url]);
+    else if (current.stdout.trim() !== url) await runGit(dir, ["remote", "set-url", "origin", url]);
+  }
 
-    /** Stages the given paths, or everything when none are given. */
-    add: (sessionId: string, caller: Caller, paths: string[]): Promise<void> =>
-      operate(sessionId, caller, async (dir) => {
-        await runGit(dir, paths.length === 0 ? ["add", "--all"] : ["add", "--all", "--", ...paths]);
-      }),
+  /** Runs git against GitHub with the token in the environment only. */
+  async function remoteGit(dir: string, target: GithubTarget, args: string[]) {
+    try {
+      return await runGit(dir, args, {
+        env: github.gitEnv(target),
+        allowHttp: github.allowsHttp(),
+        timeoutMs: 60_000,
+      });
+    } catch (error) {
+      if (
+        error instanceof GitCommandError &&
+        /Authentication failed|could not read Username|returned error: 40[13]|HTTP 40[13]/.test(error.stderr)
+      )
+        throw new VcsError("github_auth", GIT_MESSAGES.authFailed);
+      throw error;
+    }
+  }
 
-    commit: (sessionId: string, caller: Caller, message: string, author: Author): Promise<string> =>
-      operate(sessionId, caller, async (dir) => {
-        const staged = await runGit(dir, ["diff", "--cached", "--name-only"]);
-        if (staged.stdout.trim() === "") throw new VcsError("invalid", VCS_MESSAGES.nothingToCommit);
-        await runGit(dir, [
-          ...identity(author),
-          "commit",
+  /**
+   * Merges `ref` into the current branch, or refuses with nothing changed: a conflict is
+   * found by `git merge-tree` before the working tree is touched, and a merge that still
+   * stops half-way is aborted. The merged files then reach every editor.
+   */
+  async function mergeInto(context: Context, ref: string, label: string, unrelated: boolean): Promise<Said> {
+    const { dir } = context;
+    const allow = unrelated ? ["--allow-unrelated-histories"] : [];
+    const head = await revision(dir, "HEAD");
+    if (head) {
+      const upToDate = await runGit(dir, ["merge-base", "--is-ancestor", ref, "HEAD"]).then(
+        () => true,
+        () => false,
+      );
+      if (upToDate) return { message: GIT_MESSAGES.alreadyUpToDate };
+      try {
+        await runGit(dir, ["merge-tree", "--write-tree", "--name-only", ...allow, "HEAD", ref]);
+      } catch (error) {
+        if (error instanceof GitCommandError && error.code === 1)
+          throw new VcsError("conflict", GIT_MESSAGES.mergeConflict);
+        throw error;
+      }
+    }
+    try {
+      await runGit(
+        dir,
+        await withIdentity(context.caller, [
+          "merge",
+          "--no-edit",
           "--quiet",
-          "--no-verify",
+          ...allow,
           "-m",
-          message || VCS_MESSAGES.defaultCommitMessage,
-        ]);
-        const { stdout } = await runGit(dir, ["log", "-1", "--format=%h %s"]);
-        return stdout.trim();
-      }),
+          `Merge ${label}`,
+          ref,
+        ]),
+      );
+    } catch (error) {
+      if (await exists(path.join(dir, ".git", "MERGE_HEAD")))
+        await runGit(dir, ["merge", "--abort"]).catch(() => undefined);
+      if (error instanceof GitCommandError && /overwritten|local changes|untracked/i.test(error.stderr))
+        throw new VcsError("conflict", GIT_MESSAGES.wouldOverwrite(`Merging ${label}`));
+      if (error instanceof GitCommandError && /CONFLICT/.test(error.stdout + error.stderr))
+        throw new VcsError("conflict", GIT_MESSAGES.mergeConflict);
+      throw error;
+    }
+    const applied = await applyWorkingTree(context);
+    return { message: `Merged ${label} into ${await currentBranch(dir)}.`, applied };
+  }
 
-    /** Lists the branches (the current one marked), or creates `name` from HEAD. */
-    branch: (sessionId: string, caller: Caller, name: string | undefined): Promise<string[]> =>
-      operate(sessionId, caller, async (dir) => {
-        if (name !== undefined) {
-          await checkBranchName(dir, name);
-          try {
-            await runGit(dir, ["branch", "--", name]);
-          } catch (error) {
-            if (error instanceof GitCommandError && /already exists/.test(error.stderr)) {
-              throw new VcsError("conflict", VCS_MESSAGES.branchExists(name));
-            }
-            throw error;
-          }
-        }
-        const { stdout } = await runGit(dir, ["branch", "--list", "--no-color"]);
-        const current = (await runGit(dir, ["branch", "--show-current"])).stdout.trim();
-        const branches = stdout
-          .split("\n")
-          .map((l) => l.replace(/^\*?\s+/, "").trim())
-          .filter(Boolean);
-        // An unborn main (no commit yet) is not listed by git; it is still the current branch.
-        const all = branches.includes(current) ? branches : [current, ...branches];
-        return all.map((b) => (b === current ? `* ${b}` : `  ${b}`));
-      }),
+  /** Brings every editor to what git left in the working tree. */
+  async function applyWorkingTree(context: Context): Promise<TreeApplied> {
+    const applied = await deps.workspace.applyTree(
+      context.sessionId,
+      context.base,
+      await context.tree.read(),
+    );
+    if (!applied) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
+    return applied;
+  }
 
-    /**
-     * Switches to an existing branch; the files git changed reach every editor as edits, and
-     * what was typed while git ran is merged in or kept (never lost).
-     */
-    switchBranch: (sessionId: string, caller: Caller, branch: string): Promise<TreeApplied> =>
-      operate(sessionId, caller, async (dir, tree, base) => {
-        await checkBranchName(dir, branch);
-        const known = await runGit(dir, ["rev-parse", "--verify", "--quiet", `refs/heads/${branch}`]).catch(
-          () => null,
-        );
-        if (!known) throw new VcsError("invalid", VCS_MESSAGES.noSuchBranch(branch));
-        try {
-          await runGit(dir, ["switch", "--quiet", branch]);
-        } catch (error) {
-          if (error instanceof GitCommandError && /would be overwritten/.test(error.stderr)) {
-            throw new VcsError("conflict", VCS_MESSAGES.switchWouldOverwrite(branch));
-          }
-          throw error;
-        }
-        const applied = await deps.workspace.applyTree(sessionId, base, await tree.read());
-        if (!applied) throw new VcsError("failed", VCS_MESSAGES.notLoaded);
-        return applied;
-      }),
+  const operations: {
+    [K in GitOperation["op"]]: (c: Context, o: Extract<GitOperation, { op: K }>) => Promise<Said>;
+  } = {
+    status: async () => ({ message: "" }),
 
-    log: (sessionId: string, caller: Caller): Promise<string> =>
-      operate(sessionId, caller, async (dir) => {
-        try {
-          return (await runGit(dir, ["log", "-n", "20", "--format=%h %an: %s"])).stdout.trim();
-        } catch (error) {
-          if (error instanceof GitCommandError && /does not have any commits/.test(error.stderr))
-            return VCS_MESSAGES.noCommits;
-          throw error;
-        }
-      }),
+    async add({ dir }, { paths }) {
+      await runGit(dir, paths.length === 0 ? ["add", "--all"] : ["add", "--all", "--", ...paths]);
+      return { message: paths.length ? `Staged ${paths.join(", ")}` : "Staged all changes" };
+    },
+
+    async unstage({ dir }, { paths }) {
+      const all = paths.length === 0 ? ["."] : paths;
+      if (await revision(dir, "HEAD")) await runGit(dir, ["restore", "--staged", "--", ...all]);
+      else await runGit(dir, ["rm", "--cached", "-r", "--quiet", "--ignore-unmatch", "--", ...all]);
+      return { message: paths.length ? `Unstaged ${paths.join(", ")}` : "Unstaged all changes" };
+    },
+
+    async commit(context, { message }) {
+      const { dir } = context;
+      const staged = await runGit(dir, ["diff", "--cached", "--name-only"]);
+      if (staged.stdout.trim() === "") throw new VcsError("invalid", GIT_MESSAGES.nothingToCommit);
+      const text = message.trim() || GIT_MESSAGES.defaultCommitMessage;
+      await runGit(dir, await withIdentity(context.caller, ["commit", "--quiet", "--no-verify", "-m", text]));
+      const { stdout } = await runGit(dir, ["log", "-1", "--format=%h %s"]);
+      return { message: `Committed ${stdout.trim()}` };
+    },
+
+    async branch({ dir }, { name }) {
+      if (name === undefined) return { message: "" };
+      await checkBranchName(dir, name);
+      if (await revision(dir, `refs/heads/${name}`))
+        throw new VcsError("conflict", GIT_MESSAGES.branchExists(name));
+      if (!(await revision(dir, "HEAD")))
+        throw new VcsError("invalid", `${GIT_MESSAGES.noCommits} Commit first.`);
+      await runGit(dir, ["branch", "--", name]);
+      return { message: `Created branch '${name}'` };
+    },
+
+    async switch(context, { branch }) {
+      const { dir } = context;
+      await checkBranchName(dir, branch);
+      if (!(await revision(dir, `refs/heads/${branch}`)))
+        throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(branch));
+      try {
+        await runGit(dir, ["switch", "--quiet", branch]);
+      } catch (error) {
+        if (error instanceof GitCommandError && /would be overwritten/.test(error.stderr))
+          throw new VcsError("conflict", GIT_MESSAGES.wouldOverwrite(`Switching to '${branch}'`));
+        throw error;
+      }
+      return { message: `Switched to branch '${branch}'`, applied: await applyWorkingTree(context) };
+    },
+
+    async merge(context, { branch }) {
+      await checkBranchName(context.dir, branch);
+      if (!(await revision(context.dir, `refs/heads/${branch}`)))
+        throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(branch));
+      if (branch === (await currentBranch(context.dir))) return { message: GIT_MESSAGES.alreadyUpToDate };
+      return mergeInto(context, `refs/heads/${branch}`, `'${branch}'`, false);
+    },
+
+    async log({ dir }) {
+      if (!(await revision(dir, "HEAD"))) return { message: GIT_MESSAGES.noCommits };
+      const { stdout } = await runGit(dir, ["log", "-n", "20", "--format=%h %an: %s"]);
+      return { message: "", output: stdout.trim() };
+    },
 
     /** What changed against HEAD (staged and not), as a unified diff. */
-    diff: (sessionId: string, caller: Caller): Promise<string> =>
-      operate(sessionId, caller, async (dir) => {
-        const head = await runGit(dir, ["rev-parse", "--verify", "--quiet", "HEAD"]).catch(() => null);
-        const args = head ? ["diff", "--no-color", "HEAD"] : ["diff", "--no-color", "--cached"];
-        return (await runGit(dir, args)).stdout;
-      }),
+    async diff({ dir }) {
+      const args = (await revision(dir, "HEAD"))
+        ? ["diff", "--no-color", "HEAD"]
+        : ["diff", "--no-color", "--cached"];
+      const { stdout } = await runGit(dir, args);
+      return { message: stdout.trim() === "" ? "No changes." : "", output: stdout };
+    },
+
+    // The repository exists from the first operation on; init says so.
+    init: async ({ dir }) => ({ message: `Git repository ready on branch '${await currentBranch(dir)}'.` }),
+
+    async connect({ dir }, { github: target }) {
+      const user = await github.connect(target);
+      await setOrigin(dir, target);
+      return { message: GIT_MESSAGES.authSucceeded, user };
+    },
+
+    /** Pushes the current branch; never forced, so a rejected push loses nothing. */
+    async push({ dir }, { github: target }) {
+      const { user, created } = await github.ensureRepository(target);
+      if (!(await revision(dir, "HEAD")))
+        throw new VcsError("invalid", `${GIT_MESSAGES.noCommits} Commit before pushing.`);
+      await setOrigin(dir, target);
+      const branch = await currentBranch(dir);
+      try {
+        await remoteGit(dir, target, [
+          "push",
+          "--quiet",
+          "origin",
+          `refs/heads/${branch}:refs/heads/${branch}`,
+        ]);
+      } catch (error) {
+        if (
+          error instanceof GitCommandError &&
+          /\[rejected\]|non-fast-forward|fetch first/.test(error.stderr)
+        )
+          throw new VcsError("conflict", GIT_MESSAGES.pushRejected);
+        throw error;
+      }
+      // Remember what the remote now has, as `git push -u` would.
+      await runGit(dir, ["update-ref", `refs/remotes/origin/${branch}`, `refs/heads/${branch}`]);
+      const where = `${target.owner}/${target.repo}`;
+      return { message: `Pushed ${branch} to ${where}${created ? " (repository created)" : ""}.`, user };
+    },
+
+    /** Fetches the current branch from GitHub and merges it in (unrelated histories allowed). */
+    async pull(context, { github: target }) {
+      const { dir } = context;
+      const user = await github.connect(target);
+      await setOrigin(dir, target);
+      const branch = await currentBranch(dir);
+      try {
+        await remoteGit(dir, target, [
+          "fetch",
+          "--quiet",
+          "--no-tags",
+          "origin",
+          `+refs/heads/${branch}:refs/remotes/origin/${branch}`,
+        ]);
+      } catch (error) {
+        if (error instanceof GitCommandError && /couldn't find remote ref/.test(error.stderr))
+          throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(branch));
+        throw error;
+      }
+      const said = await mergeInto(context, `refs/remotes/origin/${branch}`, `origin/${branch}`, true);
+      return { ...said, message: said.message.replace(/^Merged/, "Pulled"), user };
+    },
+  };
+
+  return {
+    /**
+     * Runs one operation for `caller` and answers what it said with the repository's status
+     * and branches as they now are.
+     */
+    run(
+      sessionId: string,
+      caller: Caller,
+      operation: GitOperation,
+    ): Promise<GitOutcome & { applied?: TreeApplied }> {
+      return operate(sessionId, caller, async (context) => {
+        const perform = operations[operation.op] as (c: Context, o: GitOperation) => Promise<Said>;
+        const said = await perform(context, operation);
+        const status = await readStatus(context.dir);
+        const branches = await listBranches(context.dir, status.branch);
+        deps.onStatus?.(sessionId, status);
+        return { ...said, status, branches };
+      });
+    },
   };
 }
 
 export type VcsService = ReturnType<typeof createVcsService>;
 
+async function exists(file: string): Promise<boolean> {
+  return fs.access(file).then(
+    () => true,
+    () => false,
+  );
+}
+
+/** The commit a name points to, or null when there is none (an unborn HEAD, a missing branch). */
+async function revision(dir: string, name: string): Promise<string | null> {
+  const result = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${name}^{commit}`]).catch(
+    () => null,
+  );
+  return result ? result.stdout.trim() : null;
+}
+
+async function currentBranch(dir: string): Promise<string> {
+  return (await runGit(dir, ["branch", "--show-current"])).stdout.trim() || "HEAD";
+}
+
+async function readStatus(dir: string): Promise<GitStatus> {
+  const { stdout } = await runGit(dir, [
+    "status",
+    "--porcelain=v1",
+    "-z",
+    "--branch",
+    "--untracked-files=all",
+  ]);
+  return parseStatus(stdout);
+}
+
+/** Every local branch, the current one marked `* ` (it is listed even before its first commit). */
+async function listBranches(dir: string, current: string): Promise<string[]> {
+  const { stdout } = await runGit(dir, ["for-each-ref", "--format=%(refname:short)", "refs/heads/"]);
+  const names = stdout.split("\n").filter(Boolean);
+  if (!names.includes(current)) names.unshift(current);
+  return names.map((b) => (b === current ? `* ${b}` : `  ${b}`));
+}
+
 async function checkBranchName(dir: string, name: string): Promise<void> {
-  if (name.startsWith("-")) throw new VcsError("invalid", VCS_MESSAGES.branchNameInvalid(name));
+  if (name.startsWith("-")) throw new VcsError("invalid", GIT_MESSAGES.branchNameInvalid(name));
   try {
     await runGit(dir, ["check-ref-format", "--branch", name]);
   } catch {
-    throw new VcsError("invalid", VCS_MESSAGES.branchNameInvalid(name));
+    throw new VcsError("invalid", GIT_MESSAGES.branchNameInvalid(name));
   }
 }
 

@@ -2,10 +2,10 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import type { TerminalEntry } from "@ensemble/protocol";
+import { GIT_MESSAGES as VCS_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
-import { VCS_MESSAGES } from "./index";
 import { parseStatus } from "./service";
 
 const git = promisify(execFile);
@@ -93,7 +93,10 @@ describe.each(DATABASES)("version control on %s", (kind) => {
     const { sessionId, host } = await newSession();
     await type(host, sessionId, "git add");
     await type(host, sessionId, "git commit -m start");
-    expect(text(await type(host, sessionId, "git branch feature/login"))).toBe("  feature/login\n* main");
+    expect(text(await type(host, sessionId, "git branch feature/login"))).toBe(
+      "Created branch 'feature/login'",
+    );
+    expect(text(await type(host, sessionId, "git branch"))).toBe("  feature/login\n* main");
     for (const bad of ["bad..name", "-x", "a b", "end.lock"]) {
       const answer = await type(host, sessionId, `git branch '${bad}'`);
       expect(answer).toMatchObject([{ type: "error", content: VCS_MESSAGES.branchNameInvalid(bad) }]);
@@ -143,7 +146,7 @@ describe.each(DATABASES)("version control on %s", (kind) => {
     host.file().insert(0, "// not committed\n");
     await waitFor(() => guest.text().startsWith("// not committed"));
     expect(text(await type(host, sessionId, "git switch main"))).toBe(
-      VCS_MESSAGES.switchWouldOverwrite("main"),
+      VCS_MESSAGES.wouldOverwrite("Switching to 'main'"),
     );
     expect(guest.text()).toBe(`// not committed\n${featureMain}`);
   });

@@ -1,0 +1,129 @@
+import { GIT_MESSAGES, type GithubTarget, type GitUser } from "@ensemble/protocol";
+import { Octokit } from "@octokit/rest";
+import { VcsError } from "./errors";
+
+export interface GithubConfig {
+  /** REST API base (`GITHUB_API_URL`). */
+  apiUrl: string;
+  /** Smart-HTTP git base (`GITHUB_GIT_URL`): a repository is `{gitUrl}/{owner}/{repo}.git`. */
+  gitUrl: string;
+}
+
+/** How long one REST call may take. */
+const REST_TIMEOUT_MS = 10_000;
+
+/**
+ * GitHub for version control: the REST calls through Octokit (token check, repository
+ * check, creation), and what git needs to reach the repository (its URL and the token as
+ * an environment-only header). A token is used for the call it came with and never kept.
+ */
+export function createGithub(config: GithubConfig) {
+  const client = (token: string) =>
+    new Octokit({
+      auth: token,
+      baseUrl: config.apiUrl.replace(/\/$/, ""),
+      userAgent: "Ensemble",
+      request: { signal: AbortSignal.timeout(REST_TIMEOUT_MS) },
+      // Octokit logs warnings and errors with the request (never the token); we report them ourselves.
+      log: { debug: () => {}, info: () => {}, warn: () => {}, error: () => {} },
+    });
+
+  /** Runs one REST call, turning GitHub's refusals into the spec's messages. */
+  async function call<T>(target: GithubTarget, work: (octokit: Octokit) => Promise<T>): Promise<T> {
+    try {
+      return await work(client(target.token));
+    } catch (error) {
+      throw toVcsError(error, target);
+    }
+  }
+
+  async function user(target: GithubTarget): Promise<GitUser> {
+    const { data } = await call(target, (o) => o.rest.users.getAuthenticated());
+    return {
+      username: data.login,
+      name: data.name || data.login,
+      avatarUrl: data.avatar_url,
+      url: data.html_url,
+    };
+  }
+
+  async function repositoryExists(target: GithubTarget): Promise<boolean> {
+    try {
+      await call(target, (o) => o.rest.repos.get({ owner: target.owner, repo: target.repo }));
+      return true;
+    } catch (error) {
+      if (error instanceof VcsError && error.code === "not_found") return false;
+      throw error;
+    }
+  }
+
+  return {
+    /** Checks the token (GET /user) and the repository (GET /repos/{o}/{r}). */
+    async connect(target: GithubTarget): Promise<GitUser> {
+      const who = await user(target);
+      if (!(await repositoryExists(target)))
+        throw new VcsError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
+      return who;
+    },
+
+    /**
+     * Makes sure the repository exists before a push, as the spec's push helper does: a
+     * missing repository of the token's own account is created (empty, public, so our
+     * history arrives as it is); another account's missing repository is an error.
+     */
+    async ensureRepository(target: GithubTarget): Promise<{ user: GitUser; created: boolean }> {
+      const who = await user(target);
+      if (await repositoryExists(target)) return { user: who, created: false };
+      if (who.username.toLowerCase() !== target.owner.toLowerCase())
+        throw new VcsError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
+      await call(target, (o) =>
+        o.rest.repos.createForAuthenticatedUser({
+          name: target.repo,
+          private: false,
+          auto_init: false,
+          description: "Created from an Ensemble session",
+        }),
+      );
+      return { user: who, created: true };
+    },
+
+    /** The repository's smart-HTTP address: no credentials in it, ever. */
+    remoteUrl: (target: GithubTarget) =>
+      `${config.gitUrl.replace(/\/$/, "")}/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}.git`,
+
+    /** http remotes are allowed only when the configured git server is http (the test server). */
+    allowsHttp: () => config.gitUrl.startsWith("http:"),
+
+    /**
+     * The token as git configuration in the environment (git-config(1) GIT_CONFIG_COUNT),
+     * scoped to the git server: never in the arguments, `.git/config` or the remote URL.
+     */
+    gitEnv(target: GithubTarget): Record<string, string> {
+      const basic = Buffer.from(`x-access-token:${target.token}`).toString("base64");
+      return {
+        GIT_CONFIG_COUNT: "1",
+        GIT_CONFIG_KEY_0: `http.${config.gitUrl.replace(/\/$/, "")}/.extraHeader`,
+        GIT_CONFIG_VALUE_0: `Authorization: Basic ${basic}`,
+      };
+    },
+  };
+}
+
+export type Github = ReturnType<typeof createGithub>;
+
+/** GitHub's answer to a REST call, as the spec's messages (never with the token in them). */
+function toVcsError(error: unknown, target: GithubTarget): VcsError {
+  const status = (error as { status?: unknown }).status;
+  const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response
+    ?.headers;
+  if (status === 401) return new VcsError("github_auth", GIT_MESSAGES.authFailed);
+  if ((status === 403 || status === 429) && (headers?.["x-ratelimit-remaining"] === "0" || status === 429))
+    return new VcsError("rate_limited", GIT_MESSAGES.rateLimited);
+  if (status === 404 || status === 403)
+    return new VcsError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
+  if (typeof status === "number") {
+    const message = String((error as { message?: unknown }).message ?? "").split(" - ")[0];
+    return new VcsError("failed", `GitHub API error: ${status} ${message}`.replaceAll(target.token, "***"));
+  }
+  return new VcsError("failed", GIT_MESSAGES.unreachable);
+}
