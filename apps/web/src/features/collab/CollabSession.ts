@@ -13,6 +13,7 @@ import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createEditorSocket, type EditorSocket } from "../../lib/socket";
+import { GitChannel } from "../git/channel";
 import { TerminalChannel } from "../terminal/channel";
 import { throttleAwareness } from "./awarenessThrottle";
 import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
@@ -61,6 +62,8 @@ export class CollabSession {
   readonly awareness = new Awareness(this.doc);
   /** The session's shared terminal and Run Code, over this session's socket. */
   readonly terminal: TerminalChannel;
+  /** Version control (the Git panel and the status badge), over this session's socket. */
+  readonly git: GitChannel;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
@@ -79,6 +82,7 @@ export class CollabSession {
   constructor(private readonly options: CollabSessionOptions) {
     this.socket = createEditorSocket(options.token);
     this.terminal = new TerminalChannel(this.socket, options.sessionId);
+    this.git = new GitChannel(this.socket, options.sessionId, this.doc);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
     });
@@ -161,6 +165,7 @@ export class CollabSession {
     window.removeEventListener("online", this.handleOnline);
     clearTimeout(this.typingTimer);
     this.uninstallTestHook();
+    this.git.destroy();
     // Tells the others our cursor is gone before the socket closes.
     this.awareness.setLocalState(null);
     this.awarenessOut.cancel();
@@ -336,6 +341,7 @@ export class CollabSession {
       useCollabStore.setState({ status: "connected", self, participants, language, title });
       this.client.connected();
       this.terminal.joined();
+      this.git.joined(self.isHost);
     });
   }
 
