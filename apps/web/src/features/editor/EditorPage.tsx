@@ -3,6 +3,7 @@ import { useParams } from "react-router-dom";
 import "../../styles/editor.css";
 import "../../styles/workspace.css";
 import "../../styles/terminal.css";
+import "../../styles/git.css";
 import { EditorScreen } from "./EditorScreen";
 
 /** Route /code-editor-dashboard[/:sessionId]; without an id it opens the public demo session. */

@@ -121,6 +121,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             selfId={state.self?.id ?? null}
             activity={activity}
             canEdit={isConnected}
+            isHost={isHost}
             followingId={following?.id ?? null}
             onFollow={follow}
             onOpened={() => focusEditor.current?.()}

@@ -1,6 +1,7 @@
 import type { Presence } from "@ensemble/protocol";
 import type { CollabSession } from "../collab/CollabSession";
 import type { Activity } from "../collab/useActivity";
+import { GitPanel } from "../git/GitPanel";
 import { Explorer } from "../workspace/Explorer";
 import { ParticipantsList } from "./ParticipantsList";
 
@@ -12,15 +13,16 @@ interface FileSidebarProps {
   selfId: string | null;
   activity: Activity;
   canEdit: boolean;
+  isHost: boolean;
   followingId: string | null;
   onFollow: (person: Presence | null) => void;
   onOpened: () => void;
 }
 
-/** The explorer (the session's files) and, below it, the participants. */
+/** The explorer (the session's files), the Git panel and the participants. */
 export function FileSidebar(props: FileSidebarProps) {
   return (
-    <aside id={props.id} className="file-sidebar" aria-label="Files and participants">
+    <aside id={props.id} className="file-sidebar" aria-label="Files, Git and participants">
       <Explorer
         session={props.session}
         activePath={props.activePath}
@@ -30,6 +32,7 @@ export function FileSidebar(props: FileSidebarProps) {
         canEdit={props.canEdit}
         onOpened={props.onOpened}
       />
+      <GitPanel git={props.session?.git ?? null} isHost={props.isHost} isConnected={props.canEdit} />
       <ParticipantsList
         participants={props.participants}
         selfId={props.selfId}

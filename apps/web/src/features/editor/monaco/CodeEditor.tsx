@@ -3,6 +3,7 @@ import type * as Y from "yjs";
 import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
+import { GitBadge } from "../../git/GitBadge";
 import { useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
@@ -170,7 +171,12 @@ export default function CodeEditor({
     return () => session.setEditorReady(false);
   }, [editor, session, isBound, canEdit, fileLabel]);
 
-  return <div ref={hostRef} className="code-editor" data-testid="code-editor" data-file={activePath ?? ""} />;
+  return (
+    <div className="code-editor-frame">
+      <div ref={hostRef} className="code-editor" data-testid="code-editor" data-file={activePath ?? ""} />
+      <GitBadge path={activePath} />
+    </div>
+  );
 }
 
 /** The state of a person's most recently active tab. */
