@@ -18,8 +18,12 @@ export interface TestEditor {
   file(path?: string): Y.Text;
   /** The text of the file at `path`, or "" while there is no such file. */
   text(path?: string): string;
-  /** Sends a workspace operation and resolves with its ack. */
-  request<T>(event: "createFile" | "renamePath" | "deletePath", payload: unknown): Promise<Ack<T>>;
+  /** Sends a workspace or git operation and resolves with its ack (a timeout is an error ack). */
+  request<T>(
+    event: "createFile" | "renamePath" | "deletePath" | "gitOperation",
+    payload: unknown,
+    timeoutMs?: number,
+  ): Promise<Ack<T>>;
   /** Leaves the session (waiting for the ack, so no sent update is dropped), then disconnects. */
   close(): Promise<void>;
 }
@@ -88,10 +92,10 @@ export async function openEditor(
       const id = fileIdAt(doc, path);
       return id ? doc.getText(id).toString() : "";
     },
-    request: (event, payload) =>
+    request: (event, payload, timeoutMs = 5000) =>
       new Promise((resolve) =>
         socket
-          .timeout(5000)
+          .timeout(timeoutMs)
           .emit(event, payload, (err: Error | null, ack: never) =>
             resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
           ),

@@ -413,7 +413,7 @@ const STATUS_WORDS: Record<string, GitStatusEntry["status"]> = {
   C: "added",
 };
 
-/** Parses `git status --porcelain=v1 -z --branch`. */
+/** Parses `git status --porcelain=v1 -z --branch`; entries come sorted by path. */
 export function parseStatus(output: string): GitStatus {
   const fields = output.split("\0");
   let branch = "main";
@@ -435,5 +435,6 @@ export function parseStatus(output: string): GitStatus {
     // A rename is followed by its old path.
     if (x === "R" || x === "C") i++;
   }
+  entries.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
   return { branch, entries };
 }

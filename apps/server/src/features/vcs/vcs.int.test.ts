@@ -187,10 +187,10 @@ describe("parseStatus", () => {
     expect(parseStatus(raw)).toEqual({
       branch: "main",
       entries: [
-        { path: "new.js", status: "renamed", staged: true },
         { path: "a.js", status: "modified", staged: false },
         { path: "b.py", status: "added", staged: false },
         { path: "c.md", status: "deleted", staged: true },
+        { path: "new.js", status: "renamed", staged: true },
       ],
     });
     expect(parseStatus("## No commits yet on main\0").branch).toBe("main");

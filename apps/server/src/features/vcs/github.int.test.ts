@@ -1,0 +1,481 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs/promises";
+import path from "node:path";
+import { promisify } from "node:util";
+import {
+  type Ack,
+  GIT_MESSAGES,
+  type GithubTarget,
+  type GitOperation,
+  type GitOutcome,
+  type GitStatusUpdate,
+  type TerminalEntry,
+} from "@ensemble/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { startFakeGithub } from "../../../test/fakeGithub";
+import { buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+
+const execFileAsync = promisify(execFile);
+const OWNER = "octo";
+
+/** Sends one git operation over the socket and resolves with its ack. */
+function gitOp(editor: TestEditor, sessionId: string, operation: GitOperation): Promise<Ack<GitOutcome>> {
+  return editor.request<GitOutcome>("gitOperation", { sessionId, operation }, 60_000);
+}
+
+async function ok(editor: TestEditor, sessionId: string, operation: GitOperation): Promise<GitOutcome> {
+  const ack = await gitOp(editor, sessionId, operation);
+  if (!ack.ok) throw new Error(`${operation.op} refused: ${ack.error.code} ${ack.error.message}`);
+  return ack.data;
+}
+
+/** Sends a terminal line (with the host's GitHub connection when given) and resolves with its answer. */
+async function type(
+  editor: TestEditor,
+  sessionId: string,
+  line: string,
+  github?: GithubTarget,
+): Promise<TerminalEntry[]> {
+  const updates = () =>
+    (editor.received.get("terminalUpdate") ?? []) as { entries?: TerminalEntry[]; entry?: TerminalEntry }[];
+  const before = updates().length;
+  await new Promise((resolve) =>
+    editor.socket.timeout(60_000).emit("terminalCommand", { sessionId, command: line, github }, resolve),
+  );
+  await waitFor(() => updates().length > before, 10_000, `the answer to ${line}`);
+  const update = updates()[before];
+  const entries = update?.entries ?? (update?.entry ? [update.entry] : []);
+  expect(entries[0]).toMatchObject({ type: "input", content: `$ ${line}` });
+  return entries.slice(1).map(({ type, content }) => ({ type, content }));
+}
+
+/** Every file under `dir` (recursively) whose bytes contain `needle`. */
+async function filesContaining(dir: string, needle: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile()) continue;
+    const file = path.join(entry.parentPath, entry.name);
+    if ((await fs.readFile(file)).includes(needle)) found.push(file);
+  }
+  return found;
+}
+
+describe.each(DATABASES)("git with GitHub on %s", (kind) => {
+  let server: TestServer;
+  let github: Awaited<ReturnType<typeof startFakeGithub>>;
+  const editors = editorPool(() => server.url);
+  let token = "";
+  let repoCounter = 0;
+
+  beforeAll(async () => {
+    github = await startFakeGithub({
+      user: { id: 7, login: OWNER, email: "octo@example.test", name: "Octo Cat" },
+    });
+    token = github.issueToken();
+    server = await startTestServer(kind, { GITHUB_API_URL: github.apiUrl, GITHUB_GIT_URL: github.gitUrl });
+  });
+  afterAll(async () => {
+    await editors.closeAll();
+    await server.close();
+    await github.close();
+  });
+
+  /** A session with its host (signed in) and a guest, synced; and a fresh repository name. */
+  async function newSession() {
+    const { host: hostUser, sessionId } = await buildSession(server.api, "git");
+    const host = await editors.open(hostUser.token);
+    const guest = await editors.open();
+    await host.join(sessionId);
+    await guest.join(sessionId);
+    await waitFor(() => host.client.synced && guest.client.synced);
+    const target: GithubTarget = { token, owner: OWNER, repo: `project-${kind}-${++repoCounter}` };
+    return {
+      sessionId,
+      host,
+      guest,
+      hostUser,
+      target,
+      repoDir: path.join(server.dataDir, "repos", sessionId),
+    };
+  }
+
+  /** Waits until the server's live copy of `file` satisfies `predicate`. */
+  const liveText = (sessionId: string, file = "src/main.js") =>
+    server.app.collab.workspace.files(sessionId)?.find((f) => f.path === file)?.content;
+
+  it("connects with the spec's messages: a wrong token, a missing repository, the rate limit, then the user", async () => {
+    const { sessionId, host, target } = await newSession();
+    await github.createRepo(OWNER, target.repo);
+
+    const wrong = await gitOp(host, sessionId, { op: "connect", github: { ...target, token: "ghp_wrong" } });
+    expect(wrong).toEqual({ ok: false, error: { code: "github_auth", message: GIT_MESSAGES.authFailed } });
+
+    const missing = await gitOp(host, sessionId, {
+      op: "connect",
+      github: { ...target, repo: "nothing-here" },
+    });
+    expect(missing).toEqual({
+      ok: false,
+      error: { code: "not_found", message: GIT_MESSAGES.repositoryNotFound(OWNER, "nothing-here") },
+    });
+
+    github.exhaustRateLimit(1);
+    const limited = await gitOp(host, sessionId, { op: "connect", github: target });
+    expect(limited).toEqual({
+      ok: false,
+      error: { code: "rate_limited", message: GIT_MESSAGES.rateLimited },
+    });
+
+    const connected = await ok(host, sessionId, { op: "connect", github: target });
+    expect(connected.message).toBe(GIT_MESSAGES.authSucceeded);
+    expect(connected.user).toMatchObject({ username: OWNER, name: "Octo Cat" });
+    // origin points at the repository, without credentials.
+    const { stdout } = await execFileAsync("git", ["remote", "get-url", "origin"], {
+      cwd: path.join(server.dataDir, "repos", sessionId),
+    });
+    expect(stdout.trim()).toBe(`${github.gitUrl}/${OWNER}/${target.repo}.git`);
+  });
+
+  it("commits and pushes: a clone from GitHub holds the live files; everyone's badge follows the status", async () => {
+    const { sessionId, host, guest, target } = await newSession();
+    await host.request("createFile", {
+      sessionId,
+      path: "src/util.js",
+      kind: "file",
+      content: "export const x = 1;\n",
+    });
+    const status = await ok(host, sessionId, { op: "status" });
+    expect(status.status.entries).toEqual([
+      { path: "src/main.js", status: "added", staged: false },
+      { path: "src/util.js", status: "added", staged: false },
+    ]);
+    // The guest, who may not run git, still learns the status for the badge.
+    await waitFor(() => (guest.received.get("gitStatus") ?? []).length > 0, 5000, "gitStatus at the guest");
+    const update = guest.received.get("gitStatus")?.at(-1) as GitStatusUpdate;
+    expect(update).toEqual({ sessionId, status: status.status });
+
+    expect((await ok(host, sessionId, { op: "add", paths: ["src/util.js"] })).status.entries).toEqual([
+      { path: "src/main.js", status: "added", staged: false },
+      { path: "src/util.js", status: "added", staged: true },
+    ]);
+    expect((await ok(host, sessionId, { op: "unstage", paths: ["src/util.js"] })).status.entries[1]).toEqual({
+      path: "src/util.js",
+      status: "added",
+      staged: false,
+    });
+    await ok(host, sessionId, { op: "add", paths: [] });
+    const committed = await ok(host, sessionId, { op: "commit", message: "" });
+    expect(committed.message).toMatch(
+      new RegExp(`^Committed [0-9a-f]{7} ${GIT_MESSAGES.defaultCommitMessage}$`),
+    );
+    expect(committed.status.entries).toEqual([]);
+
+    // The repository does not exist yet: the push creates it under the token's account.
+    const pushed = await ok(host, sessionId, { op: "push", github: target });
+    expect(pushed.message).toBe(`Pushed main to ${OWNER}/${target.repo} (repository created).`);
+    expect(await github.readFile(OWNER, target.repo, "main", "src/util.js")).toBe("export const x = 1;\n");
+    expect(await github.readFile(OWNER, target.repo, "main", "src/main.js")).toBe(liveText(sessionId));
+    const clone = path.join(server.dataDir, `clone-${target.repo}`);
+    await execFileAsync("git", ["clone", "--quiet", `${github.gitUrl}/${OWNER}/${target.repo}.git`, clone], {
+      env: {
+        PATH: process.env.PATH ?? "",
+        GIT_TERMINAL_PROMPT: "0",
+        GIT_CONFIG_COUNT: "1",
+        GIT_CONFIG_KEY_0: "http.extraHeader",
+        GIT_CONFIG_VALUE_0: `Authorization: Basic ${Buffer.from(`x-access-token:${token}`).toString("base64")}`,
+      },
+    });
+    expect(await fs.readFile(path.join(clone, "src/main.js"), "utf8")).toBe(liveText(sessionId));
+    expect((await github.log(OWNER, target.repo, "main"))[0]?.subject).toBe(
+      GIT_MESSAGES.defaultCommitMessage,
+    );
+
+    // Nothing to push without a commit: a second session's empty repository says so.
+    const other = await newSession();
+    expect(await gitOp(other.host, other.sessionId, { op: "push", github: other.target })).toEqual({
+      ok: false,
+      error: { code: "invalid_payload", message: `${GIT_MESSAGES.noCommits} Commit before pushing.` },
+    });
+  });
+
+  it("never forces a push: a rejected push says pull first; the pull reaches every editor, then the push goes", async () => {
+    const { sessionId, host, guest, target } = await newSession();
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "start" });
+    await ok(host, sessionId, { op: "push", github: target });
+
+    // Someone else pushes to GitHub; meanwhile the host commits a new file.
+    const theirs = await github.commitOnRemote(
+      OWNER,
+      target.repo,
+      "main",
+      { "docs/notes.md": "# Notes\n" },
+      "notes",
+    );
+    await host.request("createFile", { sessionId, path: "src/mine.js", kind: "file", content: "mine\n" });
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "mine" });
+    expect(await gitOp(host, sessionId, { op: "push", github: target })).toEqual({
+      ok: false,
+      error: { code: "conflict", message: GIT_MESSAGES.pushRejected },
+    });
+    // GitHub still has their commit on top: nothing was overwritten.
+    expect((await github.log(OWNER, target.repo, "main"))[0]?.sha).toBe(theirs);
+
+    // While the host pulls, the guest keeps typing in main.js.
+    const pulling = ok(host, sessionId, { op: "pull", github: target });
+    guest.file().insert(0, "// typed during the pull\n");
+    const pulled = await pulling;
+    expect(pulled.message).toBe("Pulled origin/main into main.");
+    for (const editor of [host, guest]) {
+      await waitFor(
+        () => editor.text("docs/notes.md") === "# Notes\n",
+        5000,
+        "the pulled file in every editor",
+      );
+      await waitFor(
+        () => editor.text().startsWith("// typed during the pull\n"),
+        5000,
+        "the typed line kept",
+      );
+    }
+    expect(await ok(host, sessionId, { op: "push", github: target })).toMatchObject({
+      message: `Pushed main to ${OWNER}/${target.repo}.`,
+    });
+    const subjects = (await github.log(OWNER, target.repo, "main")).map((c) => c.subject);
+    expect(subjects.slice(0, 3)).toEqual(["Merge origin/main", "mine", "notes"]);
+
+    // A remote change to a file with uncommitted edits is refused, changing nothing.
+    await github.commitOnRemote(OWNER, target.repo, "main", { "src/main.js": "// theirs\n" }, "theirs");
+    const before = host.text();
+    const refused = await gitOp(host, sessionId, { op: "pull", github: target });
+    expect(refused).toEqual({
+      ok: false,
+      error: { code: "conflict", message: GIT_MESSAGES.wouldOverwrite("Merging origin/main") },
+    });
+    expect(host.text()).toBe(before);
+    expect(guest.text()).toBe(before);
+  });
+
+  it("merges a branch for everyone; a conflict merges nothing and says so", async () => {
+    const { sessionId, host, guest, repoDir } = await newSession();
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "base" });
+    expect(await gitOp(host, sessionId, { op: "merge", branch: "nowhere" })).toEqual({
+      ok: false,
+      error: { code: "not_found", message: GIT_MESSAGES.noSuchBranch("nowhere") },
+    });
+    await ok(host, sessionId, { op: "branch", name: "feature" });
+    await ok(host, sessionId, { op: "switch", branch: "feature" });
+    await host.request("createFile", {
+      sessionId,
+      path: "src/feature.js",
+      kind: "file",
+      content: "feature\n",
+    });
+    host.file().insert(0, "// from feature\n");
+    await waitFor(() => liveText(sessionId)?.startsWith("// from feature") ?? false);
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "feature work" });
+    const onMain = await ok(host, sessionId, { op: "switch", branch: "main" });
+    expect(onMain.branches).toEqual(["  feature", "* main"]);
+    await waitFor(
+      () => guest.text("src/feature.js") === "" && !guest.text().startsWith("// from"),
+      5000,
+      "main",
+    );
+
+    const merged = await ok(host, sessionId, { op: "merge", branch: "feature" });
+    expect(merged.message).toBe("Merged 'feature' into main.");
+    for (const editor of [host, guest]) {
+      await waitFor(
+        () => editor.text("src/feature.js") === "feature\n" && editor.text().startsWith("// from feature\n"),
+        5000,
+        "the merge in every editor",
+      );
+    }
+    expect((await ok(host, sessionId, { op: "merge", branch: "feature" })).message).toBe(
+      GIT_MESSAGES.alreadyUpToDate,
+    );
+
+    // Both branches change the same line: the merge is refused and nothing is half-merged.
+    await ok(host, sessionId, { op: "branch", name: "rival" });
+    const first = host.text().split("\n")[0] ?? "";
+    host.file().delete(0, first.length);
+    host.file().insert(0, "// main's line");
+    await waitFor(() => liveText(sessionId)?.startsWith("// main's line") ?? false);
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "main's line" });
+    await ok(host, sessionId, { op: "switch", branch: "rival" });
+    await waitFor(() => guest.text().startsWith(first));
+    host.file().delete(0, first.length);
+    host.file().insert(0, "// rival's line");
+    await waitFor(() => liveText(sessionId)?.startsWith("// rival's line") ?? false);
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "rival's line" });
+    const head = (await execFileAsync("git", ["rev-parse", "HEAD"], { cwd: repoDir })).stdout;
+    const textBefore = guest.text();
+    expect(await gitOp(host, sessionId, { op: "merge", branch: "main" })).toEqual({
+      ok: false,
+      error: { code: "conflict", message: GIT_MESSAGES.mergeConflict },
+    });
+    expect((await execFileAsync("git", ["rev-parse", "HEAD"], { cwd: repoDir })).stdout).toBe(head);
+    await expect(fs.access(path.join(repoDir, ".git", "MERGE_HEAD"))).rejects.toThrow();
+    expect((await ok(host, sessionId, { op: "status" })).status.entries).toEqual([]);
+    expect(guest.text()).toBe(textBefore);
+    expect(liveText(sessionId)).toBe(textBefore);
+  });
+
+  it("refuses every operation to anyone but the host: forged socket events and HTTP calls", async () => {
+    const { sessionId, guest, target, repoDir, hostUser } = await newSession();
+    const participantUser = await buildUser(server.api);
+    const participant = await editors.open(participantUser.token);
+    await participant.join(sessionId);
+    const operations: GitOperation[] = [
+      { op: "status" },
+      { op: "add", paths: [] },
+      { op: "unstage", paths: [] },
+      { op: "commit", message: "x" },
+      { op: "branch", name: "x" },
+      { op: "branch" },
+      { op: "switch", branch: "main" },
+      { op: "merge", branch: "main" },
+      { op: "log" },
+      { op: "diff" },
+      { op: "init" },
+      { op: "connect", github: target },
+      { op: "push", github: target },
+      { op: "pull", github: target },
+    ];
+    const forbidden = { ok: false, error: { code: "forbidden", message: GIT_MESSAGES.hostOnly } };
+    for (const operation of operations) {
+      expect(await gitOp(guest, sessionId, operation)).toEqual(forbidden);
+      expect(await gitOp(participant, sessionId, operation)).toEqual(forbidden);
+    }
+    // A socket that joined another session is not let in by naming this one.
+    const outsiderSession = await buildSession(server.api, "elsewhere");
+    const outsider = await editors.open(outsiderSession.host.token);
+    await outsider.join(outsiderSession.sessionId);
+    expect(await gitOp(outsider, sessionId, { op: "status" })).toMatchObject({
+      ok: false,
+      error: { code: "not_joined" },
+    });
+    // Nothing was created, and GitHub was never called for them.
+    await expect(fs.access(repoDir)).rejects.toThrow();
+    expect(github.requests.filter((r) => r.path.includes(target.repo))).toEqual([]);
+
+    // HTTP: no token, an outsider, a participant; then the host.
+    const route = `/api/session/${sessionId}/git`;
+    expect((await server.api.post(route, { op: "status" })).status).toBe(401);
+    const stranger = await buildUser(server.api);
+    for (const who of [stranger, participantUser]) {
+      const res = await server.api.post(route, { op: "log" }, who.token);
+      expect(res.status).toBe(403);
+      expect(res.body).toEqual({ code: "forbidden", message: GIT_MESSAGES.hostOnly });
+    }
+    const invalid = await server.api.post(route, { op: "branch", name: "bad..name" }, hostUser.token);
+    expect(invalid.body).toEqual({
+      code: "invalid_body",
+      message: GIT_MESSAGES.branchNameInvalid("bad..name"),
+    });
+    const res = await server.api.post(route, { op: "status" }, hostUser.token);
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ status: { branch: "main" }, branches: ["* main"] });
+  });
+
+  it("answers git in the terminal: a guest is refused every command, push needs GitHub, the host's lines work", async () => {
+    const { sessionId, host, guest, target } = await newSession();
+    for (const line of [
+      "git status",
+      "git add .",
+      "git commit -m x",
+      "git branch x",
+      "git switch main",
+      "git merge main",
+      "git log",
+      "git diff",
+      "git init",
+      "git push",
+      "git pull",
+      "git auth",
+      "git reset",
+    ]) {
+      expect(await type(guest, sessionId, line)).toEqual([{ type: "error", content: GIT_MESSAGES.hostOnly }]);
+    }
+    expect(await type(host, sessionId, "git push")).toEqual([
+      { type: "error", content: GIT_MESSAGES.authRequired },
+    ]);
+    expect(await type(host, sessionId, "git merge")).toEqual([
+      { type: "error", content: "'git merge' requires a branch name" },
+    ]);
+    expect(await type(host, sessionId, "git init")).toEqual([
+      { type: "output", content: "Git repository ready on branch 'main'." },
+    ]);
+    await type(host, sessionId, "git add .");
+    await type(host, sessionId, 'git commit -m "from the terminal"');
+    expect(await type(host, sessionId, "git push", target)).toEqual([
+      { type: "output", content: `Pushed main to ${OWNER}/${target.repo} (repository created).` },
+    ]);
+    expect(await type(host, sessionId, "git auth", target)).toEqual([
+      { type: "output", content: `Authenticated as ${OWNER}. ${GIT_MESSAGES.authSucceeded}` },
+    ]);
+    expect(await type(host, sessionId, "git pull", target)).toEqual([
+      { type: "output", content: `${GIT_MESSAGES.alreadyUpToDate}` },
+    ]);
+    // The stored terminal history holds the typed lines only.
+    const history = JSON.stringify(await server.app.terminal.service.history(sessionId));
+    expect(history).toContain("$ git push");
+    expect(history).not.toContain(token);
+  });
+
+  it("never keeps the token: not in the database, the logs, the data folder, git's config, the remote or argv", async () => {
+    const secret = github.issueToken();
+    const { sessionId, host, target, repoDir } = await newSession();
+    const mine = { ...target, token: secret };
+    await github.createRepo(OWNER, target.repo);
+    // Watch every process's arguments while git talks to GitHub.
+    const seen = new Set<string>();
+    let watching = true;
+    const watcher = (async () => {
+      while (watching) {
+        const { stdout } = await execFileAsync("ps", ["-eo", "args"]).catch(() => ({ stdout: "" }));
+        for (const line of stdout.split("\n")) if (line.includes("git")) seen.add(line);
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    await ok(host, sessionId, { op: "connect", github: mine });
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "secret test" });
+    await ok(host, sessionId, { op: "push", github: mine });
+    await github.commitOnRemote(OWNER, target.repo, "main", { "remote.txt": "r\n" }, "remote");
+    await ok(host, sessionId, { op: "pull", github: mine });
+    await type(host, sessionId, "git push", mine);
+    // A failing push (wrong repository owner) must not echo it either.
+    const failed = await gitOp(host, sessionId, { op: "push", github: { ...mine, owner: "someone-else" } });
+    expect(failed.ok).toBe(false);
+    watching = false;
+    await watcher;
+
+    expect(seen.size).toBeGreaterThan(0);
+    expect([...seen].filter((args) => args.includes(secret))).toEqual([]);
+    expect(JSON.stringify(failed)).not.toContain(secret);
+    expect(server.logs.join("\n")).not.toContain(secret);
+    expect(await filesContaining(server.dataDir, secret)).toEqual([]);
+    expect(await fs.readFile(path.join(repoDir, ".git", "config"), "utf8")).not.toContain(secret);
+    const { stdout: remote } = await execFileAsync("git", ["remote", "-v"], { cwd: repoDir });
+    expect(remote).not.toContain(secret);
+    // Every row of every table, as text.
+    const tables = await server.db.query<{ table_name: string }>(
+      "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()",
+    );
+    expect(tables.length).toBeGreaterThan(3);
+    for (const { table_name } of tables) {
+      const rows = await server.db.query<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`);
+      expect(
+        rows.filter((r) => r.row.includes(secret)),
+        table_name,
+      ).toEqual([]);
+    }
+  });
+});
