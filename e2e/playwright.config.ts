@@ -53,6 +53,7 @@ export default defineConfig({
         GITHUB_CLIENT_SECRET: E2E.githubClientSecret,
         GITHUB_OAUTH_URL: GITHUB_URL,
         GITHUB_API_URL: GITHUB_URL,
+        GITHUB_GIT_URL: GITHUB_URL,
       },
     },
   ],

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the app needs: bubblewrap, the sandbox of Run Code, and
+# Installs the Debian packages the app needs: bubblewrap, the sandbox of Run Code;
 # python3, which runs Python programs and the sandbox's launcher (it must be Debian's, under
-# /usr: only /usr is visible inside the sandbox). With --tests, also Debian's
+# /usr: only /usr is visible inside the sandbox); and git, each session's repository (2.38+
+# for merge-tree --write-tree; bookworm has 2.39). With --tests, also Debian's
 # chromium for Playwright (its own browser download is never used). Runs apt only when
 # something is missing; uses sudo when not root. Without bwrap the server still starts, but
 # Run Code answers 503 (there is no unsandboxed fallback).
@@ -10,6 +11,7 @@ set -euo pipefail
 packages=()
 command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
 [ -x /usr/bin/python3 ] || packages+=(python3)
+command -v git >/dev/null 2>&1 || packages+=(git)
 if [ "${1:-}" = "--tests" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
 fi

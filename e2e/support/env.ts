@@ -5,6 +5,8 @@ export const E2E = {
   githubClientId: "e2e-client",
   githubClientSecret: "e2e-client-secret",
   githubLogin: "octocat-e2e",
+  /** A personal access token the fake GitHub accepts for githubLogin (REST and git). */
+  githubToken: "ghp_e2e_token_0123456789",
 } as const;
 
 export const APP_URL = `http://127.0.0.1:${E2E.appPort}`;
