@@ -5,13 +5,18 @@ import { DATABASES, startTestServer, type TestServer, uniqueName } from "../../.
 const CLIENT = { clientId: "test-client", clientSecret: "test-client-secret" };
 
 /** Follows our redirect to the fake GitHub, which approves and sends the browser back. */
-async function startLogin(server: TestServer) {
-  const start = await server.api.get("/api/auth/github");
+async function startLogin(server: TestServer, route = "/api/auth/github") {
+  const start = await server.api.get(route);
   expect(start.status).toBe(302);
-  const cookie = (start.headers.get("set-cookie") ?? "").split(";")[0] ?? "";
-  const approve = await fetch(start.headers.get("location") ?? "", { redirect: "manual" });
+  const cookie = start.headers
+    .getSetCookie()
+    .map((c) => c.split(";")[0])
+    .filter((c) => !c?.endsWith("="))
+    .join("; ");
+  const consent = new URL(start.headers.get("location") ?? "");
+  const approve = await fetch(consent, { redirect: "manual" });
   const back = new URL(approve.headers.get("location") ?? "");
-  return { cookie, back };
+  return { cookie, back, scope: consent.searchParams.get("scope") };
 }
 
 function callbackParams(location: string | null) {
@@ -62,6 +67,35 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
     const me = await server.api.get("/api/getuser", tokens[0]);
     expect(me.body).toMatchObject({ name: login, email: `${login}@example.test` });
     expect((await server.api.get("/api/getuser", tokens[1])).body.id).toBe(me.body.id);
+  });
+
+  it("hands the Git panel a token that can push, in the editor address's fragment, without signing in", async () => {
+    const login = uniqueName("pusher");
+    github.state.user = { id: Math.floor(Math.random() * 1e9), login, email: `${login}@example.test` };
+    const sessionId = "some-session_id";
+    const { cookie, back, scope } = await startLogin(server, `/api/auth/github?for=git&session=${sessionId}`);
+    expect(scope?.split(" ")).toContain("repo");
+    const done = await server.api.call("GET", `${back.pathname}${back.search}`, { headers: { cookie } });
+    expect(done.status).toBe(302);
+    const location = new URL(done.headers.get("location") ?? "", "http://x");
+    expect(location.pathname).toBe(`/code-editor-dashboard/${sessionId}`);
+    expect(location.search).toBe("");
+    const fragment = new URLSearchParams(location.hash.slice(1));
+    expect(fragment.get("githubLogin")).toBe(login);
+    const token = fragment.get("githubToken") ?? "";
+    // The token is GitHub's own (it works there), and we kept no trace of it.
+    const me = await fetch(new URL("/user", github.url), { headers: { authorization: `token ${token}` } });
+    expect(((await me.json()) as { login: string }).login).toBe(login);
+    const users = await server.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM users WHERE name = $1",
+      [login],
+    );
+    expect(users[0]?.n).toBe(0);
+    expect(server.logs.join("\n")).not.toContain(token);
+
+    // A plain login after it is a login again (the git cookie does not linger).
+    const again = await startLogin(server);
+    expect(again.scope?.split(" ")).not.toContain("repo");
   });
 
   it("refuses a callback whose state does not match the cookie", async () => {

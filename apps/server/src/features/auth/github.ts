@@ -27,24 +27,35 @@ export interface GithubProfile {
 /** Raised with a message fit for the sign-in page's error toast. */
 export class GithubOAuthError extends Error {}
 
+/** What a GitHub consent asks for: signing in, or also the host's repositories for the Git panel. */
+export const GITHUB_SCOPES = {
+  login: "read:user user:email",
+  git: "read:user user:email repo",
+} as const;
+
 /** The address of GitHub's consent page for our app. */
-export function authorizeUrl(config: GithubOAuthConfig, redirectUri: string, state: string): string {
+export function authorizeUrl(
+  config: GithubOAuthConfig,
+  redirectUri: string,
+  state: string,
+  scope: string = GITHUB_SCOPES.login,
+): string {
   const url = new URL("/login/oauth/authorize", config.oauthUrl);
   url.search = new URLSearchParams({
     client_id: config.clientId,
     redirect_uri: redirectUri,
-    scope: "read:user user:email",
+    scope,
     state,
   }).toString();
   return url.toString();
 }
 
-/** Exchanges the callback's code for a token, then reads who it belongs to. */
-export async function fetchGithubProfile(
+/** Exchanges the callback's code for an access token. */
+export async function exchangeCode(
   config: GithubOAuthConfig,
   code: string,
   redirectUri: string,
-): Promise<GithubProfile> {
+): Promise<string> {
   const tokenBody = await requestJson(new URL("/login/oauth/access_token", config.oauthUrl), {
     method: "POST",
     headers: { "content-type": "application/json" },
@@ -62,7 +73,12 @@ export async function fetchGithubProfile(
       token.data.error_description ?? `GitHub refused the login: ${token.data.error}`,
     );
   }
-  const auth = { authorization: `Bearer ${token.data.access_token}` };
+  return token.data.access_token;
+}
+
+/** Reads who a token belongs to, with their primary verified e-mail when the profile hides it. */
+export async function fetchProfile(config: GithubOAuthConfig, accessToken: string): Promise<GithubProfile> {
+  const auth = { authorization: `Bearer ${accessToken}` };
   const profile = ProfileSchema.safeParse(
     await requestJson(new URL("/user", config.apiUrl), { headers: auth }),
   );

@@ -3,6 +3,7 @@ import {
   LoginBodySchema,
   type ProvidersResponse,
   RegisterBodySchema,
+  SessionIdSchema,
   UpdateUserBodySchema,
   type UserRecordResponse,
 } from "@ensemble/protocol";
@@ -12,10 +13,19 @@ import { clientAddress, publicOrigin, requireUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Logger } from "../../logger";
-import { authorizeUrl, fetchGithubProfile, type GithubOAuthConfig, GithubOAuthError } from "./github";
+import {
+  authorizeUrl,
+  exchangeCode,
+  fetchProfile,
+  GITHUB_SCOPES,
+  type GithubOAuthConfig,
+  GithubOAuthError,
+} from "./github";
 import type { AuthService } from "./service";
 
 const STATE_COOKIE = "ensemble_oauth_state";
+/** Set when the consent is for the Git panel of this session rather than for signing in. */
+const GIT_SESSION_COOKIE = "ensemble_oauth_git_session";
 
 /** The accounts API of spec §7, plus the GitHub login. */
 export function authRoutes(auth: AuthService, config: Config, logger: Logger): Router {
@@ -57,39 +67,52 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
   router.get("/auth/github", (req, res) => {
     if (!github) throw new HttpError("oauth_disabled", "GitHub login is not configured on this server");
     const state = randomBytes(24).toString("base64url");
-    res.cookie(STATE_COOKIE, state, {
+    const cookie = {
       httpOnly: true,
-      sameSite: "lax",
+      sameSite: "lax" as const,
       secure: req.secure,
       maxAge: 10 * 60 * 1000,
       path: "/api/auth/github",
-    });
-    res.redirect(authorizeUrl(github, callbackUrl(req, config), state));
+    };
+    res.cookie(STATE_COOKIE, state, cookie);
+    // `?for=git&session={id}`: the host's Git panel asks for a token that can push.
+    const gitSession = req.query.for === "git" ? SessionIdSchema.safeParse(req.query.session) : undefined;
+    if (gitSession?.success) res.cookie(GIT_SESSION_COOKIE, gitSession.data, cookie);
+    else res.clearCookie(GIT_SESSION_COOKIE, { path: cookie.path });
+    const scope = gitSession?.success ? GITHUB_SCOPES.git : GITHUB_SCOPES.login;
+    res.redirect(authorizeUrl(github, callbackUrl(req, config), state, scope));
   });
 
   router.get("/auth/github/callback", async (req, res) => {
     if (!github) throw new HttpError("oauth_disabled", "GitHub login is not configured on this server");
     res.clearCookie(STATE_COOKIE, { path: "/api/auth/github" });
+    res.clearCookie(GIT_SESSION_COOKIE, { path: "/api/auth/github" });
+    const gitSession = SessionIdSchema.safeParse(readCookie(req, GIT_SESSION_COOKIE));
+    const done = gitSession.success
+      ? (params: { token: string; login: string } | { error: string }) =>
+          redirectToEditor(res, gitSession.data, params)
+      : (params: { token: string } | { error: string }) => redirectToCallback(res, params);
     const { code, state, error, error_description: description } = req.query;
     if (typeof error === "string") {
-      return redirectToCallback(res, { error: typeof description === "string" ? description : error });
+      return done({ error: typeof description === "string" ? description : error });
     }
     if (
       typeof code !== "string" ||
       typeof state !== "string" ||
       !sameState(state, readCookie(req, STATE_COOKIE))
     ) {
-      return redirectToCallback(res, {
-        error: "GitHub login expired or was tampered with. Please try again.",
-      });
+      return done({ error: "GitHub login expired or was tampered with. Please try again." });
     }
     try {
-      const profile = await fetchGithubProfile(github, code, callbackUrl(req, config));
+      const accessToken = await exchangeCode(github, code, callbackUrl(req, config));
+      const profile = await fetchProfile(github, accessToken);
+      // For the Git panel the token goes to the host's browser only, never into our storage.
+      if (gitSession.success) return done({ token: accessToken, login: profile.login });
       redirectToCallback(res, { token: await auth.loginWithGithub(profile) });
     } catch (failure) {
       if (!(failure instanceof GithubOAuthError || failure instanceof HttpError)) throw failure;
       logger.warn({ reason: failure.message }, "github login failed");
-      redirectToCallback(res, { error: failure.message });
+      done({ error: failure.message });
     }
   });
 
@@ -111,6 +134,22 @@ const callbackUrl = (req: Request, config: Config) =>
 
 function redirectToCallback(res: Response, params: { token: string } | { error: string }) {
   res.redirect(`/auth/callback?${new URLSearchParams(params).toString()}`);
+}
+
+/**
+ * Back to the session's editor with the GitHub token in the address's fragment, which
+ * browsers never send to a server (so no log or proxy sees it); the page takes it out at once.
+ */
+function redirectToEditor(
+  res: Response,
+  sessionId: string,
+  params: { token: string; login: string } | { error: string },
+) {
+  const fragment =
+    "token" in params
+      ? new URLSearchParams({ githubToken: params.token, githubLogin: params.login })
+      : new URLSearchParams({ githubError: params.error });
+  res.redirect(`/code-editor-dashboard/${encodeURIComponent(sessionId)}#${fragment.toString()}`);
 }
 
 function readCookie(req: Request, name: string): string | undefined {
