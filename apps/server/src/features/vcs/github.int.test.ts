@@ -258,6 +258,29 @@ describe.each(DATABASES)("git with GitHub on %s", (kind) => {
     expect(guest.text()).toBe(before);
   });
 
+  it("pulls files the editors cannot hold (binary, over 1 MiB) into the repository and leaves them there", async () => {
+    const { sessionId, host, guest, target } = await newSession();
+    await github.createRepo(OWNER, target.repo, {
+      files: {
+        "logo.png": "\u0089PNG\r\n\u001a\n\u0000\u0000binary",
+        "data/big.txt": "x".repeat(1_100_000),
+        "README.md": "# hi\n",
+      },
+    });
+    const pulled = await ok(host, sessionId, { op: "pull", github: target });
+    expect(pulled.message).toBe("Pulled origin/main into main.");
+    await waitFor(() => guest.text("README.md") === "# hi\n", 5000, "the text file in the editors");
+    expect(guest.text("logo.png")).toBe("");
+    expect(guest.text("data/big.txt")).toBe("");
+    // git still has them: nothing shows as deleted, and the next commit and push keep them.
+    expect(pulled.status.entries.filter((e) => e.status === "deleted")).toEqual([]);
+    await ok(host, sessionId, { op: "add", paths: [] });
+    await ok(host, sessionId, { op: "commit", message: "after pull" });
+    await ok(host, sessionId, { op: "push", github: target });
+    expect((await github.readFile(OWNER, target.repo, "main", "data/big.txt")).length).toBe(1_100_000);
+    expect(await github.readFile(OWNER, target.repo, "main", "logo.png")).toContain("binary");
+  });
+
   it("merges a branch for everyone; a conflict merges nothing and says so", async () => {
     const { sessionId, host, guest, repoDir } = await newSession();
     await ok(host, sessionId, { op: "add", paths: [] });

@@ -192,6 +192,7 @@ export function createVcsService(deps: {
       await context.tree.read(),
     );
     if (!applied) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
+    context.tree.forget(applied.refused.map((r) => r.path));
     return applied;
   }
 

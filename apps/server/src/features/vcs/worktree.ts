@@ -1,5 +1,18 @@
 import fs from "node:fs/promises";
 import path from "node:path";
+import { WORKSPACE_LIMITS } from "@ensemble/protocol";
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
+
+/** The text of a file the live workspace could hold, or undefined (binary, too large). */
+function asWorkspaceText(bytes: Buffer): string | undefined {
+  if (bytes.byteLength > WORKSPACE_LIMITS.maxFileBytes || bytes.includes(0)) return undefined;
+  try {
+    return utf8.decode(bytes);
+  } catch {
+    return undefined;
+  }
+}
 
 /** A workspace file as the live document holds it. */
 export interface LiveFile {
@@ -12,6 +25,8 @@ export interface LiveFile {
  * changed since the last call (the last written text of each path is remembered), and
  * removing files the workspace no longer has. `.git` is never touched: the workspace's paths
  * can never name it (the collab feature refuses a `.git` segment), and it is skipped here too.
+ * Files the workspace cannot hold (binary, over the size limit, or refused by it) are left
+ * alone: they stay in the repository as they are, unseen by the editors.
  */
 export class Worktree {
   private written = new Map<string, string>();
@@ -37,10 +52,15 @@ export class Worktree {
     }
   }
 
-  /** Every file of the working tree (after git changed it), by path. */
+  /** Every text file of the working tree (after git changed it), by path. */
   async read(): Promise<Map<string, string>> {
     await this.scan();
     return new Map(this.written);
+  }
+
+  /** Leaves these files alone from now on: the workspace refused them, so they are not its to delete. */
+  forget(paths: Iterable<string>): void {
+    for (const file of paths) this.written.delete(file);
   }
 
   private async scan(): Promise<void> {
@@ -50,8 +70,10 @@ export class Worktree {
         const relative = folder ? `${folder}/${entry.name}` : entry.name;
         if (relative === ".git") continue;
         if (entry.isDirectory()) await walk(relative);
-        else if (entry.isFile())
-          this.written.set(relative, await fs.readFile(path.join(this.dir, relative), "utf8"));
+        else if (entry.isFile()) {
+          const text = asWorkspaceText(await fs.readFile(path.join(this.dir, relative)));
+          if (text !== undefined) this.written.set(relative, text);
+        }
       }
     };
     await walk("");
