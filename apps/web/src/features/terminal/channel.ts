@@ -1,5 +1,6 @@
 import type { Ack, TerminalEntry } from "@ensemble/protocol";
 import type { EditorSocket } from "../../lib/socket";
+import { readStoredTarget } from "../git/credentials";
 import {
   askedForHistory,
   receiveEntries,
@@ -13,6 +14,9 @@ import {
 /** A run may wait in the server's queue, then take up to its 10 s timeout. */
 const RUN_ACK_TIMEOUT_MS = 60_000;
 const COMMAND_ACK_TIMEOUT_MS = 60_000;
+
+/** Typed lines that reach GitHub, so they travel with this browser's stored GitHub connection. */
+const GITHUB_LINE = /^\s*git\s+(push|pull|auth)(\s|$)/;
 
 /**
  * Refusals the server has already shown everyone as a terminal entry (the run started and
@@ -99,13 +103,16 @@ export class TerminalChannel {
 
   /**
    * Sends a line typed in the terminal; the server echoes and answers it for everyone.
-   * `openFile` is what a typed `run` starts from (see run).
+   * `openFile` is what a typed `run` starts from (see run); `git push|pull|auth` carry the
+   * stored GitHub connection (the host's own browser storage), for that line only.
    */
   command(line: string, openFile?: string): void {
+    const github = GITHUB_LINE.test(line) ? readStoredTarget() : null;
     const payload = {
       sessionId: this.sessionId,
       command: line,
       ...(openFile !== undefined ? { file: openFile } : {}),
+      ...(github ? { github } : {}),
     };
     this.socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit("terminalCommand", payload, (err, result) => {
       const failure = failureEntry(err, result, false);
