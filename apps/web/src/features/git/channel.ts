@@ -15,8 +15,9 @@ const OFFLINE = {
 
 /**
  * Version control over the session's socket. Everyone follows the repository's status from
- * `gitStatus`; the host also asks for it on join and after the files change (debounced),
- * since only the host may run git, and re-checks a stored GitHub connection on join.
+ * `gitStatus`; the host also asks for it on join, after the files change (debounced) and
+ * when someone joins, since only the host may run git, and re-checks a stored GitHub
+ * connection on join.
  */
 export class GitChannel {
   private readonly runner: GitRunner;
@@ -43,6 +44,10 @@ export class GitChannel {
     socket.on("gitStatus", (payload) => {
       const parsed = GitStatusUpdateSchema.safeParse(payload);
       if (parsed.success && parsed.data.sessionId === this.sessionId) applyStatus(parsed.data.status);
+    });
+    // gitStatus goes out only after an operation: a newcomer learns the status from the next.
+    socket.on("participantJoined", () => {
+      if (this.isHost) this.runner.refreshSoon();
     });
     socket.on("disconnect", () => this.runner.cancelRefresh());
     doc.on("update", this.handleUpdate);
