@@ -37,7 +37,7 @@ export function GitBranches({ actions, canRun }: GitBranchesProps) {
       <label className="visually-hidden" htmlFor={otherId}>
         Other branch
       </label>
-      <div className="git-row">
+      <div className="git-row git-pick">
         <select
           id={otherId}
           className="git-select"
