@@ -127,4 +127,32 @@ test.describe("version control with GitHub", () => {
     }
     await expect(page.getByTestId("git-badge")).toBeHidden();
   });
+
+  test("the host connects with their GitHub login (OAuth consent) instead of pasting a token", async ({
+    page,
+    request,
+  }) => {
+    const account = await createHostedSession(request, "oauthhost");
+    const repo = `e2e-oauth-${account.sessionId.slice(0, 8).replace(/[^A-Za-z0-9]/g, "x")}`;
+    await createRepository(request, repo);
+    await signInContext(page.context(), account);
+    const host = new EditorScreen(page);
+    await host.open(account.sessionId);
+    const panel = page.getByRole("region", { name: "Git" });
+    await panel.getByRole("button", { name: "GitHub Login" }).click();
+    const dialog = page.getByRole("dialog", { name: "GitHub Login" });
+    await dialog.getByRole("link", { name: "use my GitHub login" }).click();
+
+    // Back from GitHub's consent: the dialog is open with the token and the login as owner,
+    // and the token is no longer in the address.
+    await host.waitUntilLive();
+    await expect(dialog).toBeVisible();
+    expect(new URL(page.url()).hash).toBe("");
+    await expect(dialog.getByLabel("Repository owner")).toHaveValue(E2E.githubLogin);
+    await expect(dialog.getByLabel("Personal access token")).not.toHaveValue("");
+    await dialog.getByLabel("Repository name").fill(repo);
+    await dialog.getByRole("button", { name: "Authenticate" }).click();
+    await expect(page.getByText("GitHub authentication successful!")).toBeVisible();
+    await expect(page.getByTestId("git-user")).toContainText(E2E.githubLogin);
+  });
 });

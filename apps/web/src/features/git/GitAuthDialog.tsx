@@ -1,6 +1,7 @@
 import { type FormEvent, useEffect, useId, useState } from "react";
 import { Dialog } from "../../ui/Dialog";
-import { type GithubFields, readStoredRepository } from "./credentials";
+import { getProviders } from "../auth/authApi";
+import { consentUrl, type GithubFields, readStoredRepository } from "./credentials";
 
 interface GitAuthDialogProps {
   isOpen: boolean;
@@ -10,6 +11,10 @@ interface GitAuthDialogProps {
   onSubmit: (fields: GithubFields) => Promise<boolean>;
   /** `isDone` is false when the host cancelled. */
   onClose: (isDone: boolean) => void;
+  /** The session, for "Use my GitHub login" (shown when the server offers GitHub login). */
+  sessionId: string | null;
+  /** A token (and its login as the owner) that came back from GitHub's consent. */
+  prefill: { token: string; login: string } | null;
 }
 
 const EMPTY: GithubFields = { token: "", owner: "", repo: "" };
@@ -18,14 +23,35 @@ const EMPTY: GithubFields = { token: "", owner: "", repo: "" };
  * The code-hosting authentication dialog (spec §2): a password-style token, the repository's
  * owner and name (filled in from the last connection), Cancel and Authenticate.
  */
-export function GitAuthDialog({ isOpen, isBusy, onSubmit, onClose }: GitAuthDialogProps) {
+export function GitAuthDialog({ isOpen, isBusy, onSubmit, onClose, sessionId, prefill }: GitAuthDialogProps) {
   const [fields, setFields] = useState<GithubFields>(EMPTY);
+  const [canUseLogin, setCanUseLogin] = useState(false);
   const id = useId();
 
   useEffect(() => {
-    // The token is never filled in: it stays only in storage, typed again after a disconnect.
-    if (isOpen) setFields({ ...EMPTY, ...readStoredRepository() });
-  }, [isOpen]);
+    if (!isOpen) return;
+    // A stored token is never filled in: it stays only in storage, typed again after a
+    // disconnect. One fresh from GitHub's consent is, with its login as the owner.
+    const stored = readStoredRepository();
+    setFields(
+      prefill
+        ? { token: prefill.token, owner: stored.owner || prefill.login, repo: stored.repo }
+        : { ...EMPTY, ...stored },
+    );
+  }, [isOpen, prefill]);
+
+  useEffect(() => {
+    if (!isOpen || !sessionId) return;
+    let isCurrent = true;
+    getProviders()
+      .then((providers) => {
+        if (isCurrent) setCanUseLogin(providers.github);
+      })
+      .catch(() => {});
+    return () => {
+      isCurrent = false;
+    };
+  }, [isOpen, sessionId]);
 
   const handleCancel = () => {
     // The answer of a connect already sent would store the connection anyway.
@@ -70,6 +96,12 @@ export function GitAuthDialog({ isOpen, isBusy, onSubmit, onClose }: GitAuthDial
           "Personal access token",
           "password",
           "Kept in this browser only; sent to the server with each GitHub operation.",
+        )}
+        {canUseLogin && sessionId && !prefill && (
+          <p className="field-hint">
+            Or <a href={consentUrl(sessionId)}>use my GitHub login</a> (GitHub asks you to allow access to
+            your repositories).
+          </p>
         )}
         {field("owner", "Repository owner", "text")}
         {field("repo", "Repository name", "text")}

@@ -1,7 +1,8 @@
 import { GIT_MESSAGES, type GitOperationName } from "@ensemble/protocol";
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { GitChannel } from "./channel";
-import { showInfo } from "./feedback";
+import { type ConsentAnswer, takeConsentFromAddress } from "./credentials";
+import { showFailure, showInfo } from "./feedback";
 import { GitAuthDialog } from "./GitAuthDialog";
 import { GitBranches } from "./GitBranches";
 import { GitChanges } from "./GitChanges";
@@ -43,10 +44,24 @@ export function GitPanel({ git, isHost, isConnected }: GitPanelProps) {
   const busy = useGitStore((s) => s.busy);
   const actions = useGitActions(git);
   const [isLoginOpen, setIsLoginOpen] = useState(false);
+  const [consent, setConsent] = useState<Extract<ConsentAnswer, { token: string }> | null>(null);
+
+  // Back from GitHub's consent ("Use my GitHub login"): its token fills the dialog in.
+  useEffect(() => {
+    const answer = takeConsentFromAddress();
+    if (!answer) return;
+    if ("error" in answer) {
+      showFailure({ code: "github_auth", message: answer.error || GIT_MESSAGES.authCancelled });
+      return;
+    }
+    setConsent(answer);
+    setIsLoginOpen(true);
+  }, []);
   const canRun = git !== null && isConnected && busy === null;
 
   const handleLoginClose = (isDone: boolean) => {
     setIsLoginOpen(false);
+    setConsent(null);
     if (!isDone) showInfo(GIT_MESSAGES.authCancelled);
   };
 
@@ -128,6 +143,8 @@ export function GitPanel({ git, isHost, isConnected }: GitPanelProps) {
         isBusy={busy === "connect"}
         onSubmit={actions.connect}
         onClose={handleLoginClose}
+        sessionId={git?.sessionId ?? null}
+        prefill={consent}
       />
     </section>
   );

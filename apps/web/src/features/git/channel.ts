@@ -25,7 +25,7 @@ export class GitChannel {
 
   constructor(
     socket: EditorSocket,
-    private readonly sessionId: string,
+    readonly sessionId: string,
     private readonly doc: Y.Doc,
   ) {
     resetGit();

@@ -77,3 +77,23 @@ export function checkFields(
   if (parsed.success) return { ok: true, target: parsed.data };
   return { ok: false, message: parsed.error.issues[0]?.message ?? GIT_MESSAGES.allFieldsRequired };
 }
+
+/** Where the host gets a token from their GitHub login instead of pasting one (the `repo` scope). */
+export const consentUrl = (sessionId: string) =>
+  `/api/auth/github?for=git&session=${encodeURIComponent(sessionId)}`;
+
+/** What GitHub's consent for the Git panel sent back: a token and its login, or why not. */
+export type ConsentAnswer = { token: string; login: string } | { error: string };
+
+/**
+ * Takes the consent's answer out of the address's fragment (where the server put it, since
+ * browsers never send a fragment anywhere) and removes it from the address and history.
+ */
+export function takeConsentFromAddress(): ConsentAnswer | null {
+  const params = new URLSearchParams(window.location.hash.slice(1));
+  const token = params.get("githubToken");
+  const error = params.get("githubError");
+  if (!token && error === null) return null;
+  window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
+  return token ? { token, login: params.get("githubLogin") ?? "" } : { error: error ?? "" };
+}
