@@ -7,6 +7,8 @@ import type { Span, Trace } from "./trace";
 export interface BareTiming {
   ms: number;
   spans: Span[];
+  /** Anchors in another process: the IPC round trip around `ms`, seen from the asking process. */
+  ipcMs?: number;
 }
 
 /** The anchor's side of an iteration: the same files written, then the bare commands timed. */

@@ -1,7 +1,7 @@
-import type { Anchor } from "./bareRepo";
+import type { Anchor, BareTiming } from "./bareRepo";
 import type { HostSession } from "./hostSession";
 import { type Segments, segmentsOf } from "./phases";
-import type { Span, Trace } from "./trace";
+import type { Trace } from "./trace";
 
 /** One iteration of one side: both timings (ms) and the traced segments of each request. */
 export interface Measured {
@@ -18,15 +18,22 @@ export interface Side {
 const sameSet = (a: readonly string[], b: readonly string[]) =>
   a.length === b.length && a.every((p) => b.includes(p));
 
-/** Each git process: starting it (fork + exec, the caller's loop blocked), then running it. */
-function gitCalls(spans: readonly Span[]): Segments {
-  return spans.flatMap(
+/**
+ * Each git process: starting it (fork + exec, the caller's loop blocked), then running it; and
+ * for an anchor in another process, the IPC round trip a server asking it would add.
+ */
+function gitCalls({ spans, ipcMs }: BareTiming): Segments {
+  const calls = spans.flatMap(
     (s): Segments => [
       [`git ${s.label}: fork + exec (loop blocked)`, s.spawned - s.start],
       [`git ${s.label}: running`, s.end - s.spawned],
     ],
   );
+  return ipcMs === undefined ? calls : [...calls, [IPC_SEGMENT, ipcMs]];
 }
+
+/** The segment of an anchor in a helper process that a caller in another process would add. */
+export const IPC_SEGMENT = "IPC round trip to the helper process";
 
 /**
  * Our side: `status`, `add` (everything) and `commit` through the socket API, each traced in
@@ -75,7 +82,7 @@ export function anchorSide(anchor: Anchor): Side {
       return {
         status: status.ms,
         addCommit: addCommit.ms,
-        segments: { status: gitCalls(status.spans), "add + commit": gitCalls(addCommit.spans) },
+        segments: { status: gitCalls(status), "add + commit": gitCalls(addCommit) },
       };
     },
   };

@@ -42,9 +42,11 @@ export async function startSmallAnchor(
       child.send({ ...command, id });
     });
   const timing = async (command: Command) => {
+    const started = performance.now();
     const value = await call(command);
+    const wall = performance.now() - started;
     if (!isTiming(value)) throw new Error(`${command.command} answered ${JSON.stringify(value)}`);
-    return value;
+    return { ...value, ipcMs: wall - value.ms };
   };
 
   await call({ command: "create", dir, files: [...files] });
