@@ -11,7 +11,7 @@ export type Segments = [name: string, ms: number][];
  * write, each git process (starting it, with the event loop blocked, then running it), the
  * JavaScript between calls (status parsing follows `git status`), and the time from the last
  * call to the ack at the client (branch list, the gitStatus broadcast, the ack on the wire).
- * Calls run one after the other, so the segments add up to the whole.
+ * Overlapping calls count once, so the segments add up to the whole.
  */
 export function segmentsOf(sent: number, acked: number, spans: readonly Span[]): Segments {
   const segments: Segments = [];
@@ -22,14 +22,18 @@ export function segmentsOf(sent: number, acked: number, spans: readonly Span[]):
   };
   let at = sent;
   let previous = "request sent";
+  // Calls made concurrently (writes in parallel) count once: each adds what it runs past `at`.
   for (const span of spans) {
-    add(previous === "request sent" ? "socket in → first call" : `JS after ${previous}`, span.start - at);
+    if (span.end <= at) continue;
+    const from = Math.max(span.start, at);
+    if (span.start > at)
+      add(previous === "request sent" ? "socket in → first call" : `JS after ${previous}`, span.start - at);
     if (span.kind === "fs") {
-      add("worktree write (fs)", span.end - span.start);
+      add("worktree write (fs)", span.end - from);
       previous = "worktree write";
     } else {
-      add(`git ${span.label}: fork + exec (loop blocked)`, span.spawned - span.start);
-      add(`git ${span.label}: running`, span.end - span.spawned);
+      add(`git ${span.label}: fork + exec (loop blocked)`, Math.max(0, span.spawned - from));
+      add(`git ${span.label}: running`, span.end - Math.max(span.spawned, from));
       previous = `git ${span.label}`;
     }
     at = span.end;

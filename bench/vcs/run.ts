@@ -95,13 +95,22 @@ function pick(list: readonly string[], count: number, random: () => number): str
   return copy.slice(0, count);
 }
 
-/** CPU time of a process and of the children it has reaped (its git processes), in ms. */
-function cpuMsOf(pid: number | "self"): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+/**
+ * CPU time of a process, of the children it has reaped (git processes) and of its living
+ * children (the anchor process, a git helper the server may start), in ms.
+ */
+function cpuMsOf(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+    const own = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
+    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean);
+    return own + children.reduce((sum, child) => sum + cpuMsOf(Number(child)), 0);
+  } catch {
+    return 0; // It exited meanwhile.
+  }
 }
-const benchCpuMs = () => cpuMsOf("self") + cpuMsOf(small.pid);
+const benchCpuMs = () => cpuMsOf(process.pid);
 
 const measured = { ours: [] as Measured[], bare: [] as Measured[], bareInServer: [] as Measured[] };
 const order = Object.keys(sides) as SideName[];
