@@ -161,7 +161,7 @@ ${m.memory}
 ## Rerun
 
 \`\`\`sh
-npm run bench:vcs -w bench                      # HEAD's server, ~2 min; rewrites this part of RESULTS.md
+npm run bench:vcs -w bench                      # HEAD's server, ~1 min; rewrites this part of RESULTS.md
 BENCH_REF=worktree npm run bench:vcs -w bench   # the files on disk instead
 \`\`\`
 `;
