@@ -33,6 +33,8 @@ interface Said {
   user?: GitUser;
   /** The editors that git's change of the working tree touched in a special way. */
   applied?: TreeApplied;
+  /** A commit was made and nothing else changed: the status follows from the previous one. */
+  committed?: boolean;
 }
 
 /** One operation's view of the session's repository, its working tree just written. */
@@ -42,6 +44,8 @@ interface Context {
   tree: Worktree;
   /** The live files as they were written, before git ran: `applyTree`'s base. */
   base: Map<string, string>;
+  /** Whether writing the live files changed the working tree since the last operation. */
+  wroteFiles: boolean;
   caller: Caller;
 }
 
@@ -62,6 +66,11 @@ export function createVcsService(deps: {
 }) {
   const worktrees = new Map<string, Worktree>();
   const queues = new Map<string, Promise<unknown>>();
+  /**
+   * Per session, what the last operation left: git's raw status and the branch list. Only
+   * this service changes the repository, so they stay true until the next operation.
+   */
+  const known = new Map<string, { rawStatus: string; branches: string[] }>();
   const { github } = deps;
 
   /** Runs `work` after the session's previous operation, with its working tree up to date. */
@@ -74,9 +83,9 @@ export function createVcsService(deps: {
         const files = deps.workspace.files(sessionId);
         if (!files) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
         const tree = await open(sessionId);
-        await tree.write(files);
+        const wroteFiles = await tree.write(files);
         const base = new Map(files.map((f) => [f.path, f.content]));
-        return work({ sessionId, dir: tree.dir, tree, base, caller });
+        return work({ sessionId, dir: tree.dir, tree, base, wroteFiles, caller });
       });
     queues.set(sessionId, next);
     const forget = () => {
@@ -214,13 +223,26 @@ export function createVcsService(deps: {
     },
 
     async commit(context, { message }) {
-      const { dir } = context;
-      const staged = await runGit(dir, ["diff", "--cached", "--name-only"]);
-      if (staged.stdout.trim() === "") throw new VcsError("invalid", GIT_MESSAGES.nothingToCommit);
       const text = message.trim() || GIT_MESSAGES.defaultCommitMessage;
-      await runGit(dir, await withIdentity(context.caller, ["commit", "--quiet", "--no-verify", "-m", text]));
-      const { stdout } = await runGit(dir, ["log", "-1", "--format=%h %s"]);
-      return { message: `Committed ${stdout.trim()}` };
+      let stdout: string;
+      try {
+        ({ stdout } = await runGit(
+          context.dir,
+          await withIdentity(context.caller, ["commit", "--no-verify", "--no-status", "-m", text]),
+        ));
+      } catch (error) {
+        // git exits 1 and says so on stdout when nothing is staged.
+        if (
+          error instanceof GitCommandError &&
+          error.code === 1 &&
+          /nothing (added )?to commit|no changes added/.test(error.stdout)
+        )
+          throw new VcsError("invalid", GIT_MESSAGES.nothingToCommit);
+        throw error;
+      }
+      // git's first line names the commit: "[main (root-commit) 1a2b3c4] subject".
+      const named = /^\[.*?([0-9a-f]{7,})\] (.*)$/m.exec(stdout);
+      return { message: named ? `Committed ${named[1]} ${named[2]}` : "Committed", committed: true };
     },
 
     async branch({ dir }, { name }) {
@@ -345,9 +367,20 @@ export function createVcsService(deps: {
     ): Promise<GitOutcome & { applied?: TreeApplied }> {
       return operate(sessionId, caller, async (context) => {
         const perform = operations[operation.op] as (c: Context, o: GitOperation) => Promise<Said>;
-        const said = await perform(context, operation);
-        const status = await readStatus(context.dir);
-        const branches = await listBranches(context.dir, status.branch);
+        const { committed, ...said } = await perform(context, operation);
+        const before = known.get(sessionId);
+        // Each git process costs milliseconds: a commit of what the last status showed needs
+        // no new status, and only these operations change the local branches.
+        const rawStatus =
+          committed && before && !context.wroteFiles
+            ? statusAfterCommit(before.rawStatus)
+            : await readRawStatus(context.dir);
+        const status = parseStatus(rawStatus);
+        const branches =
+          before && !BRANCH_CHANGING.has(operation.op) && before.branches.includes(`* ${status.branch}`)
+            ? before.branches
+            : await listBranches(context.dir, status.branch);
+        known.set(sessionId, { rawStatus, branches });
         deps.onStatus?.(sessionId, status);
         return { ...said, status, branches };
       });
@@ -376,7 +409,11 @@ async function currentBranch(dir: string): Promise<string> {
   return (await runGit(dir, ["branch", "--show-current"])).stdout.trim() || "HEAD";
 }
 
-async function readStatus(dir: string): Promise<GitStatus> {
+/** Operations after which the branch list is read again. */
+const BRANCH_CHANGING = new Set<GitOperation["op"]>(["branch", "switch", "merge", "pull", "init"]);
+
+/** `git status --porcelain=v1 -z --branch` of the whole working tree. */
+async function readRawStatus(dir: string): Promise<string> {
   const { stdout } = await runGit(dir, [
     "status",
     "--porcelain=v1",
@@ -384,9 +421,32 @@ async function readStatus(dir: string): Promise<GitStatus> {
     "--branch",
     "--untracked-files=all",
   ]);
-  return parseStatus(stdout);
+  return stdout;
 }
 
+/**
+ * What `git status --porcelain=v1 -z --branch` says right after committing the index, given
+ * what it said before (nothing else changed): staged changes are gone, a change that was also
+ * made in the working tree after staging stays as unstaged, and an unborn branch is born.
+ */
+export function statusAfterCommit(raw: string): string {
+  const fields = raw.split("\0");
+  const out: string[] = [];
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i] ?? "";
+    if (field.startsWith("## ")) {
+      out.push(field.startsWith("## No commits yet on ") ? `## ${field.slice(21)}` : field);
+      continue;
+    }
+    if (field.length < 4) continue;
+    const [x = " ", y = " "] = field;
+    const file = field.slice(3);
+    if (x === "R" || x === "C") i++;
+    if (x === " " || x === "?" || x === "!") out.push(field);
+    else if (y !== " ") out.push(` ${y} ${file}`);
+  }
+  return out.map((f) => `${f}\0`).join("");
+}
 /** Every local branch, the current one marked `* ` (it is listed even before its first commit). */
 async function listBranches(dir: string, current: string): Promise<string[]> {
   const { stdout } = await runGit(dir, ["for-each-ref", "--format=%(refname:short)", "refs/heads/"]);

@@ -6,7 +6,7 @@ import { GIT_MESSAGES as VCS_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
-import { parseStatus } from "./service";
+import { parseStatus, statusAfterCommit } from "./service";
 
 const git = promisify(execFile);
 
@@ -194,5 +194,67 @@ describe("parseStatus", () => {
       ],
     });
     expect(parseStatus("## No commits yet on main\0").branch).toBe("main");
+  });
+});
+
+describe("statusAfterCommit", () => {
+  /** Real git in a scratch repository, as the service runs it (no user configuration). */
+  async function scratch() {
+    const fs = await import("node:fs/promises");
+    const os = await import("node:os");
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "status-after-commit-"));
+    const env = {
+      PATH: process.env.PATH ?? "",
+      HOME: dir,
+      GIT_CONFIG_NOSYSTEM: "1",
+      GIT_CONFIG_GLOBAL: "/dev/null",
+      GIT_AUTHOR_NAME: "T",
+      GIT_AUTHOR_EMAIL: "t@example.test",
+      GIT_COMMITTER_NAME: "T",
+      GIT_COMMITTER_EMAIL: "t@example.test",
+    };
+    const run = async (...args: string[]) => (await git("git", args, { cwd: dir, env })).stdout;
+    const write = (file: string, text: string) =>
+      fs
+        .mkdir(path.dirname(path.join(dir, file)), { recursive: true })
+        .then(() => fs.writeFile(path.join(dir, file), text));
+    const status = () => run("status", "--porcelain=v1", "-z", "--branch", "--untracked-files=all");
+    await run("init", "--quiet", "--initial-branch=main");
+    return { dir, run, write, status, remove: (file: string) => fs.rm(path.join(dir, file)) };
+  }
+
+  it("says what git status says after a commit, from the status before it", async () => {
+    const repo = await scratch();
+    // An unborn branch: staged, staged then edited, untracked.
+    await repo.write("a.txt", "a\n");
+    await repo.write("b.txt", "b\n");
+    await repo.write("lib/c.txt", "c\n");
+    await repo.run("add", "a.txt", "b.txt");
+    await repo.write("b.txt", "b edited\n");
+    let before = await repo.status();
+    await repo.run("commit", "--quiet", "-m", "first");
+    expect(statusAfterCommit(before)).toBe(await repo.status());
+
+    // Every kind of staged change, with and without a later edit in the working tree.
+    await repo.write("d.txt", "d\n");
+    await repo.write("e.txt", "e\n");
+    await repo.write("f.txt", "f\n");
+    await repo.write("g.txt", "g\n");
+    await repo.run("add", "--all");
+    await repo.run("commit", "--quiet", "-m", "second");
+    await repo.write("a.txt", "a changed\n"); // M
+    await repo.write("d.txt", "d changed\n"); // MM
+    await repo.run("add", "a.txt", "d.txt");
+    await repo.write("d.txt", "d changed twice\n");
+    await repo.run("rm", "--quiet", "e.txt"); // D
+    await repo.run("mv", "f.txt", "f-renamed.txt"); // R
+    await repo.write("h.txt", "h\n"); // AD
+    await repo.run("add", "h.txt");
+    await repo.remove("h.txt");
+    await repo.write("g.txt", "g unstaged\n"); // unstaged M
+    before = await repo.status();
+    expect(parseStatus(before).entries.filter((e) => e.staged).length).toBeGreaterThanOrEqual(4);
+    await repo.run("commit", "--quiet", "-m", "third");
+    expect(statusAfterCommit(before)).toBe(await repo.status());
   });
 });

@@ -30,25 +30,44 @@ export interface LiveFile {
  */
 export class Worktree {
   private written = new Map<string, string>();
+  /** Folders known to exist (cleared when files are removed, since empty ones are pruned). */
+  private readonly folders = new Set<string>();
   private isScanned = false;
 
   constructor(readonly dir: string) {}
 
-  async write(files: readonly LiveFile[]): Promise<void> {
+  /** Writes what changed since the last call; says whether anything did. */
+  async write(files: readonly LiveFile[]): Promise<boolean> {
     if (!this.isScanned) await this.scan();
     const wanted = new Map(files.map((f) => [f.path, f.content]));
-    for (const old of this.written.keys()) {
-      if (wanted.has(old)) continue;
+    const removed = [...this.written.keys()].filter((old) => !wanted.has(old));
+    for (const old of removed) {
       await fs.rm(this.resolve(old), { force: true });
       await this.pruneEmptyParents(old);
       this.written.delete(old);
     }
-    for (const [file, content] of wanted) {
-      if (this.written.get(file) === content) continue;
-      const target = this.resolve(file);
+    if (removed.length > 0) this.folders.clear();
+    const changed = [...wanted].filter(([file, content]) => this.written.get(file) !== content);
+    // Folders first (each once), then every file at the same time.
+    const folders = new Set(changed.map(([file]) => path.dirname(this.resolve(file))));
+    await Promise.all(
+      [...folders].filter((f) => !this.folders.has(f)).map((f) => fs.mkdir(f, { recursive: true })),
+    );
+    for (const folder of folders) this.folders.add(folder);
+    await Promise.all(changed.map(([file, content]) => this.writeFile(file, content)));
+    for (const [file, content] of changed) this.written.set(file, content);
+    return removed.length > 0 || changed.length > 0;
+  }
+
+  /** Writes one file; a folder git removed behind our back is made again. */
+  private async writeFile(file: string, content: string): Promise<void> {
+    const target = this.resolve(file);
+    try {
+      await fs.writeFile(target, content);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== "ENOENT") throw error;
       await fs.mkdir(path.dirname(target), { recursive: true });
       await fs.writeFile(target, content);
-      this.written.set(file, content);
     }
   }
 
@@ -65,6 +84,7 @@ export class Worktree {
 
   private async scan(): Promise<void> {
     this.written = new Map();
+    this.folders.clear();
     const walk = async (folder: string) => {
       for (const entry of await fs.readdir(path.join(this.dir, folder), { withFileTypes: true })) {
         const relative = folder ? `${folder}/${entry.name}` : entry.name;
