@@ -415,6 +415,7 @@ const BRANCH_CHANGING = new Set<GitOperation["op"]>(["branch", "switch", "merge"
 /** `git status --porcelain=v1 -z --branch` of the whole working tree. */
 async function readRawStatus(dir: string): Promise<string> {
   const { stdout } = await runGit(dir, [
+    "--no-optional-locks",
     "status",
     "--porcelain=v1",
     "-z",
