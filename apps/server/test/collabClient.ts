@@ -1,5 +1,12 @@
 import { CollabClient, fileIdAt, fromWire, toWire } from "@ensemble/collab";
-import { type Ack, type Joined, LANGUAGE_MAIN_FILES, PROTOCOL_VERSION } from "@ensemble/protocol";
+import {
+  type Ack,
+  type GithubTarget,
+  type Joined,
+  LANGUAGE_MAIN_FILES,
+  PROTOCOL_VERSION,
+  type TerminalEntry,
+} from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
@@ -136,4 +143,28 @@ export function editorPool(url: () => string) {
     },
     closeAll: () => Promise.all(opened.map((e) => e.close())),
   };
+}
+
+/**
+ * Types a line in the shared terminal (with a GitHub connection, as the host's browser sends
+ * it for `git push|pull|auth`) and resolves with the entries answered to it, after the echo.
+ */
+export async function typeLine(
+  editor: TestEditor,
+  sessionId: string,
+  line: string,
+  github?: GithubTarget,
+): Promise<Pick<TerminalEntry, "type" | "content">[]> {
+  const updates = () =>
+    (editor.received.get("terminalUpdate") ?? []) as { entries?: TerminalEntry[]; entry?: TerminalEntry }[];
+  const before = updates().length;
+  await new Promise((resolve) =>
+    editor.socket.timeout(60_000).emit("terminalCommand", { sessionId, command: line, github }, resolve),
+  );
+  await waitFor(() => updates().length > before, 10_000, `the answer to ${line}`);
+  const update = updates()[before];
+  const entries = update?.entries ?? (update?.entry ? [update.entry] : []);
+  if (entries[0]?.content !== `$ ${line}`)
+    throw new Error(`expected the echo of ${line}, got ${entries[0]?.content}`);
+  return entries.slice(1).map(({ type, content }) => ({ type, content }));
 }

@@ -9,10 +9,9 @@ import {
   type GitOperation,
   type GitOutcome,
   type GitStatusUpdate,
-  type TerminalEntry,
 } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { startFakeGithub } from "../../../test/fakeGithub";
 import { buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
@@ -28,26 +27,6 @@ async function ok(editor: TestEditor, sessionId: string, operation: GitOperation
   const ack = await gitOp(editor, sessionId, operation);
   if (!ack.ok) throw new Error(`${operation.op} refused: ${ack.error.code} ${ack.error.message}`);
   return ack.data;
-}
-
-/** Sends a terminal line (with the host's GitHub connection when given) and resolves with its answer. */
-async function type(
-  editor: TestEditor,
-  sessionId: string,
-  line: string,
-  github?: GithubTarget,
-): Promise<TerminalEntry[]> {
-  const updates = () =>
-    (editor.received.get("terminalUpdate") ?? []) as { entries?: TerminalEntry[]; entry?: TerminalEntry }[];
-  const before = updates().length;
-  await new Promise((resolve) =>
-    editor.socket.timeout(60_000).emit("terminalCommand", { sessionId, command: line, github }, resolve),
-  );
-  await waitFor(() => updates().length > before, 10_000, `the answer to ${line}`);
-  const update = updates()[before];
-  const entries = update?.entries ?? (update?.entry ? [update.entry] : []);
-  expect(entries[0]).toMatchObject({ type: "input", content: `$ ${line}` });
-  return entries.slice(1).map(({ type, content }) => ({ type, content }));
 }
 
 /** Every file under `dir` (recursively) whose bytes contain `needle`. */
@@ -424,26 +403,28 @@ describe.each(DATABASES)("git with GitHub on %s", (kind) => {
       "git auth",
       "git reset",
     ]) {
-      expect(await type(guest, sessionId, line)).toEqual([{ type: "error", content: GIT_MESSAGES.hostOnly }]);
+      expect(await typeLine(guest, sessionId, line)).toEqual([
+        { type: "error", content: GIT_MESSAGES.hostOnly },
+      ]);
     }
-    expect(await type(host, sessionId, "git push")).toEqual([
+    expect(await typeLine(host, sessionId, "git push")).toEqual([
       { type: "error", content: GIT_MESSAGES.authRequired },
     ]);
-    expect(await type(host, sessionId, "git merge")).toEqual([
+    expect(await typeLine(host, sessionId, "git merge")).toEqual([
       { type: "error", content: "'git merge' requires a branch name" },
     ]);
-    expect(await type(host, sessionId, "git init")).toEqual([
+    expect(await typeLine(host, sessionId, "git init")).toEqual([
       { type: "output", content: "Git repository ready on branch 'main'." },
     ]);
-    await type(host, sessionId, "git add .");
-    await type(host, sessionId, 'git commit -m "from the terminal"');
-    expect(await type(host, sessionId, "git push", target)).toEqual([
+    await typeLine(host, sessionId, "git add .");
+    await typeLine(host, sessionId, 'git commit -m "from the terminal"');
+    expect(await typeLine(host, sessionId, "git push", target)).toEqual([
       { type: "output", content: `Pushed main to ${OWNER}/${target.repo} (repository created).` },
     ]);
-    expect(await type(host, sessionId, "git auth", target)).toEqual([
+    expect(await typeLine(host, sessionId, "git auth", target)).toEqual([
       { type: "output", content: `Authenticated as ${OWNER}. ${GIT_MESSAGES.authSucceeded}` },
     ]);
-    expect(await type(host, sessionId, "git pull", target)).toEqual([
+    expect(await typeLine(host, sessionId, "git pull", target)).toEqual([
       { type: "output", content: `${GIT_MESSAGES.alreadyUpToDate}` },
     ]);
     // The stored terminal history holds the typed lines only.
@@ -473,7 +454,7 @@ describe.each(DATABASES)("git with GitHub on %s", (kind) => {
     await ok(host, sessionId, { op: "push", github: mine });
     await github.commitOnRemote(OWNER, target.repo, "main", { "remote.txt": "r\n" }, "remote");
     await ok(host, sessionId, { op: "pull", github: mine });
-    await type(host, sessionId, "git push", mine);
+    await typeLine(host, sessionId, "git push", mine);
     // A failing push (wrong repository owner) must not echo it either.
     const failed = await gitOp(host, sessionId, { op: "push", github: { ...mine, owner: "someone-else" } });
     expect(failed.ok).toBe(false);

@@ -4,28 +4,13 @@ import { promisify } from "node:util";
 import type { TerminalEntry } from "@ensemble/protocol";
 import { GIT_MESSAGES as VCS_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, typeLine, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { parseStatus, statusAfterCommit } from "./service";
 
 const git = promisify(execFile);
 
-/** Sends a terminal line and resolves with the entries answered to it (after the echo). */
-async function type(editor: TestEditor, sessionId: string, line: string): Promise<TerminalEntry[]> {
-  const updates = () =>
-    (editor.received.get("terminalUpdate") ?? []) as { entries?: TerminalEntry[]; entry?: TerminalEntry }[];
-  const before = updates().length;
-  await new Promise((resolve) =>
-    editor.socket.timeout(20_000).emit("terminalCommand", { sessionId, command: line }, resolve),
-  );
-  await waitFor(() => updates().length > before, 10_000, `the answer to ${line}`);
-  const update = updates()[before];
-  const entries = update?.entries ?? (update?.entry ? [update.entry] : []);
-  expect(entries[0]).toMatchObject({ type: "input", content: `$ ${line}` });
-  return entries.slice(1);
-}
-
-const text = (entries: TerminalEntry[]) => entries.map((e) => e.content).join("\n");
+const text = (entries: Pick<TerminalEntry, "content">[]) => entries.map((e) => e.content).join("\n");
 
 describe.each(DATABASES)("version control on %s", (kind) => {
   let server: TestServer;
@@ -54,13 +39,13 @@ describe.each(DATABASES)("version control on %s", (kind) => {
 
   it("keeps a repository whose working tree is the live workspace: status, add, commit, log", async () => {
     const { sessionId, host, hostUser, repo } = await newSession();
-    expect(text(await type(host, sessionId, "git status"))).toBe(
+    expect(text(await typeLine(host, sessionId, "git status"))).toBe(
       "On branch main\n  unstaged  added     src/main.js",
     );
-    expect(text(await type(host, sessionId, "git log"))).toBe(VCS_MESSAGES.noCommits);
-    expect(text(await type(host, sessionId, "git commit -m 'empty'"))).toBe(VCS_MESSAGES.nothingToCommit);
-    expect(text(await type(host, sessionId, "git add ."))).toBe("Staged all changes");
-    expect(text(await type(host, sessionId, 'git commit -m "First commit"'))).toMatch(
+    expect(text(await typeLine(host, sessionId, "git log"))).toBe(VCS_MESSAGES.noCommits);
+    expect(text(await typeLine(host, sessionId, "git commit -m 'empty'"))).toBe(VCS_MESSAGES.nothingToCommit);
+    expect(text(await typeLine(host, sessionId, "git add ."))).toBe("Staged all changes");
+    expect(text(await typeLine(host, sessionId, 'git commit -m "First commit"'))).toMatch(
       /^Committed [0-9a-f]{7} First commit$/,
     );
     // The commit carries the host's name and account e-mail.
@@ -72,15 +57,15 @@ describe.each(DATABASES)("version control on %s", (kind) => {
     await waitFor(
       () => server.app.collab.workspace.files(sessionId)?.[0]?.content.startsWith("// changed") ?? false,
     );
-    expect(text(await type(host, sessionId, "git status"))).toBe(
+    expect(text(await typeLine(host, sessionId, "git status"))).toBe(
       "On branch main\n  unstaged  modified  src/main.js",
     );
-    expect(text(await type(host, sessionId, "git diff"))).toContain("+// changed");
+    expect(text(await typeLine(host, sessionId, "git diff"))).toContain("+// changed");
     await host.request("createFile", { sessionId, path: "src/lib/util.js", kind: "file", content: "x\n" });
     await host.request("deletePath", { sessionId, path: "src/main.js" });
-    await type(host, sessionId, "git add");
-    await type(host, sessionId, "git commit");
-    const log = text(await type(host, sessionId, "git log"));
+    await typeLine(host, sessionId, "git add");
+    await typeLine(host, sessionId, "git commit");
+    const log = text(await typeLine(host, sessionId, "git log"));
     expect(log.split("\n")).toEqual([
       expect.stringMatching(`^[0-9a-f]{7} ${hostUser.user.name}: ${VCS_MESSAGES.defaultCommitMessage}$`),
       expect.stringMatching(`^[0-9a-f]{7} ${hostUser.user.name}: First commit$`),
@@ -91,37 +76,39 @@ describe.each(DATABASES)("version control on %s", (kind) => {
 
   it("creates and lists branches, refusing invalid names", async () => {
     const { sessionId, host } = await newSession();
-    await type(host, sessionId, "git add");
-    await type(host, sessionId, "git commit -m start");
-    expect(text(await type(host, sessionId, "git branch feature/login"))).toBe(
+    await typeLine(host, sessionId, "git add");
+    await typeLine(host, sessionId, "git commit -m start");
+    expect(text(await typeLine(host, sessionId, "git branch feature/login"))).toBe(
       "Created branch 'feature/login'",
     );
-    expect(text(await type(host, sessionId, "git branch"))).toBe("  feature/login\n* main");
+    expect(text(await typeLine(host, sessionId, "git branch"))).toBe("  feature/login\n* main");
     for (const bad of ["bad..name", "-x", "a b", "end.lock"]) {
-      const answer = await type(host, sessionId, `git branch '${bad}'`);
+      const answer = await typeLine(host, sessionId, `git branch '${bad}'`);
       expect(answer).toMatchObject([{ type: "error", content: VCS_MESSAGES.branchNameInvalid(bad) }]);
     }
-    expect(text(await type(host, sessionId, "git branch feature/login"))).toBe(
+    expect(text(await typeLine(host, sessionId, "git branch feature/login"))).toBe(
       VCS_MESSAGES.branchExists("feature/login"),
     );
-    expect(text(await type(host, sessionId, "git rebase main"))).toBe("Unsupported git operation: rebase");
+    expect(text(await typeLine(host, sessionId, "git rebase main"))).toBe(
+      "Unsupported git operation: rebase",
+    );
   });
 
   it("switches branches for everyone: the files git changes reach every editor as edits", async () => {
     const { sessionId, host, guest } = await newSession();
-    await type(host, sessionId, "git add");
-    await type(host, sessionId, "git commit -m base");
-    await type(host, sessionId, "git branch feature");
-    expect(text(await type(host, sessionId, "git switch feature"))).toBe("Switched to branch 'feature'");
+    await typeLine(host, sessionId, "git add");
+    await typeLine(host, sessionId, "git commit -m base");
+    await typeLine(host, sessionId, "git branch feature");
+    expect(text(await typeLine(host, sessionId, "git switch feature"))).toBe("Switched to branch 'feature'");
     // Work on the feature branch: a change to main.js and a new file, committed.
     host.file().insert(0, "// feature\n");
     await host.request("createFile", { sessionId, path: "src/feature.js", kind: "file", content: "f\n" });
     await waitFor(() => guest.text("src/feature.js") === "f\n", 5000, "the new file at the guest");
-    await type(host, sessionId, "git add");
-    await type(host, sessionId, "git commit -m feature");
+    await typeLine(host, sessionId, "git add");
+    await typeLine(host, sessionId, "git commit -m feature");
     const featureMain = host.text();
 
-    expect(text(await type(host, sessionId, "git checkout main"))).toBe("Switched to branch 'main'");
+    expect(text(await typeLine(host, sessionId, "git checkout main"))).toBe("Switched to branch 'main'");
     for (const editor of [host, guest]) {
       await waitFor(
         () => !editor.text().startsWith("// feature") && editor.text("src/feature.js") === "",
@@ -129,10 +116,10 @@ describe.each(DATABASES)("version control on %s", (kind) => {
         "main",
       );
     }
-    expect(text(await type(host, sessionId, "git status"))).toBe(
+    expect(text(await typeLine(host, sessionId, "git status"))).toBe(
       "On branch main\nnothing to commit, working tree clean",
     );
-    await type(host, sessionId, "git switch feature");
+    await typeLine(host, sessionId, "git switch feature");
     await waitFor(
       () => guest.text() === featureMain && guest.text("src/feature.js") === "f\n",
       5000,
@@ -140,12 +127,12 @@ describe.each(DATABASES)("version control on %s", (kind) => {
     );
 
     // An unknown branch, and a switch that would overwrite uncommitted work, change nothing.
-    expect(text(await type(host, sessionId, "git switch nowhere"))).toBe(
+    expect(text(await typeLine(host, sessionId, "git switch nowhere"))).toBe(
       VCS_MESSAGES.noSuchBranch("nowhere"),
     );
     host.file().insert(0, "// not committed\n");
     await waitFor(() => guest.text().startsWith("// not committed"));
-    expect(text(await type(host, sessionId, "git switch main"))).toBe(
+    expect(text(await typeLine(host, sessionId, "git switch main"))).toBe(
       VCS_MESSAGES.wouldOverwrite("Switching to 'main'"),
     );
     expect(guest.text()).toBe(`// not committed\n${featureMain}`);
@@ -154,7 +141,7 @@ describe.each(DATABASES)("version control on %s", (kind) => {
   it("refuses every git operation to anyone but the host", async () => {
     const { sessionId, guest, repo } = await newSession();
     for (const line of ["git status", "git add", "git commit -m x", "git branch x", "git log", "git diff"]) {
-      expect(await type(guest, sessionId, line)).toMatchObject([
+      expect(await typeLine(guest, sessionId, line)).toMatchObject([
         { type: "error", content: VCS_MESSAGES.hostOnly },
       ]);
     }
@@ -164,16 +151,16 @@ describe.each(DATABASES)("version control on %s", (kind) => {
 
   it("never lets a repository's own configuration run code: hooks are off", async () => {
     const { sessionId, host, repo } = await newSession();
-    await type(host, sessionId, "git status");
+    await typeLine(host, sessionId, "git status");
     const fs = await import("node:fs/promises");
     const marker = path.join(repo, "..", `hook-ran-${sessionId}`);
     // post-commit runs even with --no-verify; an fsmonitor command runs on every status.
     const hook = path.join(repo, ".git", "hooks", "post-commit");
     await fs.writeFile(hook, `#!/bin/sh\ntouch ${marker}\n`, { mode: 0o755 });
     await git("git", ["config", "core.fsmonitor", `touch ${marker}-fsmonitor; false`], { cwd: repo });
-    await type(host, sessionId, "git add");
-    expect(text(await type(host, sessionId, "git commit -m hooked"))).toMatch(/^Committed/);
-    await type(host, sessionId, "git status");
+    await typeLine(host, sessionId, "git add");
+    expect(text(await typeLine(host, sessionId, "git commit -m hooked"))).toMatch(/^Committed/);
+    await typeLine(host, sessionId, "git status");
     await expect(fs.access(marker)).rejects.toThrow();
     await expect(fs.access(`${marker}-fsmonitor`)).rejects.toThrow();
   });
