@@ -367,7 +367,11 @@ export function createVcsService(deps: {
     ): Promise<GitOutcome & { applied?: TreeApplied }> {
       return operate(sessionId, caller, async (context) => {
         const perform = operations[operation.op] as (c: Context, o: GitOperation) => Promise<Said>;
-        const { committed, ...said } = await perform(context, operation);
+        // A failed operation may have left anything behind: what we knew is read again next time.
+        const { committed, ...said } = await perform(context, operation).catch((error: unknown) => {
+          known.delete(sessionId);
+          throw error;
+        });
         const before = known.get(sessionId);
         // Each git process costs milliseconds: a commit of what the last status showed needs
         // no new status, and only these operations change the local branches.
