@@ -11,16 +11,19 @@ import {
   TerminalUpdateSchema,
 } from "./execution";
 import { GitOutcomeSchema, GitRequestSchema, GitStatusUpdateSchema } from "./git";
+import { type Language, LanguageSchema } from "./language";
+import {
+  CreatePrAckSchema,
+  CreatePrSchema,
+  PrDiffSchema,
+  PrRefSchema,
+  PrReviewedSchema,
+  PrSyncSchema,
+  ReviewAckSchema,
+  ReviewPrSchema,
+} from "./pulls";
 import { SessionIdSchema } from "./sessions";
 import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
-
-/** The two editor languages and the file each one edits. */
-export const LANGUAGES = {
-  javascript: { id: "javascript", name: "JavaScript", extension: "js", file: "main.js" },
-  python: { id: "python", name: "Python", extension: "py", file: "main.py" },
-} as const;
-export const LanguageSchema = z.enum(["javascript", "python"]);
-export type Language = z.infer<typeof LanguageSchema>;
 
 /** The text each file starts with in a new session (the spec's hello-world starters). */
 export const STARTER_CODE: Record<Language, string> = {
@@ -121,6 +124,17 @@ export const CLIENT_EVENTS = {
    * with the repository's status and branches; everyone then receives `gitStatus`.
    */
   gitOperation: { payload: GitRequestSchema, ack: GitOutcomeSchema },
+  /**
+   * Proposes the workspace as it is now as a pull request (any participant): its files are
+   * committed onto a new branch from the target's head; everyone receives `pr-added`.
+   */
+  createPR: { payload: CreatePrSchema, ack: CreatePrAckSchema },
+  /** The host approves, rejects or requests changes; the server refuses anyone else. */
+  reviewPR: { payload: ReviewPrSchema, ack: ReviewAckSchema },
+  /** Asks for every PR of the session again, as a `prSync` of type `pr-sync`. */
+  requestPRSync: { payload: SessionIdSchema },
+  /** A PR's changed files with their text on both sides (`git diff target...source`). */
+  getPRDiff: { payload: PrRefSchema, ack: PrDiffSchema },
 } as const;
 
 /** Every event the server sends, with its payload schema. */
@@ -138,6 +152,9 @@ export const SERVER_EVENTS = {
   terminalHistory: TerminalHistorySchema,
   runStateUpdate: RunStateUpdateSchema,
   gitStatus: GitStatusUpdateSchema,
+  prSync: PrSyncSchema,
+  /** To a PR's author: the host reviewed it (with the comment). */
+  prReviewed: PrReviewedSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;
