@@ -7,6 +7,7 @@ import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature } from "./features/execution/index";
+import { createPullRequestFeature } from "./features/pulls/index";
 import { createSessionsFeature } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
@@ -74,6 +75,16 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     sessions: sessions.service,
     logger,
   });
+  const pulls = createPullRequestFeature({
+    io,
+    db,
+    vcs: vcs.service,
+    authorOf: vcs.authorOf,
+    sessions: sessions.service,
+    terminal: terminal.service,
+    commands: terminal.commands,
+    logger,
+  });
   // Routes of features that need the socket server are mounted last, before the fallbacks.
   api.use(vcs.routes);
   api.use(apiNotFound);
@@ -86,6 +97,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     io,
     collab,
     vcs,
+    pulls,
     execution,
     terminal,
     /** Stops taking connections, drops sockets, stores every live document, waits for requests. */

@@ -2,6 +2,8 @@ import type { GithubTarget, TerminalEntry } from "@ensemble/protocol";
 
 /** Who typed a line or pressed Run Code, as the terminal and the runner know them. */
 export interface Runner {
+  /** The participant id: the account id, or `guest-…` for a guest. */
+  id: string;
   name: string;
   /** The account id of a signed-in user (guests have none). */
   userId?: string | undefined;

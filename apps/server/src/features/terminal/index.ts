@@ -11,6 +11,7 @@ import { createTerminalService } from "./service";
 import { registerTerminalSocket } from "./socket";
 
 export type { CommandContext, CommandDefinition, CommandRegistry, Runner } from "./commands";
+export type { TerminalService } from "./service";
 
 export interface TerminalFeatureDeps {
   io: EditorServer;

@@ -147,6 +147,9 @@ export function createTerminalService(deps: TerminalDeps) {
     /** Where features add their terminal commands (see CommandRegistry). */
     commands,
 
+    /** Lines from the server itself (a review's outcome): stored, then shown to everyone. */
+    announce: (sessionId: string, entries: TerminalEntry[]) => say(sessionId, entries),
+
     /** Run Code: the project's run for everyone. Throws RunInProgressError or RunAbortedError. */
     runCode: (sessionId: string, who: Runner, input: RunInput) =>
       runCode(sessionId, who, { ...input, echo: "$ run" }),

@@ -15,6 +15,7 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
   const identity = socket.data.identity;
 
   const runner = (signal: AbortSignal) => ({
+    id: identity.id,
     name: identity.name,
     userId: identity.kind === "user" ? identity.id : undefined,
     // Read per call: the role is the one the session has now.

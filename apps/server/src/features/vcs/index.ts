@@ -13,7 +13,7 @@ import { createVcsService } from "./service";
 import { registerVcsSocket } from "./socket";
 
 export { VcsError } from "./errors";
-export type { VcsService } from "./service";
+export type { Author, VcsService } from "./service";
 
 /**
  * Wires version control: a git repository per session under `DATA_DIR/repos`, the socket's
@@ -45,6 +45,7 @@ export function createVcsFeature(deps: {
   deps.io.on("connection", (socket) => registerVcsSocket(socket, service, authorOf, deps.logger));
   return {
     service,
+    authorOf,
     routes: vcsRoutes({ vcs: service, auth: deps.auth, sessions: deps.sessions, authorOf }),
   };
 }

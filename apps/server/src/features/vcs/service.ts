@@ -10,6 +10,7 @@ import {
   type GitUser,
 } from "@ensemble/protocol";
 import type { TreeApplied, WorkspaceAccess } from "../collab/index";
+import { commitSnapshot, compareCommits, type Identity, mergeBranch, revision } from "./branches";
 import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
@@ -73,9 +74,14 @@ export function createVcsService(deps: {
   const known = new Map<string, { rawStatus: string; branches: string[] }>();
   const { github } = deps;
 
-  /** Runs `work` after the session's previous operation, with its working tree up to date. */
+  /** Runs the host's `work` after the session's previous operation, its working tree up to date. */
   function operate<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
     if (!caller.isHost) return Promise.reject(new VcsError("forbidden", GIT_MESSAGES.hostOnly));
+    return queued(sessionId, caller, work);
+  }
+
+  /** Runs `work` after the session's previous operation, its working tree up to date; no role check. */
+  function queued<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
     const previous = queues.get(sessionId) ?? Promise.resolve();
     const next = previous
       .catch(() => undefined)
@@ -355,7 +361,33 @@ export function createVcsService(deps: {
     },
   };
 
+  /** Branch work for other features (pull requests): no role check here, the caller checks. */
+  const repository = {
+    /** Commits the live workspace onto a new branch from `from`'s head (null: nothing changed). */
+    snapshot: (
+      sessionId: string,
+      options: { branch: string; from: string; message: string; author: Identity },
+    ) => queued(sessionId, nobody, ({ dir }) => commitSnapshot(dir, options)),
+    /** The files `head` changes since `base`, with both texts. */
+    compare: (sessionId: string, base: string | null, head: string) =>
+      queued(sessionId, nobody, ({ dir }) => compareCommits(dir, base, head)),
+    /** Merges `source` into the branch `target` (a conflict merges nothing). */
+    merge: (
+      sessionId: string,
+      options: { source: string; target: string; message: string; author: Identity },
+    ) =>
+      queued(sessionId, nobody, async ({ dir }) => {
+        try {
+          return await mergeBranch(dir, options);
+        } finally {
+          // The index may have moved under the remembered status.
+          known.delete(sessionId);
+        }
+      }),
+  };
+
   return {
+    repository,
     /**
      * Runs one operation for `caller` and answers what it said with the repository's status
      * and branches as they now are.
@@ -394,19 +426,17 @@ export function createVcsService(deps: {
 
 export type VcsService = ReturnType<typeof createVcsService>;
 
+/** The caller of work another feature asked for: it checked the role itself. */
+const nobody: Caller = {
+  isHost: false,
+  author: () => Promise.reject(new Error("repository work carries its own identity")),
+};
+
 async function exists(file: string): Promise<boolean> {
   return fs.access(file).then(
     () => true,
     () => false,
   );
-}
-
-/** The commit a name points to, or null when there is none (an unborn HEAD, a missing branch). */
-async function revision(dir: string, name: string): Promise<string | null> {
-  const result = await runGit(dir, ["rev-parse", "--verify", "--quiet", `${name}^{commit}`]).catch(
-    () => null,
-  );
-  return result ? result.stdout.trim() : null;
 }
 
 async function currentBranch(dir: string): Promise<string> {

@@ -1,0 +1,49 @@
+import type { Db } from "../../db/index";
+import type { Logger } from "../../logger";
+import { sessionRoom } from "../../realtime/session";
+import type { EditorServer } from "../../realtime/socket";
+import type { SessionService } from "../sessions/index";
+import type { CommandRegistry, TerminalService } from "../terminal/index";
+import type { Author, VcsService } from "../vcs/index";
+import { prCommand } from "./commands";
+import { createPullRequestRepo } from "./repo";
+import { createPullRequestService } from "./service";
+import { registerPullRequestSocket } from "./socket";
+
+export type { PullRequestService } from "./service";
+
+/**
+ * Wires pull requests: records in the database, branches in the session's repository (through
+ * the vcs feature), the socket's PR events, `prSync` to the session, `prReviewed` to authors,
+ * and the terminal's `pr` command.
+ */
+export function createPullRequestFeature(deps: {
+  io: EditorServer;
+  db: Db;
+  vcs: VcsService;
+  authorOf: (userId: string | undefined, name: string) => Promise<Author>;
+  sessions: SessionService;
+  terminal: TerminalService;
+  commands: CommandRegistry;
+  logger: Logger;
+}) {
+  const service = createPullRequestService({
+    repo: createPullRequestRepo(deps.db),
+    vcs: deps.vcs,
+    sessions: deps.sessions,
+    authorOf: deps.authorOf,
+    events: {
+      sync: (sessionId, event) => deps.io.to(sessionRoom(sessionId)).emit("prSync", event),
+      async reviewed(sessionId, authorId, event) {
+        const sockets = await deps.io.in(sessionRoom(sessionId)).fetchSockets();
+        const theirs = sockets.filter((s) => s.data.identity?.id === authorId);
+        for (const socket of theirs) socket.emit("prReviewed", event);
+        return theirs.length > 0;
+      },
+      announce: (sessionId, entries) => deps.terminal.announce(sessionId, entries),
+    },
+  });
+  deps.commands.register(prCommand(service));
+  deps.io.on("connection", (socket) => registerPullRequestSocket(socket, service, deps.logger));
+  return { service };
+}

@@ -1,0 +1,150 @@
+import type { Language, PrStatus, PullRequest } from "@ensemble/protocol";
+import type { Db } from "../../db/index";
+
+interface PullRequestRow {
+  id: string;
+  session_id: string;
+  title: string;
+  description: string;
+  author: string;
+  author_id: string;
+  source_branch: string;
+  target_branch: string;
+  status: PrStatus;
+  language: Language;
+  files: string[] | string;
+  head_sha: string;
+  base_sha: string | null;
+  created_at: Date;
+  reviewed_at: Date | null;
+  reviewed_by: string | null;
+  comments: string | null;
+  author_notified: boolean;
+  pr_number: number | null;
+  pr_url: string | null;
+}
+
+/** A pull request as stored: what everyone sees, and the commits it stands for. */
+export interface StoredPullRequest {
+  pr: PullRequest;
+  headSha: string;
+  baseSha: string | null;
+  authorNotified: boolean;
+}
+
+const COLUMNS = `id, session_id, title, description, author, author_id, source_branch, target_branch,
+  status, language, files, head_sha, base_sha, created_at, reviewed_at, reviewed_by, comments,
+  author_notified, pr_number, pr_url`;
+
+function toStored(r: PullRequestRow): StoredPullRequest {
+  return {
+    pr: {
+      id: r.id,
+      sessionId: r.session_id,
+      title: r.title,
+      description: r.description,
+      author: r.author,
+      authorId: r.author_id,
+      sourceBranch: r.source_branch,
+      targetBranch: r.target_branch,
+      status: r.status,
+      language: r.language,
+      files: typeof r.files === "string" ? (JSON.parse(r.files) as string[]) : r.files,
+      createdAt: r.created_at.toISOString(),
+      reviewedAt: r.reviewed_at ? r.reviewed_at.toISOString() : null,
+      reviewedBy: r.reviewed_by,
+      comments: r.comments,
+      prNumber: r.pr_number,
+      prUrl: r.pr_url,
+    },
+    headSha: r.head_sha,
+    baseSha: r.base_sha,
+    authorNotified: r.author_notified,
+  };
+}
+
+/** SQL of pull requests. */
+export function createPullRequestRepo(db: Db) {
+  return {
+    async insert(pr: PullRequest, commits: { headSha: string; baseSha: string | null }): Promise<void> {
+      await db.query(
+        `INSERT INTO pull_requests (id, session_id, title, description, author, author_id, source_branch,
+           target_branch, status, language, files, head_sha, base_sha, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14)`,
+        [
+          pr.id,
+          pr.sessionId,
+          pr.title,
+          pr.description,
+          pr.author,
+          pr.authorId,
+          pr.sourceBranch,
+          pr.targetBranch,
+          pr.status,
+          pr.language,
+          JSON.stringify(pr.files),
+          commits.headSha,
+          commits.baseSha,
+          pr.createdAt,
+        ],
+      );
+    },
+
+    async find(sessionId: string, id: string): Promise<StoredPullRequest | undefined> {
+      const rows = await db.query<PullRequestRow>(
+        `SELECT ${COLUMNS} FROM pull_requests WHERE session_id = $1 AND id = $2`,
+        [sessionId, id],
+      );
+      return rows[0] ? toStored(rows[0]) : undefined;
+    },
+
+    async list(sessionId: string): Promise<StoredPullRequest[]> {
+      const rows = await db.query<PullRequestRow>(
+        `SELECT ${COLUMNS} FROM pull_requests WHERE session_id = $1 ORDER BY created_at, id`,
+        [sessionId],
+      );
+      return rows.map(toStored);
+    },
+
+    async titleTaken(sessionId: string, title: string): Promise<boolean> {
+      const rows = await db.query<{ id: string }>(
+        "SELECT id FROM pull_requests WHERE session_id = $1 AND lower(title) = lower($2)",
+        [sessionId, title],
+      );
+      return rows.length > 0;
+    },
+
+    async count(sessionId: string): Promise<number> {
+      const rows = await db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pull_requests WHERE session_id = $1",
+        [sessionId],
+      );
+      return rows[0]?.n ?? 0;
+    },
+
+    /** Records a review, only if the PR is still pending; undefined when it was not. */
+    async review(
+      sessionId: string,
+      id: string,
+      review: { status: PrStatus; reviewedBy: string; comments: string | null; authorNotified: boolean },
+    ): Promise<StoredPullRequest | undefined> {
+      const rows = await db.query<PullRequestRow>(
+        `UPDATE pull_requests SET status = $3, reviewed_by = $4, comments = $5, reviewed_at = now(),
+           author_notified = $6
+         WHERE session_id = $1 AND id = $2 AND status = 'pending' RETURNING ${COLUMNS}`,
+        [sessionId, id, review.status, review.reviewedBy, review.comments, review.authorNotified],
+      );
+      return rows[0] ? toStored(rows[0]) : undefined;
+    },
+
+    async markNotified(sessionId: string, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await db.query(
+        "UPDATE pull_requests SET author_notified = true WHERE session_id = $1 AND id = ANY($2)",
+        [sessionId, ids],
+      );
+    },
+  };
+}
+
+export type PullRequestRepo = ReturnType<typeof createPullRequestRepo>;

@@ -1,0 +1,260 @@
+import {
+  type CreatePrAck,
+  PR_LIMITS,
+  PR_MESSAGES,
+  type PrDiff,
+  type PrReviewed,
+  type PrStatus,
+  type PrSync,
+  type PullRequest,
+  type ReviewAck,
+  ReviewActionSchema,
+  type TerminalEntry,
+} from "@ensemble/protocol";
+import type { SessionService } from "../sessions/index";
+import { type Author, VcsError, type VcsService } from "../vcs/index";
+import type { PullRequestRepo, StoredPullRequest } from "./repo";
+
+/** Why a pull-request request was refused; the edges map the code, the message is for people. */
+export class PullRequestError extends Error {
+  constructor(
+    readonly code: "invalid" | "forbidden" | "not_found" | "conflict",
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** Who asks: their participant id (account id or `guest-…`), name and role in the session. */
+export interface Requester {
+  id: string;
+  name: string;
+  isHost: boolean;
+  /** The account id of a signed-in user. */
+  userId?: string | undefined;
+}
+
+/** How the service reaches people: the whole session, a PR's author, the shared terminal. */
+export interface PullRequestEvents {
+  sync(sessionId: string, event: PrSync): void;
+  /** Tells the author on every socket of theirs in the session; false when none is connected. */
+  reviewed(sessionId: string, authorId: string, event: PrReviewed): Promise<boolean>;
+  announce(sessionId: string, entries: TerminalEntry[]): Promise<unknown>;
+}
+
+const STATUS_OF = {
+  approve: "approved",
+  reject: "rejected",
+  "request-changes": "changes-requested",
+} as const;
+const SYNC_OF = {
+  approved: "pr-approved",
+  rejected: "pr-rejected",
+  "changes-requested": "pr-changes-requested",
+} as const;
+const OUTCOME_WORDS: Record<keyof typeof SYNC_OF, string> = {
+  approved: "approved and merged",
+  rejected: "rejected",
+  "changes-requested": "sent back with changes requested",
+};
+
+/** What the author and the terminal are told of a review. */
+function reviewText(pr: PullRequest): string {
+  const outcome = OUTCOME_WORDS[pr.status as keyof typeof SYNC_OF] ?? pr.status;
+  const comment = pr.comments ? ` Comment: ${pr.comments}` : "";
+  return `Pull request ${pr.id} "${pr.title}" was ${outcome} by ${pr.reviewedBy ?? "the host"}.${comment}`;
+}
+
+/** The title as a branch name's middle: lower case, non-alphanumerics as hyphens, 20 characters. */
+export function titleSlug(title: string): string {
+  return title
+    .toLowerCase()
+    .replace(/[^a-z0-9]/g, "-")
+    .slice(0, 20);
+}
+
+const TARGET_BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
+
+/**
+ * Pull requests (DESIGN decision 14): each one is a branch of the session's repository made
+ * from the workspace as its author saw it, from the target's head; the host reviews it
+ * against the real diff, and approving merges it on the server (a conflict merges nothing).
+ */
+export function createPullRequestService(deps: {
+  repo: PullRequestRepo;
+  vcs: VcsService;
+  sessions: SessionService;
+  authorOf: (userId: string | undefined, name: string) => Promise<Author>;
+  events: PullRequestEvents;
+}) {
+  const { repo, events } = deps;
+
+  async function find(
+    sessionId: string,
+    id: string,
+    notFound: (id: string) => string,
+  ): Promise<StoredPullRequest> {
+    const stored = await repo.find(sessionId, id.trim());
+    if (!stored) throw new PullRequestError("not_found", notFound(id.trim()));
+    return stored;
+  }
+
+  return {
+    async create(
+      sessionId: string,
+      who: Requester,
+      input: { title: string; description?: string | undefined; targetBranch?: string | undefined },
+    ): Promise<CreatePrAck> {
+      const title = input.title.trim();
+      if (!title) throw new PullRequestError("invalid", PR_MESSAGES.titleRequired);
+      const target = input.targetBranch?.trim() || "main";
+      if (!TARGET_BRANCH.test(target))
+        throw new PullRequestError("invalid", `'${target}' is not a valid branch name.`);
+      if (await repo.titleTaken(sessionId, title))
+        throw new PullRequestError("conflict", PR_MESSAGES.duplicateTitle(title));
+      if ((await repo.count(sessionId)) >= PR_LIMITS.perSession)
+        throw new PullRequestError(
+          "conflict",
+          `A session holds at most ${PR_LIMITS.perSession} pull requests.`,
+        );
+
+      const now = new Date();
+      const stamp = `${now.getTime()}${Math.floor(Math.random() * 1000)
+        .toString()
+        .padStart(3, "0")}`;
+      const branch = `pr-${titleSlug(title)}-${stamp}`;
+      const language = await deps.sessions.language(sessionId);
+      const snapshot = await deps.vcs.repository
+        .snapshot(sessionId, {
+          branch,
+          from: target,
+          message: `PR: ${title}`,
+          author: await deps.authorOf(who.userId, who.name),
+        })
+        .catch((error: unknown) => {
+          if (error instanceof VcsError) throw new PullRequestError("conflict", error.message);
+          throw error;
+        });
+      if (!snapshot) throw new PullRequestError("invalid", PR_MESSAGES.noChanges);
+      const description = [
+        input.description?.trim() ?? "",
+        "",
+        `Session: ${sessionId}`,
+        `Author: ${who.name}`,
+        `Language: ${language}`,
+        `Created: ${now.toISOString()}`,
+      ]
+        .join("\n")
+        .trim();
+      const pr: PullRequest = {
+        id: `pr-${stamp}`,
+        sessionId,
+        title,
+        description,
+        author: who.name,
+        authorId: who.id,
+        sourceBranch: branch,
+        targetBranch: target,
+        status: "pending",
+        language,
+        files: snapshot.files,
+        createdAt: now.toISOString(),
+        reviewedAt: null,
+        reviewedBy: null,
+        comments: null,
+        prNumber: null,
+        prUrl: null,
+      };
+      try {
+        await repo.insert(pr, { headSha: snapshot.head, baseSha: snapshot.base });
+      } catch (error) {
+        // Two people sending the same title at once: the unique index keeps one.
+        if (await repo.titleTaken(sessionId, title))
+          throw new PullRequestError("conflict", PR_MESSAGES.duplicateTitle(title));
+        throw error;
+      }
+      events.sync(sessionId, { type: "pr-added", sessionId, pr });
+      return { pr, message: who.isHost ? PR_MESSAGES.createdForReview : PR_MESSAGES.waitingForReview };
+    },
+
+    /** Approve (merge into the target), reject or request changes: the host only, pending PRs only. */
+    async review(
+      sessionId: string,
+      who: Requester,
+      input: { prId: string; action: string; comment?: string | undefined },
+    ): Promise<ReviewAck> {
+      if (!who.isHost) throw new PullRequestError("forbidden", PR_MESSAGES.hostOnlyReview);
+      const stored = await find(sessionId, input.prId, PR_MESSAGES.reviewNotFound);
+      const action = ReviewActionSchema.safeParse(input.action);
+      if (!action.success) throw new PullRequestError("invalid", PR_MESSAGES.unknownAction(input.action));
+      if (stored.pr.status !== "pending") throw new PullRequestError("conflict", PR_MESSAGES.notPending);
+      const status: PrStatus = STATUS_OF[action.data];
+      const comment = input.comment?.trim() || null;
+
+      if (action.data === "approve") {
+        await deps.vcs.repository
+          .merge(sessionId, {
+            source: stored.headSha,
+            target: stored.pr.targetBranch,
+            message: `Merge pull request ${stored.pr.id}: ${stored.pr.title}`,
+            author: await deps.authorOf(who.userId, who.name),
+          })
+          .catch((error: unknown) => {
+            if (error instanceof VcsError && error.code === "conflict")
+              throw new PullRequestError("conflict", error.message);
+            if (error instanceof VcsError) throw new PullRequestError("not_found", error.message);
+            throw error;
+          });
+      }
+      const updated = await repo.review(sessionId, stored.pr.id, {
+        status,
+        reviewedBy: who.name,
+        comments: comment,
+        authorNotified: false,
+      });
+      if (!updated) throw new PullRequestError("conflict", PR_MESSAGES.notPending);
+      const { pr } = updated;
+      const outcome = status as keyof typeof SYNC_OF;
+      events.sync(sessionId, { type: SYNC_OF[outcome], sessionId, pr });
+      const told = reviewText(pr);
+      await events.announce(sessionId, [{ type: "output", content: told }]);
+      if (await events.reviewed(sessionId, pr.authorId, { sessionId, pr, message: told }))
+        await repo.markNotified(sessionId, [pr.id]);
+      const message =
+        outcome === "approved"
+          ? `Approved: merged into ${pr.targetBranch}.`
+          : `Pull request ${OUTCOME_WORDS[outcome]}.`;
+      return { pr, message };
+    },
+
+    /** Every PR of the session, and the reviews `who` authored and has not been told of yet. */
+    async syncFor(sessionId: string, who: Requester): Promise<{ prs: PullRequest[]; unseen: PrReviewed[] }> {
+      const stored = await repo.list(sessionId);
+      const unseen = stored.filter(
+        (s) => s.pr.authorId === who.id && s.pr.status !== "pending" && !s.authorNotified,
+      );
+      await repo.markNotified(
+        sessionId,
+        unseen.map((s) => s.pr.id),
+      );
+      return {
+        prs: stored.map((s) => s.pr),
+        unseen: unseen.map(({ pr }) => ({ sessionId, pr, message: reviewText(pr) })),
+      };
+    },
+
+    list: async (sessionId: string): Promise<PullRequest[]> => (await repo.list(sessionId)).map((s) => s.pr),
+
+    get: async (sessionId: string, id: string): Promise<PullRequest> =>
+      (await find(sessionId, id, PR_MESSAGES.notFound)).pr,
+
+    /** The PR's changed files with both texts: `git diff` from the target's head it was made from. */
+    async diff(sessionId: string, id: string): Promise<PrDiff> {
+      const stored = await find(sessionId, id, PR_MESSAGES.notFound);
+      const files = await deps.vcs.repository.compare(sessionId, stored.baseSha, stored.headSha);
+      return { prId: stored.pr.id, files };
+    },
+  };
+}
+
+export type PullRequestService = ReturnType<typeof createPullRequestService>;

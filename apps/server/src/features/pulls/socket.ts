@@ -1,0 +1,60 @@
+import type { SocketErrorCode } from "@ensemble/protocol";
+import type { Logger } from "../../logger";
+import { handle, SocketEventError } from "../../realtime/handle";
+import { requireJoined } from "../../realtime/session";
+import type { EditorSocket } from "../../realtime/socket";
+import { PullRequestError, type PullRequestService, type Requester } from "./service";
+
+const SOCKET_CODES: Record<PullRequestError["code"], SocketErrorCode> = {
+  invalid: "invalid_payload",
+  forbidden: "forbidden",
+  not_found: "not_found",
+  conflict: "conflict",
+};
+
+/** Who a socket is in the session it joined: the role is the one the server gave it. */
+export function requesterOf(socket: EditorSocket, sessionId: string): Requester {
+  const session = requireJoined(socket, sessionId);
+  const identity = socket.data.identity;
+  return {
+    id: identity.id,
+    name: identity.name,
+    isHost: session.isHost,
+    userId: identity.kind === "user" ? identity.id : undefined,
+  };
+}
+
+/** The pull-request events on one socket; every one needs the session joined. */
+export function registerPullRequestSocket(socket: EditorSocket, pulls: PullRequestService, logger: Logger) {
+  async function refusing<T>(work: () => Promise<T>): Promise<T> {
+    try {
+      return await work();
+    } catch (error) {
+      if (error instanceof PullRequestError)
+        throw new SocketEventError(SOCKET_CODES[error.code], error.message);
+      throw error;
+    }
+  }
+
+  handle(socket, "createPR", logger, ({ sessionId, title, description, targetBranch }) =>
+    refusing(() =>
+      pulls.create(sessionId, requesterOf(socket, sessionId), { title, description, targetBranch }),
+    ),
+  );
+
+  handle(socket, "reviewPR", logger, ({ sessionId, prId, action, comment }) =>
+    refusing(() => pulls.review(sessionId, requesterOf(socket, sessionId), { prId, action, comment })),
+  );
+
+  handle(socket, "getPRDiff", logger, ({ sessionId, prId }) => {
+    requireJoined(socket, sessionId);
+    return refusing(() => pulls.diff(sessionId, prId));
+  });
+
+  handle(socket, "requestPRSync", logger, async (sessionId) => {
+    const { prs, unseen } = await pulls.syncFor(sessionId, requesterOf(socket, sessionId));
+    socket.emit("prSync", { type: "pr-sync", sessionId, prs });
+    for (const event of unseen) socket.emit("prReviewed", event);
+    return undefined;
+  });
+}
