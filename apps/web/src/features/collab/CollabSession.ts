@@ -14,6 +14,7 @@ import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createEditorSocket, type EditorSocket } from "../../lib/socket";
 import { GitChannel } from "../git/channel";
+import { PullsChannel } from "../pulls/channel";
 import { TerminalChannel } from "../terminal/channel";
 import { throttleAwareness } from "./awarenessThrottle";
 import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
@@ -64,6 +65,8 @@ export class CollabSession {
   readonly terminal: TerminalChannel;
   /** Version control (the Git panel and the status badge), over this session's socket. */
   readonly git: GitChannel;
+  /** Pull requests (the sidebar list, the review panel, the host's badge), over this session's socket. */
+  readonly pulls: PullsChannel;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
@@ -83,6 +86,7 @@ export class CollabSession {
     this.socket = createEditorSocket(options.token);
     this.terminal = new TerminalChannel(this.socket, options.sessionId);
     this.git = new GitChannel(this.socket, options.sessionId, this.doc);
+    this.pulls = new PullsChannel(this.socket, options.sessionId);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
     });
@@ -342,6 +346,7 @@ export class CollabSession {
       this.client.connected();
       this.terminal.joined();
       this.git.joined(self.isHost);
+      this.pulls.joined(self);
     });
   }
 

@@ -1,0 +1,37 @@
+import { PR_MESSAGES, type PrReviewed, type PullRequest } from "@ensemble/protocol";
+import { toast } from "react-toastify/unstyled";
+
+/** Short confirmations stay 3 s (spec §9); news a person must read stays longer. */
+const SHORT_MS = 3000;
+const NEWS_MS = 8000;
+
+export function showFailure(message: string): void {
+  toast.error(message, { autoClose: SHORT_MS });
+}
+
+export function showInfo(message: string): void {
+  toast.info(message, { autoClose: SHORT_MS });
+}
+
+/** What the server answered an action; GitHub's failure after a local success is a warning. */
+export function showOutcome(message: string): void {
+  if (message === PR_MESSAGES.githubFailed) toast.warning(message, { autoClose: NEWS_MS });
+  else toast.success(message, { autoClose: SHORT_MS });
+}
+
+/** The host hears of a new PR; clicking the toast opens it for review. */
+export function notifyHost(pr: PullRequest, onOpen: () => void): void {
+  toast.info(`New pull request "${pr.title}" from ${pr.author}. ${PR_MESSAGES.hostCanReview}`, {
+    autoClose: NEWS_MS,
+    toastId: `pr-arrived-${pr.id}`,
+    onClick: onOpen,
+  });
+}
+
+/** The author hears how the host reviewed their PR (the server wrote the terminal line). */
+export function notifyAuthor({ pr, message }: PrReviewed): void {
+  const options = { autoClose: NEWS_MS, toastId: `pr-reviewed-${pr.id}-${pr.status}` };
+  if (pr.status === "approved" || pr.status === "merged") toast.success(message, options);
+  else if (pr.status === "rejected") toast.error(message, options);
+  else toast.warning(message, options);
+}

@@ -1,0 +1,95 @@
+import { PR_MESSAGES, type PullRequest, type ReviewAction } from "@ensemble/protocol";
+import { useMemo } from "react";
+import type { PullsChannel } from "./channel";
+import { showFailure, showInfo, showOutcome } from "./feedback";
+import { receivePr, setCreating, setReviewing, usePullsStore } from "./store";
+
+/** What the New PR prompts offer (spec §3: source 'feature', target 'main'). */
+export const PROMPT_DEFAULTS = { source: "feature", target: "main" } as const;
+
+/**
+ * The four answers of New PR, trimmed, or null as soon as one prompt is cancelled. An empty
+ * title becomes the entity's default (spec §3); 'title required' is the terminal's rule.
+ */
+export function askForPr(
+  ask: (question: string, answer: string) => string | null,
+): { title: string; description: string; source: string; target: string } | null {
+  const title = ask("Pull request title", "");
+  if (title === null) return null;
+  const description = ask("Description (optional)", "");
+  if (description === null) return null;
+  const source = ask("Source branch", PROMPT_DEFAULTS.source);
+  if (source === null) return null;
+  const target = ask("Target branch", PROMPT_DEFAULTS.target);
+  if (target === null) return null;
+  return {
+    title: title.trim() || PR_MESSAGES.defaultTitle,
+    description: description.trim(),
+    source: source.trim(),
+    target: target.trim(),
+  };
+}
+
+/**
+ * Creating and reviewing pull requests: each sends one request on the session's channel,
+ * puts the PR the server answered in the list and toasts the server's message. Resolves
+ * true when the server did it.
+ */
+export function usePullActions(pulls: PullsChannel | null) {
+  return useMemo(
+    () => ({
+      /**
+       * New PR (spec §5): prompts title, description, source and target in turn; cancelling
+       * any prompt sends nothing. The server names the PR's branch from its title, so the
+       * source answer is not sent (the contract has no field for it).
+       */
+      async create(): Promise<boolean> {
+        if (!pulls || usePullsStore.getState().isCreating) return false;
+        const answers = askForPr((question, answer) => window.prompt(question, answer));
+        if (!answers) {
+          showInfo(PR_MESSAGES.creationCancelled);
+          return false;
+        }
+        setCreating(true);
+        try {
+          const result = await pulls.create({
+            title: answers.title,
+            ...(answers.description ? { description: answers.description } : {}),
+            ...(answers.target ? { targetBranch: answers.target } : {}),
+          });
+          if (!result.ok) {
+            showFailure(result.message);
+            return false;
+          }
+          receivePr(result.data.pr);
+          showOutcome(result.data.message);
+          return true;
+        } finally {
+          setCreating(false);
+        }
+      },
+
+      /** The host's review of a pending PR; one review on the wire at a time. */
+      async review(pr: PullRequest, action: ReviewAction, comment: string): Promise<boolean> {
+        if (!pulls || usePullsStore.getState().reviewing) return false;
+        setReviewing({ prId: pr.id, action });
+        try {
+          const text = comment.trim();
+          const result = await pulls.review(pr.id, action, text || undefined);
+          if (!result.ok) {
+            showFailure(result.message);
+            return false;
+          }
+          receivePr(result.data.pr);
+          showOutcome(result.data.message);
+          return true;
+        } finally {
+          setReviewing(null);
+        }
+      },
+    }),
+    [pulls],
+  );
+}
+
+export type PullActions = ReturnType<typeof usePullActions>;
