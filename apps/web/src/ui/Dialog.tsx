@@ -6,6 +6,8 @@ interface DialogProps {
   title: string;
   onClose: () => void;
   children: ReactNode;
+  /** Added to the panel's class, for a dialog of another size. */
+  className?: string | undefined;
 }
 
 const FOCUSABLE =
@@ -19,7 +21,7 @@ function focusableIn(root: HTMLElement): HTMLElement[] {
  * A modal dialog: labelled by its title, keeps Tab inside, closes on Escape and backdrop
  * click, and gives focus back to whatever opened it.
  */
-export function Dialog({ isOpen, title, onClose, children }: DialogProps) {
+export function Dialog({ isOpen, title, onClose, children, className }: DialogProps) {
   const titleId = useId();
   const panelRef = useRef<HTMLDivElement>(null);
   // The latest onClose without re-running the open effect (which would steal focus again).
@@ -75,7 +77,7 @@ export function Dialog({ isOpen, title, onClose, children }: DialogProps) {
     >
       <div
         ref={panelRef}
-        className="dialog"
+        className={className ? `dialog ${className}` : "dialog"}
         role="dialog"
         aria-modal="true"
         aria-labelledby={titleId}

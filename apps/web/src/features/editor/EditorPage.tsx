@@ -4,6 +4,7 @@ import "../../styles/editor.css";
 import "../../styles/workspace.css";
 import "../../styles/terminal.css";
 import "../../styles/git.css";
+import "../../styles/pulls.css";
 import { EditorScreen } from "./EditorScreen";
 
 /** Route /code-editor-dashboard[/:sessionId]; without an id it opens the public demo session. */

@@ -6,6 +6,7 @@ import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
+import { ReviewPanel } from "../pulls/ReviewPanel";
 import { setTerminalOpen, useTerminalStore } from "../terminal/store";
 import { TerminalPanel } from "../terminal/TerminalPanel";
 import { FileTabs } from "../workspace/FileTabs";
@@ -179,6 +180,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         onClose={() => setIsConfirmOpen(false)}
         onConfirm={endForEveryone}
       />
+      <ReviewPanel pulls={session?.pulls ?? null} isHost={isHost} isConnected={isConnected} />
       <SessionEndingDialog isOpen={isEndingOpen} onClose={() => setIsEndingOpen(false)} onLeave={leave} />
     </div>
   );

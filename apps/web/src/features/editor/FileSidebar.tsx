@@ -2,6 +2,7 @@ import type { Presence } from "@ensemble/protocol";
 import type { CollabSession } from "../collab/CollabSession";
 import type { Activity } from "../collab/useActivity";
 import { GitPanel } from "../git/GitPanel";
+import { PullRequestList } from "../pulls/PullRequestList";
 import { Explorer } from "../workspace/Explorer";
 import { ParticipantsList } from "./ParticipantsList";
 
@@ -19,10 +20,10 @@ interface FileSidebarProps {
   onOpened: () => void;
 }
 
-/** The explorer (the session's files), the Git panel and the participants. */
+/** The explorer (the session's files), the Git panel, the participants and the pull requests. */
 export function FileSidebar(props: FileSidebarProps) {
   return (
-    <aside id={props.id} className="file-sidebar" aria-label="Files, Git and participants">
+    <aside id={props.id} className="file-sidebar" aria-label="Files, Git, participants and pull requests">
       <Explorer
         session={props.session}
         activePath={props.activePath}
@@ -40,6 +41,7 @@ export function FileSidebar(props: FileSidebarProps) {
         followingId={props.followingId}
         onFollow={props.onFollow}
       />
+      <PullRequestList pulls={props.session?.pulls ?? null} isConnected={props.canEdit} />
     </aside>
   );
 }

@@ -1,5 +1,6 @@
 import { LANGUAGES, type Language, LanguageSchema } from "@ensemble/protocol";
 import { type ReactNode, useId } from "react";
+import { PendingBadge } from "../pulls/PendingBadge";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
 
@@ -25,7 +26,7 @@ interface TopBarProps {
 
 /**
  * Sidebar and terminal toggles, the open file, the language selector, Run Code and (for
- * the host) End Session.
+ * the host) the pending-PR badge and End Session.
  */
 export function TopBar(props: TopBarProps) {
   const selectId = useId();
@@ -85,6 +86,7 @@ export function TopBar(props: TopBarProps) {
           isConnected={props.isConnected}
           openFile={props.openFile}
         />
+        {props.isHost && <PendingBadge />}
         {props.isHost && (
           <button type="button" className="button button-danger" onClick={props.onEndSession}>
             End Session
