@@ -4,6 +4,7 @@ import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { commitFiles, runGit, serveGitHttp } from "./fakeGitHttp";
+import type { PullsContext } from "./fakeGithubPulls";
 import { type FakeGithubRepo, type FakeGithubUser, handleRest, type RestContext } from "./fakeGithubRest";
 
 export type { FakeGithubRepo, FakeGithubUser } from "./fakeGithubRest";
@@ -84,6 +85,38 @@ export async function startFakeGithub(options: {
     return token === undefined ? undefined : tokens.get(token);
   };
 
+  const branchSha = (owner: string, repo: string, branch: string) =>
+    runGit([
+      "--git-dir",
+      gitDir(owner, repo),
+      "rev-parse",
+      "--verify",
+      "--quiet",
+      `refs/heads/${branch}^{commit}`,
+    ])
+      .then((sha) => sha.trim())
+      .catch(() => undefined);
+  const pulls: PullsContext = {
+    pulls: [],
+    refuse: { rest: { calls: 0, status: 500 }, graphql: { calls: 0 } },
+    baseUrl: () => baseUrl,
+    findRepo,
+    findRepoById: (id) => [...repos.values()].find((r) => r.id === id),
+    branchSha,
+    commitsBetween: async (owner, repo, base, head) =>
+      Number(
+        (
+          await runGit([
+            "--git-dir",
+            gitDir(owner, repo),
+            "rev-list",
+            "--count",
+            `refs/heads/${base}..refs/heads/${head}`,
+          ])
+        ).trim(),
+      ),
+  };
+
   const rest: RestContext = {
     state,
     baseUrl: () => baseUrl,
@@ -95,17 +128,8 @@ export async function startFakeGithub(options: {
         description: body.description,
         files: body.autoInit ? { "README.md": `# ${name}\n\n${body.description ?? ""}\n` } : undefined,
       }),
-    branchSha: (owner, repo, branch) =>
-      runGit([
-        "--git-dir",
-        gitDir(owner, repo),
-        "rev-parse",
-        "--verify",
-        "--quiet",
-        `refs/heads/${branch}^{commit}`,
-      ])
-        .then((sha) => sha.trim())
-        .catch(() => undefined),
+    branchSha,
+    pulls,
   };
 
   const server = http.createServer(async (req, res) => {
@@ -209,6 +233,13 @@ export async function startFakeGithub(options: {
       const token = `ghp_fake${++counter}`;
       tokens.set(token, user);
       return token;
+    },
+    /** Every pull request opened on the fake, oldest first. */
+    pulls: pulls.pulls,
+    /** Makes the next `rest` pull creations answer `status`, and the next `graphql` ones fail. */
+    refusePulls(refuse: { rest?: number; status?: number; graphql?: number }) {
+      pulls.refuse.rest = { calls: refuse.rest ?? 0, status: refuse.status ?? 500 };
+      pulls.refuse.graphql = { calls: refuse.graphql ?? 0 };
     },
     /** Makes the next `calls` authenticated REST calls answer GitHub's 403 rate-limit error. */
     exhaustRateLimit(calls = 1) {

@@ -1,5 +1,6 @@
 import type http from "node:http";
 import { z } from "zod";
+import { handlePulls, type PullsContext } from "./fakeGithubPulls";
 
 /** A GitHub account as the fake describes it on `/user`. */
 export interface FakeGithubUser {
@@ -31,6 +32,7 @@ export interface RestContext {
     body: { private?: boolean; description?: string | null; autoInit?: boolean },
   ) => Promise<FakeGithubRepo>;
   branchSha: (owner: string, repo: string, branch: string) => Promise<string | undefined>;
+  pulls: PullsContext;
 }
 
 const CreateRepoSchema = z.object({
@@ -78,6 +80,7 @@ export async function handleRest(
     return json(403, { message, documentation_url: DOCS }, headers);
   }
 
+  if (await handlePulls(ctx.pulls, user, req, res, url, body)) return;
   const base = ctx.baseUrl();
   const method = req.method ?? "GET";
   const repoJson = (repo: FakeGithubRepo) => {

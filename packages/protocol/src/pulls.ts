@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { GithubTargetSchema } from "./git";
 import { LanguageSchema } from "./language";
 import { SessionIdSchema } from "./sessions";
 
@@ -81,6 +82,8 @@ export const ReviewPrSchema = z.object({
   /** A plain string: an unknown action is answered with the spec's failure, not a schema error. */
   action: z.string().max(50),
   comment: z.string().max(PR_LIMITS.commentMax).optional(),
+  /** The host's GitHub connection: approving then also opens the pull request on GitHub. */
+  github: GithubTargetSchema.optional(),
 });
 export type ReviewPr = z.infer<typeof ReviewPrSchema>;
 
@@ -134,7 +137,12 @@ export const PrReviewedSchema = z.object({
 export type PrReviewed = z.infer<typeof PrReviewedSchema>;
 
 /** The answer to a review: the PR as it now is, and what to tell the host (GitHub's outcome). */
-export const ReviewAckSchema = z.object({ pr: PullRequestSchema, message: z.string() });
+export const ReviewAckSchema = z.object({
+  pr: PullRequestSchema,
+  message: z.string(),
+  /** When GitHub would not open the pull request: its compare page, to finish there (spec §8). */
+  compareUrl: z.string().optional(),
+});
 export type ReviewAck = z.infer<typeof ReviewAckSchema>;
 
 /** The answer to a creation: the PR, and what to tell its author. */

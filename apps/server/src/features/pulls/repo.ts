@@ -137,6 +137,18 @@ export function createPullRequestRepo(db: Db) {
       return rows[0] ? toStored(rows[0]) : undefined;
     },
 
+    async setGithub(
+      sessionId: string,
+      id: string,
+      pull: { number: number; url: string },
+    ): Promise<StoredPullRequest | undefined> {
+      const rows = await db.query<PullRequestRow>(
+        `UPDATE pull_requests SET pr_number = $3, pr_url = $4 WHERE session_id = $1 AND id = $2 RETURNING ${COLUMNS}`,
+        [sessionId, id, pull.number, pull.url],
+      );
+      return rows[0] ? toStored(rows[0]) : undefined;
+    },
+
     async markNotified(sessionId: string, ids: string[]): Promise<void> {
       if (ids.length === 0) return;
       await db.query(

@@ -1,5 +1,6 @@
 import {
   type CreatePrAck,
+  type GithubTarget,
   PR_LIMITS,
   PR_MESSAGES,
   type PrDiff,
@@ -99,6 +100,32 @@ export function createPullRequestService(deps: {
     return stored;
   }
 
+  /** Opens the approved PR on GitHub; what went wrong is said, never thrown (the PR stays approved). */
+  async function publish(
+    stored: StoredPullRequest,
+    github: GithubTarget,
+  ): Promise<{ pr: PullRequest; url: string } | { error: string; compareUrl?: string }> {
+    const { pr } = stored;
+    try {
+      const opened = await deps.vcs.repository.publish(pr.sessionId, github, {
+        head: stored.headSha,
+        branch: pr.sourceBranch,
+        base: pr.targetBranch,
+        baseSha: stored.baseSha,
+        title: pr.title,
+        body: pr.description,
+      });
+      if ("error" in opened) return opened;
+      const saved = await repo.setGithub(pr.sessionId, pr.id, opened);
+      if (!saved) return { error: PR_MESSAGES.reviewNotFound(pr.id) };
+      events.sync(pr.sessionId, { type: "pr-updated", sessionId: pr.sessionId, pr: saved.pr });
+      return { pr: saved.pr, url: opened.url };
+    } catch (error) {
+      if (error instanceof VcsError) return { error: error.message };
+      throw error;
+    }
+  }
+
   return {
     async create(
       sessionId: string,
@@ -181,7 +208,12 @@ export function createPullRequestService(deps: {
     async review(
       sessionId: string,
       who: Requester,
-      input: { prId: string; action: string; comment?: string | undefined },
+      input: {
+        prId: string;
+        action: string;
+        comment?: string | undefined;
+        github?: GithubTarget | undefined;
+      },
     ): Promise<ReviewAck> {
       if (!who.isHost) throw new PullRequestError("forbidden", PR_MESSAGES.hostOnlyReview);
       const stored = await find(sessionId, input.prId, PR_MESSAGES.reviewNotFound);
@@ -213,13 +245,24 @@ export function createPullRequestService(deps: {
         authorNotified: false,
       });
       if (!updated) throw new PullRequestError("conflict", PR_MESSAGES.notPending);
-      const { pr } = updated;
+      let { pr } = updated;
       const outcome = status as keyof typeof SYNC_OF;
       events.sync(sessionId, { type: SYNC_OF[outcome], sessionId, pr });
+      const published =
+        outcome === "approved" && input.github ? await publish(updated, input.github) : undefined;
+      if (published && "url" in published) pr = published.pr;
       const told = reviewText(pr);
       await events.announce(sessionId, [{ type: "output", content: told }]);
       if (await events.reviewed(sessionId, pr.authorId, { sessionId, pr, message: told }))
         await repo.markNotified(sessionId, [pr.id]);
+      if (published && "url" in published) return { pr, message: PR_MESSAGES.createdOnGithub };
+      if (published) {
+        return {
+          pr,
+          message: `${PR_MESSAGES.githubFailed}: ${published.error}`,
+          ...(published.compareUrl ? { compareUrl: published.compareUrl } : {}),
+        };
+      }
       const message =
         outcome === "approved"
           ? `Approved: merged into ${pr.targetBranch}.`

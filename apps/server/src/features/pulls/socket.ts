@@ -42,8 +42,10 @@ export function registerPullRequestSocket(socket: EditorSocket, pulls: PullReque
     ),
   );
 
-  handle(socket, "reviewPR", logger, ({ sessionId, prId, action, comment }) =>
-    refusing(() => pulls.review(sessionId, requesterOf(socket, sessionId), { prId, action, comment })),
+  handle(socket, "reviewPR", logger, ({ sessionId, prId, action, comment, github }) =>
+    refusing(() =>
+      pulls.review(sessionId, requesterOf(socket, sessionId), { prId, action, comment, github }),
+    ),
   );
 
   handle(socket, "getPRDiff", logger, ({ sessionId, prId }) => {

@@ -87,6 +87,66 @@ export function createGithub(config: GithubConfig) {
       return { user: who, created: true };
     },
 
+    /**
+     * Opens a pull request `head` → `base` with the spec's fallbacks: the pulls API, then the
+     * GraphQL `createPullRequest` mutation, then the compare page (`quick_pull=1`) for the host
+     * to finish in a new tab. A refused token or the rate limit stops at once.
+     */
+    async openPullRequest(
+      target: GithubTarget,
+      pull: { title: string; body: string; head: string; base: string },
+    ): Promise<{ number: number; url: string } | { error: string; compareUrl: string }> {
+      let reason: string;
+      try {
+        const { data } = await client(target.token).rest.pulls.create({
+          owner: target.owner,
+          repo: target.repo,
+          ...pull,
+        });
+        return { number: data.number, url: data.html_url };
+      } catch (error) {
+        const refused = toVcsError(error, target);
+        if (refused.code === "github_auth" || refused.code === "rate_limited") throw refused;
+        reason = pullRefusal(error, pull) ?? refused.message;
+      }
+      try {
+        const octokit = client(target.token);
+        const found = await octokit.graphql<{ repository: { id: string } | null }>(
+          "query($owner: String!, $name: String!) { repository(owner: $owner, name: $name) { id } }",
+          { owner: target.owner, name: target.repo },
+        );
+        if (found.repository) {
+          const created = await octokit.graphql<{
+            createPullRequest: { pullRequest: { number: number; url: string } };
+          }>(
+            `mutation($repositoryId: ID!, $baseRefName: String!, $headRefName: String!, $title: String!, $body: String) {
+              createPullRequest(input: { repositoryId: $repositoryId, baseRefName: $baseRefName,
+                headRefName: $headRefName, title: $title, body: $body }) { pullRequest { number url } }
+            }`,
+            {
+              repositoryId: found.repository.id,
+              baseRefName: pull.base,
+              headRefName: pull.head,
+              title: pull.title,
+              body: pull.body,
+            },
+          );
+          return created.createPullRequest.pullRequest;
+        }
+      } catch {
+        // The compare page below is the last way.
+      }
+      const compare = new URL(
+        `${config.gitUrl.replace(/\/$/, "")}/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}/compare/${encodeURIComponent(pull.base)}...${encodeURIComponent(pull.head)}`,
+      );
+      compare.search = new URLSearchParams({
+        quick_pull: "1",
+        title: pull.title,
+        body: pull.body,
+      }).toString();
+      return { error: reason, compareUrl: compare.toString() };
+    },
+
     /** The repository's smart-HTTP address: no credentials in it, ever. */
     remoteUrl: (target: GithubTarget) =>
       `${config.gitUrl.replace(/\/$/, "")}/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}.git`,
@@ -110,6 +170,22 @@ export function createGithub(config: GithubConfig) {
 }
 
 export type Github = ReturnType<typeof createGithub>;
+
+/** GitHub's 422s on a new pull request, in words (spec §8 and the issue's list). */
+function pullRefusal(error: unknown, pull: { head: string; base: string }): string | undefined {
+  const status = (error as { status?: unknown }).status;
+  const body = (error as { response?: { data?: { errors?: { message?: string; field?: string }[] } } })
+    .response?.data;
+  const first = body?.errors?.[0];
+  if (status === 403) return "GitHub refused: the token may not open pull requests in this repository.";
+  if (status !== 422) return undefined;
+  if (first?.message?.startsWith("A pull request already exists")) return first.message;
+  if (first?.message?.startsWith("No commits between"))
+    return `No commits between ${pull.base} and ${pull.head}.`;
+  if (first?.field === "head" || first?.field === "base")
+    return `GitHub does not have the branch '${first.field === "head" ? pull.head : pull.base}'.`;
+  return first?.message ?? "GitHub refused the pull request.";
+}
 
 /** GitHub's answer to a REST call, as the spec's messages (never with the token in them). */
 function toVcsError(error: unknown, target: GithubTarget): VcsError {

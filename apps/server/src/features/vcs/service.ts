@@ -384,6 +384,44 @@ export function createVcsService(deps: {
           known.delete(sessionId);
         }
       }),
+
+    /**
+     * Publishes a PR to GitHub: pushes its commit as `branch` (never forced), gives GitHub the
+     * base branch from the commit the PR was made on when it has none, and opens the pull
+     * request with the spec's fallbacks.
+     */
+    publish: (
+      sessionId: string,
+      target: GithubTarget,
+      pull: {
+        head: string;
+        branch: string;
+        base: string;
+        baseSha: string | null;
+        title: string;
+        body: string;
+      },
+    ) =>
+      queued(sessionId, nobody, async ({ dir }) => {
+        await github.ensureRepository(target);
+        await setOrigin(dir, target);
+        const remoteBase = await remoteGit(dir, target, [
+          "ls-remote",
+          "--heads",
+          "origin",
+          `refs/heads/${pull.base}`,
+        ]);
+        const refspecs = [`${pull.head}:refs/heads/${pull.branch}`];
+        if (remoteBase.stdout.trim() === "" && pull.baseSha)
+          refspecs.push(`${pull.baseSha}:refs/heads/${pull.base}`);
+        await remoteGit(dir, target, ["push", "--quiet", "origin", ...refspecs]);
+        return github.openPullRequest(target, {
+          title: pull.title,
+          body: pull.body,
+          head: pull.branch,
+          base: pull.base,
+        });
+      }),
   };
 
   return {
