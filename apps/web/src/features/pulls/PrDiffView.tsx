@@ -86,12 +86,12 @@ function DiffEditor({ file }: { file: PrFileDiff }) {
       uri("before", file.previousPath ?? file.path),
     );
     const after = monaco.editor.createModel(file.after, editorLanguage(file.path), uri("after", file.path));
-    const editor = monaco.editor.createDiffEditor(host, {
-      ...OPTIONS,
-      ariaLabel: `Diff of ${file.path}`,
-    });
+    const editor = monaco.editor.createDiffEditor(host, OPTIONS);
     editor.setModel({ original: before, modified: after });
     const sides = [editor.getOriginalEditor(), editor.getModifiedEditor()];
+    // The diff editor's own ariaLabel does not reach its two sides, which screen readers read.
+    sides[0]?.updateOptions({ ariaLabel: `${file.previousPath ?? file.path} on the target branch` });
+    sides[1]?.updateOptions({ ariaLabel: `${file.path} in the pull request` });
     const fit = () => {
       const content = Math.max(...sides.map((side) => side.getContentHeight()));
       setHeight(Math.min(MAX_HEIGHT, Math.max(MIN_HEIGHT, content)));
