@@ -1,11 +1,13 @@
 import type { PullRequest } from "@ensemble/protocol";
 import { useId } from "react";
+import { Spinner } from "../../ui/Spinner";
 import type { PullsChannel } from "./channel";
 import { PrChanges } from "./PrChanges";
 import { STATUS_WORDS } from "./PrStatusIcon";
 import { isReviewable } from "./prList";
 import { ReviewForm } from "./ReviewForm";
 import { formatDateTime } from "./relativeTime";
+import { usePullsStore } from "./store";
 
 interface PrDetailProps {
   pr: PullRequest;
@@ -22,6 +24,8 @@ interface PrDetailProps {
 export function PrDetail({ pr, pulls, canReview, isConnected }: PrDetailProps) {
   const titleId = useId();
   const isPending = isReviewable(pr.status);
+  // The review's broadcast arrives before its answer: an approval may still be opening on GitHub.
+  const finishing = usePullsStore((s) => (s.reviewing?.prId === pr.id && !isPending ? s.reviewing : null));
   return (
     <article className="pr-detail" aria-labelledby={titleId} data-pr-id={pr.id} data-status={pr.status}>
       <header className="pr-detail-header">
@@ -78,6 +82,12 @@ export function PrDetail({ pr, pulls, canReview, isConnected }: PrDetailProps) {
             {pr.comments}
           </p>
         </section>
+      )}
+      {finishing && (
+        <p className="pr-note" role="status">
+          <Spinner />{" "}
+          {finishing.isPublishing ? "Opening the pull request on GitHub…" : "Finishing the review…"}
+        </p>
       )}
       {isPending &&
         (canReview ? (

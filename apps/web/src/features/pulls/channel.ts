@@ -2,6 +2,7 @@ import {
   type CreatePr,
   type CreatePrAck,
   CreatePrAckSchema,
+  type GithubTarget,
   type PrDiff,
   PrDiffSchema,
   type Presence,
@@ -72,9 +73,23 @@ export class PullsChannel {
     );
   }
 
-  /** The host's review; the server refuses anyone else and any PR that is not pending. */
-  review(prId: string, action: ReviewAction, comment?: string): Promise<PrResult<ReviewAck>> {
-    const payload = { sessionId: this.sessionId, prId, action, ...(comment ? { comment } : {}) };
+  /**
+   * The host's review; the server refuses anyone else and any PR that is not pending. With
+   * `github` (the host's connection) an approval also opens the PR on GitHub.
+   */
+  review(
+    prId: string,
+    action: ReviewAction,
+    comment?: string,
+    github?: GithubTarget | null,
+  ): Promise<PrResult<ReviewAck>> {
+    const payload = {
+      sessionId: this.sessionId,
+      prId,
+      action,
+      ...(comment ? { comment } : {}),
+      ...(github ? { github } : {}),
+    };
     return this.ask(ReviewAckSchema, PR_ACK_TIMEOUT_MS, (socket, done) =>
       socket.emit("reviewPR", payload, done),
     );

@@ -2,6 +2,13 @@ import type { PrSync, PullRequest, ReviewAction } from "@ensemble/protocol";
 import { create } from "zustand";
 import { applyPrSync, type ReviewTab, tabOf } from "./prList";
 
+/** A review on its way: which PR, what action, and whether it also opens the PR on GitHub. */
+export interface Reviewing {
+  prId: string;
+  action: ReviewAction;
+  isPublishing: boolean;
+}
+
 interface PullsState {
   /** Every PR of the session as the last sync events left it. */
   prs: readonly PullRequest[];
@@ -12,7 +19,7 @@ interface PullsState {
   tab: ReviewTab;
   selectedId: string | null;
   /** The review we sent and wait for (one at a time), or null. */
-  reviewing: { prId: string; action: ReviewAction } | null;
+  reviewing: Reviewing | null;
   /** A creation we sent and wait for. */
   isCreating: boolean;
 }

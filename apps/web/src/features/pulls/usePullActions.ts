@@ -1,7 +1,8 @@
 import { PR_MESSAGES, type PullRequest, type ReviewAction } from "@ensemble/protocol";
 import { useMemo } from "react";
+import { readStoredTarget } from "../git/credentials";
 import type { PullsChannel } from "./channel";
-import { showFailure, showInfo, showOutcome } from "./feedback";
+import { showCompareLink, showFailure, showInfo, showOutcome } from "./feedback";
 import { receivePr, setCreating, setReviewing, usePullsStore } from "./store";
 
 /** What the New PR prompts offer (spec §3: source 'feature', target 'main'). */
@@ -69,19 +70,26 @@ export function usePullActions(pulls: PullsChannel | null) {
         }
       },
 
-      /** The host's review of a pending PR; one review on the wire at a time. */
+      /**
+       * The host's review of a pending PR; one review on the wire at a time. An approval
+       * carries the host's stored GitHub connection, so the server also opens the PR there
+       * (spec §4: only when connected).
+       */
       async review(pr: PullRequest, action: ReviewAction, comment: string): Promise<boolean> {
         if (!pulls || usePullsStore.getState().reviewing) return false;
-        setReviewing({ prId: pr.id, action });
+        const github = action === "approve" ? readStoredTarget() : null;
+        setReviewing({ prId: pr.id, action, isPublishing: github !== null });
         try {
           const text = comment.trim();
-          const result = await pulls.review(pr.id, action, text || undefined);
+          const result = await pulls.review(pr.id, action, text || undefined, github);
           if (!result.ok) {
             showFailure(result.message);
             return false;
           }
-          receivePr(result.data.pr);
-          showOutcome(result.data.message);
+          const { pr: reviewed, message, compareUrl } = result.data;
+          receivePr(reviewed);
+          if (compareUrl) showCompareLink(message, compareUrl);
+          else showOutcome(message);
           return true;
         } finally {
           setReviewing(null);

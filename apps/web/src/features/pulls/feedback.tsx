@@ -15,8 +15,25 @@ export function showInfo(message: string): void {
 
 /** What the server answered an action; GitHub's failure after a local success is a warning. */
 export function showOutcome(message: string): void {
-  if (message === PR_MESSAGES.githubFailed) toast.warning(message, { autoClose: NEWS_MS });
+  if (message.startsWith(PR_MESSAGES.githubFailed)) toast.warning(message, { autoClose: NEWS_MS });
   else toast.success(message, { autoClose: SHORT_MS });
+}
+
+/**
+ * GitHub would not open the pull request: the host finishes it on GitHub's compare page
+ * (spec §8). A link the host clicks, since a tab opened seconds after the click is blocked
+ * as a pop-up; the toast stays until closed.
+ */
+export function showCompareLink(message: string, compareUrl: string): void {
+  toast.warning(
+    <span>
+      {message}{" "}
+      <a href={compareUrl} target="_blank" rel="noreferrer" className="pr-toast-link">
+        Open the pull request page on GitHub
+      </a>
+    </span>,
+    { autoClose: false },
+  );
 }
 
 /** The host hears of a new PR; clicking the toast opens it for review. */
