@@ -412,8 +412,14 @@ export function createVcsService(deps: {
           `refs/heads/${pull.base}`,
         ]);
         const refspecs = [`${pull.head}:refs/heads/${pull.branch}`];
-        if (remoteBase.stdout.trim() === "" && pull.baseSha)
+        if (remoteBase.stdout.trim() === "") {
+          if (!pull.baseSha)
+            throw new VcsError(
+              "invalid",
+              `GitHub has no '${pull.base}' branch to open the pull request against: commit on ${pull.base} and push it first.`,
+            );
           refspecs.push(`${pull.baseSha}:refs/heads/${pull.base}`);
+        }
         await remoteGit(dir, target, ["push", "--quiet", "origin", ...refspecs]);
         return github.openPullRequest(target, {
           title: pull.title,

@@ -1,0 +1,89 @@
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { E2E, GITHUB_URL } from "../support/env";
+import { expect, test } from "../support/fixtures";
+import { setCode, Terminal } from "../support/terminal";
+
+test.describe("pull requests", () => {
+  test("a guest proposes from the terminal, the host reads the diff, asks for changes, then approves and it opens on GitHub", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const account = await createHostedSession(request, "prhost");
+    const repo = `e2e-pr-${account.sessionId.slice(0, 8).replace(/[^A-Za-z0-9]/g, "x")}`;
+    const created = await request.post(`${GITHUB_URL}/user/repos`, {
+      data: { name: repo, private: false },
+      headers: { authorization: `token ${E2E.githubToken}` },
+    });
+    expect(created.status()).toBe(201);
+    await signInContext(page.context(), account);
+    // The host's browser already holds its GitHub connection (the Git panel stores it so).
+    await page.context().addInitScript(
+      ([token, owner, name]) => {
+        if (!location.protocol.startsWith("http")) return;
+        localStorage.setItem("githubToken", token);
+        localStorage.setItem("gitRepoOwner", owner);
+        localStorage.setItem("gitRepoName", name);
+      },
+      [E2E.githubToken, E2E.githubLogin, repo] as const,
+    );
+    const host = new EditorScreen(page);
+    const guest = new EditorScreen(await newPage());
+    await host.open(account.sessionId);
+    await guest.open(account.sessionId);
+    const badge = page.getByTestId("pr-pending-badge");
+    await expect(badge).toHaveText("0");
+
+    // The host commits the starting point; the guest changes the code and proposes it from the terminal.
+    const hostTerminal = new Terminal(page);
+    await hostTerminal.command("git add .");
+    await hostTerminal.command('git commit -m "Start"');
+    await expect(hostTerminal.entries("output").last()).toContainText("Committed");
+
+    await setCode(guest, 'console.log("hello from the guest");\n', [host]);
+    const guestTerminal = new Terminal(guest.page);
+    await guestTerminal.command("pr create Greeting");
+    await expect(guestTerminal.entries("output").last()).toContainText(
+      "Your pull request is now waiting for review by the host.",
+    );
+    await expect(badge).toHaveText("1");
+    const list = page.getByRole("region", { name: "Pull requests" });
+    await expect(list.locator("[data-pr-id]")).toHaveCount(1);
+    await expect(
+      guest.page.getByRole("region", { name: "Pull requests" }).locator("[data-pr-id]"),
+    ).toHaveCount(1);
+
+    // The host reads the diff and asks for changes; the guest is told, with the comment.
+    await list.locator("[data-pr-id]").first().click();
+    const panel = page.getByRole("dialog", { name: "Review pull requests" });
+    await expect(panel.getByTestId("pr-diff").first()).toHaveAttribute("data-path", "src/main.js");
+    await expect(panel.getByTestId("pr-diff").first()).toContainText("hello from the guest");
+    await panel.getByLabel("Review comment").fill("Say hello to everyone, please.");
+    await panel.getByRole("button", { name: "Request Changes" }).click();
+    await expect(guest.page.getByText("Say hello to everyone, please.").first()).toBeVisible();
+    await expect(badge).toHaveText("0");
+    await page.keyboard.press("Escape");
+
+    // A second try, approved: merged into main here and opened on the GitHub stand-in.
+    await setCode(guest, 'console.log("hello, everyone");\n', [host]);
+    await guestTerminal.command("pr create Greeting for everyone");
+    await expect(badge).toHaveText("1");
+    const second = list.locator('[data-pr-id][data-status="pending"]');
+    await second.click();
+    await expect(panel.getByTestId("pr-diff").first()).toContainText("hello, everyone");
+    await panel.getByRole("button", { name: "Approve & Create PR" }).click();
+    await expect(page.getByText("Pull request created successfully on GitHub!")).toBeVisible({
+      timeout: 20_000,
+    });
+    const pulls = await request.get(`${GITHUB_URL}/repos/${E2E.githubLogin}/${repo}/pulls`, {
+      headers: { authorization: `token ${E2E.githubToken}` },
+    });
+    const opened = (await pulls.json()) as { title: string; head: { ref: string }; base: { ref: string } }[];
+    expect(opened).toHaveLength(1);
+    expect(opened[0]).toMatchObject({ title: "Greeting for everyone", base: { ref: "main" } });
+    expect(opened[0]?.head.ref).toMatch(/^pr-greeting-for-everyon-\d+$/);
+    await expect(
+      guest.page.getByRole("region", { name: "Pull requests" }).locator('[data-status="approved"]'),
+    ).toHaveCount(1);
+  });
+});
