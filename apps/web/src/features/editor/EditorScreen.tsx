@@ -14,7 +14,13 @@ import { openFile, useOpenFiles } from "../workspace/store";
 import { useFollow } from "../workspace/useFollow";
 import { useWorkspaceTabs } from "../workspace/useWorkspaceTabs";
 import { EditorErrorBoundary } from "./EditorErrorBoundary";
-import { ConfirmEndDialog, END_SESSION_TEXT, SessionEndingDialog } from "./EndSessionDialogs";
+import {
+  ConfirmEndDialog,
+  END_SESSION_TEXT,
+  type EndingReason,
+  SessionEndingDialog,
+} from "./EndSessionDialogs";
+import { END_TOAST } from "./endSession";
 import { FileSidebar } from "./FileSidebar";
 import { SessionUnavailable } from "./SessionUnavailable";
 import { StatusBar } from "./StatusBar";
@@ -36,7 +42,8 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const isTerminalOpen = useTerminalStore((s) => s.isOpen);
   const [isSidebarOpen, setIsSidebarOpen] = useState(true);
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
-  const [isEndingOpen, setIsEndingOpen] = useState(false);
+  // Why SESSION ENDING is open, or null while it is closed.
+  const [endingReason, setEndingReason] = useState<EndingReason | null>(null);
   const focusEditor = useRef<(() => void) | null>(null);
   // The store may still describe the previous session for the first render.
   const isCurrent = state.sessionId === sessionId;
@@ -51,7 +58,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   useEffect(() => {
     if (!isEnding) return;
     toast.info(END_SESSION_TEXT.hostEnding);
-    setIsEndingOpen(true);
+    setEndingReason("host");
   }, [isEnding]);
 
   useEffect(() => {
@@ -73,7 +80,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
 
   const leave = () => {
     navigate("/");
-    toast.success(END_SESSION_TEXT.ended);
+    toast.success(END_SESSION_TEXT.ended, END_TOAST);
   };
 
   const changeLanguage = (language: Language) => {
@@ -110,7 +117,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         onToggleSidebar={() => setIsSidebarOpen((open) => !open)}
         onToggleTerminal={() => setTerminalOpen(!isTerminalOpen)}
         onChangeLanguage={changeLanguage}
-        onEndSession={() => setIsConfirmOpen(true)}
+        onEndSession={() => (isHost ? setIsConfirmOpen(true) : setEndingReason("self"))}
       />
       <div className="editor-body">
         {isSidebarOpen && (
@@ -181,7 +188,14 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         onConfirm={endForEveryone}
       />
       <ReviewPanel pulls={session?.pulls ?? null} isHost={isHost} isConnected={isConnected} />
-      <SessionEndingDialog isOpen={isEndingOpen} onClose={() => setIsEndingOpen(false)} onLeave={leave} />
+      <SessionEndingDialog
+        isOpen={endingReason !== null}
+        reason={endingReason ?? "self"}
+        sessionId={sessionId}
+        pulls={session?.pulls ?? null}
+        onClose={() => setEndingReason(null)}
+        onLeave={leave}
+      />
     </div>
   );
 }

@@ -1,11 +1,17 @@
 import { useState } from "react";
 import { Dialog } from "../../ui/Dialog";
 import { Spinner } from "../../ui/Spinner";
+import { useGitStore } from "../git/store";
+import type { PullsChannel } from "../pulls/channel";
+import { describeEndDialog, useEndWithPr } from "./endSession";
 
 /** The spec's texts of the end-of-session flow. */
 export const END_SESSION_TEXT = {
   ended: "Session ended Successfully",
   hostEnding: "The session host is ending this session. You can create a pull request with your changes.",
+  leaving: "The session is ending for you. Create a pull request to persist your changes.",
+  githubNote:
+    "log in to GitHub first for your changes to reach GitHub. The host publishes a pull request there when approving it; without a GitHub login it is kept in this session's repository only.",
 } as const;
 
 interface ConfirmEndProps {
@@ -44,23 +50,61 @@ export function ConfirmEndDialog({ isOpen, onClose, onConfirm }: ConfirmEndProps
   );
 }
 
+/** Why the dialog opened: the host ends the session for everyone, or this participant leaves. */
+export type EndingReason = "host" | "self";
+
 interface SessionEndingProps {
   isOpen: boolean;
+  reason: EndingReason;
+  sessionId: string;
+  pulls: PullsChannel | null;
   onClose: () => void;
   onLeave: () => void;
 }
 
 /**
- * What a participant sees when the host ends the session. Creating a pull request from
- * here comes with the pull-request issue; until then the way out is End Without PR.
+ * SESSION ENDING (spec §2): the way out, with or without a pull request of the workspace.
+ * Create Pull Request is offered whether or not GitHub is connected: the PR is a branch on
+ * our server, published to GitHub when the host approves it. Closing is refused while a PR
+ * is on its way or made (the exit follows 3 s after it).
  */
-export function SessionEndingDialog({ isOpen, onClose, onLeave }: SessionEndingProps) {
+export function SessionEndingDialog({
+  isOpen,
+  reason,
+  sessionId,
+  pulls,
+  onClose,
+  onLeave,
+}: SessionEndingProps) {
+  const isAuthenticated = useGitStore((s) => s.target !== null);
+  const { phase, create } = useEndWithPr(pulls, sessionId, onLeave);
+  const view = describeEndDialog(isAuthenticated, phase);
   return (
-    <Dialog isOpen={isOpen} title="SESSION ENDING" onClose={onClose}>
-      <p>{END_SESSION_TEXT.hostEnding}</p>
+    <Dialog isOpen={isOpen} title="SESSION ENDING" onClose={() => phase === "idle" && onClose()}>
+      <p>{reason === "host" ? END_SESSION_TEXT.hostEnding : END_SESSION_TEXT.leaving}</p>
+      <p className="end-note">
+        <strong>Important:</strong> {END_SESSION_TEXT.githubNote}
+      </p>
+      <p className="end-github-status" data-testid="end-github-status">
+        GitHub Status: {view.githubStatus}
+      </p>
       <div className="dialog-actions">
-        <button type="button" className="button button-primary" onClick={onLeave}>
+        <button
+          type="button"
+          className="button button-ghost"
+          disabled={!view.canEndWithoutPr}
+          onClick={onLeave}
+        >
           End Without PR
+        </button>
+        <button
+          type="button"
+          className="button button-primary"
+          disabled={!view.canCreate || pulls === null}
+          onClick={() => void create()}
+        >
+          {phase === "creating" && <Spinner />}
+          {view.createLabel}
         </button>
       </div>
     </Dialog>

@@ -25,8 +25,9 @@ interface TopBarProps {
 }
 
 /**
- * Sidebar and terminal toggles, the open file, the language selector, Run Code and (for
- * the host) the pending-PR badge and End Session.
+ * Sidebar and terminal toggles, the open file, the language selector, Run Code, (for the
+ * host) the pending-PR badge, and End Session: the host's ends it for everyone, anyone
+ * else's for themselves.
  */
 export function TopBar(props: TopBarProps) {
   const selectId = useId();
@@ -87,11 +88,9 @@ export function TopBar(props: TopBarProps) {
           openFile={props.openFile}
         />
         {props.isHost && <PendingBadge />}
-        {props.isHost && (
-          <button type="button" className="button button-danger" onClick={props.onEndSession}>
-            End Session
-          </button>
-        )}
+        <button type="button" className="button button-danger" onClick={props.onEndSession}>
+          End Session
+        </button>
       </div>
     </div>
   );

@@ -1,12 +1,15 @@
 import { PR_MESSAGES, type PrReviewed, type PullRequest } from "@ensemble/protocol";
-import { toast } from "react-toastify/unstyled";
+import { type ToastPosition, toast } from "react-toastify/unstyled";
 
 /** Short confirmations stay 3 s (spec §9); news a person must read stays longer. */
 const SHORT_MS = 3000;
 const NEWS_MS = 8000;
 
-export function showFailure(message: string): void {
-  toast.error(message, { autoClose: SHORT_MS });
+/** Where a toast shows when not at the container's default (the end dialog's are at the bottom, spec §2). */
+export type ToastPlacement = ToastPosition | undefined;
+
+export function showFailure(message: string, position?: ToastPlacement): void {
+  toast.error(message, { autoClose: SHORT_MS, ...(position ? { position } : {}) });
 }
 
 export function showInfo(message: string): void {
@@ -14,9 +17,10 @@ export function showInfo(message: string): void {
 }
 
 /** What the server answered an action; GitHub's failure after a local success is a warning. */
-export function showOutcome(message: string): void {
-  if (message.startsWith(PR_MESSAGES.githubFailed)) toast.warning(message, { autoClose: NEWS_MS });
-  else toast.success(message, { autoClose: SHORT_MS });
+export function showOutcome(message: string, position?: ToastPlacement): void {
+  const placed = position ? { position } : {};
+  if (message.startsWith(PR_MESSAGES.githubFailed)) toast.warning(message, { autoClose: NEWS_MS, ...placed });
+  else toast.success(message, { autoClose: SHORT_MS, ...placed });
 }
 
 /**

@@ -1,8 +1,8 @@
-import { PR_MESSAGES, type PullRequest, type ReviewAction } from "@ensemble/protocol";
+import { type CreatePr, PR_MESSAGES, type PullRequest, type ReviewAction } from "@ensemble/protocol";
 import { useMemo } from "react";
 import { readStoredTarget } from "../git/credentials";
 import type { PullsChannel } from "./channel";
-import { showCompareLink, showFailure, showInfo, showOutcome } from "./feedback";
+import { showCompareLink, showFailure, showInfo, showOutcome, type ToastPlacement } from "./feedback";
 import { receivePr, setCreating, setReviewing, usePullsStore } from "./store";
 
 /** What the New PR prompts offer (spec §3: source 'feature', target 'main'). */
@@ -37,8 +37,30 @@ export function askForPr(
  * true when the server did it.
  */
 export function usePullActions(pulls: PullsChannel | null) {
-  return useMemo(
-    () => ({
+  return useMemo(() => {
+    /**
+     * Proposes the workspace under the given title without asking anything (the SESSION
+     * ENDING dialog); one creation on the wire at a time. Toasts the server's answer, at
+     * `position` when given.
+     */
+    async function propose(input: Omit<CreatePr, "sessionId">, position?: ToastPlacement): Promise<boolean> {
+      if (!pulls || usePullsStore.getState().isCreating) return false;
+      setCreating(true);
+      try {
+        const result = await pulls.create(input);
+        if (!result.ok) {
+          showFailure(result.message, position);
+          return false;
+        }
+        receivePr(result.data.pr);
+        showOutcome(result.data.message, position);
+        return true;
+      } finally {
+        setCreating(false);
+      }
+    }
+
+    return {
       /**
        * New PR (spec §5): prompts title, description, source and target in turn; cancelling
        * any prompt sends nothing. The server names the PR's branch from its title, so the
@@ -51,24 +73,14 @@ export function usePullActions(pulls: PullsChannel | null) {
           showInfo(PR_MESSAGES.creationCancelled);
           return false;
         }
-        setCreating(true);
-        try {
-          const result = await pulls.create({
-            title: answers.title,
-            ...(answers.description ? { description: answers.description } : {}),
-            ...(answers.target ? { targetBranch: answers.target } : {}),
-          });
-          if (!result.ok) {
-            showFailure(result.message);
-            return false;
-          }
-          receivePr(result.data.pr);
-          showOutcome(result.data.message);
-          return true;
-        } finally {
-          setCreating(false);
-        }
+        return propose({
+          title: answers.title,
+          ...(answers.description ? { description: answers.description } : {}),
+          ...(answers.target ? { targetBranch: answers.target } : {}),
+        });
       },
+
+      propose,
 
       /**
        * The host's review of a pending PR; one review on the wire at a time. An approval
@@ -95,9 +107,8 @@ export function usePullActions(pulls: PullsChannel | null) {
           setReviewing(null);
         }
       },
-    }),
-    [pulls],
-  );
+    };
+  }, [pulls]);
 }
 
 export type PullActions = ReturnType<typeof usePullActions>;

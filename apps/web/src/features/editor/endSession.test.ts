@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { defaultPrTitle, describeEndDialog } from "./endSession";
+
+describe("defaultPrTitle", () => {
+  const at = new Date(2026, 10, 23, 15, 4, 5);
+
+  it("is 'Session {id} - {date-time}' with the date-time in the given locale", () => {
+    expect(defaultPrTitle("abc-123", at, "en-GB")).toBe("Session abc-123 - 23/11/2026, 15:04:05");
+    expect(defaultPrTitle("abc-123", at, "de-DE")).toBe("Session abc-123 - 23.11.2026, 15:04:05");
+  });
+
+  it("uses the browser's locale when none is given", () => {
+    expect(defaultPrTitle("s1", at)).toBe(`Session s1 - ${at.toLocaleString()}`);
+  });
+});
+
+describe("describeEndDialog", () => {
+  it("shows the GitHub status as stored", () => {
+    expect(describeEndDialog(true, "idle").githubStatus).toBe("Authenticated");
+    expect(describeEndDialog(false, "idle").githubStatus).toBe("Not Authenticated");
+  });
+
+  it("offers Create Pull Request with or without GitHub, and End Without PR, while idle", () => {
+    for (const isAuthenticated of [true, false]) {
+      expect(describeEndDialog(isAuthenticated, "idle")).toMatchObject({
+        createLabel: "Create Pull Request",
+        canCreate: true,
+        canEndWithoutPr: true,
+      });
+    }
+  });
+
+  it("says 'Creating PR...' and takes no second click while the PR is on its way", () => {
+    expect(describeEndDialog(false, "creating")).toMatchObject({
+      createLabel: "Creating PR...",
+      canCreate: false,
+      canEndWithoutPr: false,
+    });
+  });
+
+  it("keeps both buttons off once the PR is made and the exit is counting down", () => {
+    expect(describeEndDialog(true, "created")).toMatchObject({ canCreate: false, canEndWithoutPr: false });
+  });
+});
