@@ -306,8 +306,10 @@ describe("hostile programs in the sandbox", () => {
 
   it("100 simultaneous runs: the slots run, the line waits, the rest get 429 with a message", async () => {
     const { concurrency, maxQueued } = server.app.execution.service.queue;
+    // Each run lasts long enough that all 100 requests arrive before a slot frees up, even on
+    // a busy machine (with 0.5 s, a slow arrival was once admitted into a freed place).
     const results = await Promise.all(
-      Array.from({ length: 100 }, (_, i) => execute("python", `import time\ntime.sleep(0.5)\nprint(${i})`)),
+      Array.from({ length: 100 }, (_, i) => execute("python", `import time\ntime.sleep(1.5)\nprint(${i})`)),
     );
     const ok = results.filter((r) => r.status === 200);
     const refused = results.filter((r) => r.status === 429);
