@@ -6,7 +6,7 @@ import { GIT_MESSAGES as VCS_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, typeLine, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
-import { parseStatus, statusAfterCommit } from "./service";
+import { parseStatus, statusAfterCommit } from "./status";
 
 const git = promisify(execFile);
 
