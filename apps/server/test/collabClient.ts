@@ -25,9 +25,16 @@ export interface TestEditor {
   file(path?: string): Y.Text;
   /** The text of the file at `path`, or "" while there is no such file. */
   text(path?: string): string;
-  /** Sends a workspace or git operation and resolves with its ack (a timeout is an error ack). */
+  /** Sends an acknowledged event and resolves with its ack (a timeout is an error ack). */
   request<T>(
-    event: "createFile" | "renamePath" | "deletePath" | "gitOperation",
+    event:
+      | "createFile"
+      | "renamePath"
+      | "deletePath"
+      | "gitOperation"
+      | "createPR"
+      | "reviewPR"
+      | "getPRDiff",
     payload: unknown,
     timeoutMs?: number,
   ): Promise<Ack<T>>;
@@ -99,7 +106,7 @@ export async function openEditor(
       const id = fileIdAt(doc, path);
       return id ? doc.getText(id).toString() : "";
     },
-    request: (event, payload, timeoutMs = 5000) =>
+    request: (event, payload, timeoutMs = 30_000) =>
       new Promise((resolve) =>
         socket
           .timeout(timeoutMs)

@@ -52,24 +52,14 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     if (!ack.ok) throw new Error(`${operation.op}: ${ack.error.message}`);
   }
 
-  function emit<T>(editor: TestEditor, event: string, payload: unknown): Promise<Ack<T>> {
-    return new Promise((resolve) =>
-      editor.socket
-        .timeout(30_000)
-        .emit(event, payload, (err: Error | null, ack: Ack<T>) =>
-          resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
-        ),
-    );
-  }
-
   async function create(editor: TestEditor, sessionId: string, title: string, description?: string) {
-    const ack = await emit<CreatePrAck>(editor, "createPR", { sessionId, title, description });
+    const ack = await editor.request<CreatePrAck>("createPR", { sessionId, title, description });
     if (!ack.ok) throw new Error(`createPR: ${ack.error.message}`);
     return ack.data;
   }
 
   const review = (editor: TestEditor, sessionId: string, prId: string, action: string, comment?: string) =>
-    emit<ReviewAck>(editor, "reviewPR", { sessionId, prId, action, comment });
+    editor.request<ReviewAck>("reviewPR", { sessionId, prId, action, comment });
 
   /** Waits until the server's live copy of `file` is `text`. */
   const serverHas = (sessionId: string, file: string, text: string) =>
@@ -125,7 +115,7 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     );
     expect(await runGit(repo, "rev-parse", "main")).toBe(mainBefore);
     expect(await runGit(repo, "diff", "--cached", "--name-only")).toBe("");
-    const diff = await emit<PrDiff>(member, "getPRDiff", { sessionId, prId: pr.id });
+    const diff = await member.request<PrDiff>("getPRDiff", { sessionId, prId: pr.id });
     expect(diff).toEqual({
       ok: true,
       data: {
@@ -147,21 +137,21 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     );
 
     // The spec's refusals.
-    expect(await emit(member, "createPR", { sessionId, title: "  " })).toEqual({
+    expect(await member.request("createPR", { sessionId, title: "  " })).toEqual({
       ok: false,
       error: { code: "invalid_payload", message: PR_MESSAGES.titleRequired },
     });
-    expect(await emit(member, "createPR", { sessionId, title: "add UTIL: V1" })).toEqual({
+    expect(await member.request("createPR", { sessionId, title: "add UTIL: V1" })).toEqual({
       ok: false,
       error: { code: "conflict", message: PR_MESSAGES.duplicateTitle("add UTIL: V1") },
     });
     await gitOk(host, sessionId, { op: "add", paths: [] });
     await gitOk(host, sessionId, { op: "commit", message: "everything" });
-    expect(await emit(member, "createPR", { sessionId, title: "Nothing new" })).toEqual({
+    expect(await member.request("createPR", { sessionId, title: "Nothing new" })).toEqual({
       ok: false,
       error: { code: "invalid_payload", message: PR_MESSAGES.noChanges },
     });
-    expect(await emit(member, "getPRDiff", { sessionId, prId: "pr-404" })).toEqual({
+    expect(await member.request("getPRDiff", { sessionId, prId: "pr-404" })).toEqual({
       ok: false,
       error: { code: "not_found", message: PR_MESSAGES.notFound("pr-404") },
     });
@@ -313,16 +303,6 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     await github.close();
   });
 
-  function emit<T>(editor: TestEditor, event: string, payload: unknown): Promise<Ack<T>> {
-    return new Promise((resolve) =>
-      editor.socket
-        .timeout(60_000)
-        .emit(event, payload, (err: Error | null, ack: Ack<T>) =>
-          resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
-        ),
-    );
-  }
-
   /** A session whose main has one commit, a guest's pending PR, and an empty repository on GitHub. */
   async function pendingPr(title: string) {
     const { host: hostUser, sessionId } = await buildSession(server.api, "publish");
@@ -335,7 +315,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
       { op: "add", paths: [] },
       { op: "commit", message: "start" },
     ]) {
-      const ack = await emit(host, "gitOperation", { sessionId, operation });
+      const ack = await host.request("gitOperation", { sessionId, operation });
       expect(ack.ok).toBe(true);
     }
     await guest.request("createFile", {
@@ -347,7 +327,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     await waitFor(
       () => server.app.collab.workspace.files(sessionId)?.some((f) => f.path === "src/util.js") ?? false,
     );
-    const created = await emit<CreatePrAck>(guest, "createPR", {
+    const created = await guest.request<CreatePrAck>("createPR", {
       sessionId,
       title,
       description: "Adds util.",
@@ -360,7 +340,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
   it("opens the pull request on GitHub when approving, with the PR's branch, base and files", async () => {
     const { sessionId, host, guest, pr, target } = await pendingPr("Util module");
-    const ack = await emit<ReviewAck>(host, "reviewPR", {
+    const ack = await host.request<ReviewAck>("reviewPR", {
       sessionId,
       prId: pr.id,
       action: "approve",
@@ -389,7 +369,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
   it("falls back to GraphQL, then to the compare page; a refused token leaves the PR approved here", async () => {
     const viaGraphql = await pendingPr("Through GraphQL");
     github.refusePulls({ rest: 1, status: 500 });
-    const first = await emit<ReviewAck>(viaGraphql.host, "reviewPR", {
+    const first = await viaGraphql.host.request<ReviewAck>("reviewPR", {
       sessionId: viaGraphql.sessionId,
       prId: viaGraphql.pr.id,
       action: "approve",
@@ -400,7 +380,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
     const viaCompare = await pendingPr("Through the compare page");
     github.refusePulls({ rest: 1, status: 500, graphql: 1 });
-    const second = await emit<ReviewAck>(viaCompare.host, "reviewPR", {
+    const second = await viaCompare.host.request<ReviewAck>("reviewPR", {
       sessionId: viaCompare.sessionId,
       prId: viaCompare.pr.id,
       action: "approve",
@@ -417,7 +397,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     expect(compare.searchParams.get("title")).toBe("Through the compare page");
 
     const refused = await pendingPr("Wrong token");
-    const third = await emit<ReviewAck>(refused.host, "reviewPR", {
+    const third = await refused.host.request<ReviewAck>("reviewPR", {
       sessionId: refused.sessionId,
       prId: refused.pr.id,
       action: "approve",
