@@ -2,9 +2,8 @@ import { useMemo } from "react";
 import { Spinner } from "../../ui/Spinner";
 import type { PullsChannel } from "./channel";
 import { useNow } from "./hooks";
-import { PrStatusIcon } from "./PrStatusIcon";
+import { PrRowContent } from "./PrRowContent";
 import { newestFirst } from "./prList";
-import { relativeTime } from "./relativeTime";
 import { openPanel, usePullsStore } from "./store";
 import { usePullActions } from "./usePullActions";
 
@@ -52,13 +51,7 @@ export function PullRequestList({ pulls, isConnected }: PullRequestListProps) {
           {sorted.map((pr) => (
             <li key={pr.id} data-pr-id={pr.id} data-status={pr.status}>
               <button type="button" className="pr-row" title={pr.title} onClick={() => openPanel(pr)}>
-                <PrStatusIcon status={pr.status} />
-                <span className="pr-row-text">
-                  <span className="pr-row-title">{pr.title}</span>
-                  <span className="pr-row-meta">
-                    {pr.author} · <time dateTime={pr.createdAt}>{relativeTime(pr.createdAt, now)}</time>
-                  </span>
-                </span>
+                <PrRowContent pr={pr} now={now} titleClass="pr-row-title" />
               </button>
             </li>
           ))}

@@ -3,9 +3,8 @@ import { Dialog } from "../../ui/Dialog";
 import type { PullsChannel } from "./channel";
 import { useNow } from "./hooks";
 import { PrDetail } from "./PrDetail";
-import { PrStatusIcon } from "./PrStatusIcon";
+import { PrRowContent } from "./PrRowContent";
 import { prsInTab, type ReviewTab } from "./prList";
-import { relativeTime } from "./relativeTime";
 import { closePanel, selectPr, showTab, usePullsStore } from "./store";
 
 /** The spec's texts of the review panel (§2). */
@@ -98,13 +97,7 @@ export function ReviewPanel({ pulls, isHost, isConnected }: ReviewPanelProps) {
                     aria-current={pr.id === selectedId}
                     onClick={() => selectPr(pr.id)}
                   >
-                    <PrStatusIcon status={pr.status} />
-                    <span className="pr-row-text">
-                      <span className="pr-panel-row-title">{pr.title}</span>
-                      <span className="pr-row-meta">
-                        {pr.author} · <time dateTime={pr.createdAt}>{relativeTime(pr.createdAt, now)}</time>
-                      </span>
-                    </span>
+                    <PrRowContent pr={pr} now={now} titleClass="pr-panel-row-title" />
                   </button>
                 </li>
               ))}
