@@ -13,6 +13,7 @@ import { commitSnapshot, compareCommits, type Identity, mergeBranch, revision } 
 import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
+import { createRemote } from "./remote";
 import {
   BRANCH_CHANGING,
   checkBranchName,
@@ -81,6 +82,7 @@ export function createVcsService(deps: {
    */
   const known = new Map<string, { rawStatus: string; branches: string[] }>();
   const { github } = deps;
+  const remote = createRemote(github);
 
   /** Runs the host's `work` after the session's previous operation, its working tree up to date. */
   function operate<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
@@ -131,32 +133,6 @@ export function createVcsService(deps: {
     const author = await caller.author();
     return ["-c", `user.name=${author.name}`, "-c", `user.email=${author.email}`, ...args];
   };
-
-  /** Points `origin` at the GitHub repository (an address without credentials). */
-  async function setOrigin(dir: string, target: GithubTarget): Promise<void> {
-    const url = github.remoteUrl(target);
-    const current = await runGit(dir, ["remote", "get-url", "origin"]).catch(() => null);
-    if (!current) await runGit(dir, ["remote", "add", "origin", url]);
-    else if (current.stdout.trim() !== url) await runGit(dir, ["remote", "set-url", "origin", url]);
-  }
-
-  /** Runs git against GitHub with the token in the environment only. */
-  async function remoteGit(dir: string, target: GithubTarget, args: string[]) {
-    try {
-      return await runGit(dir, args, {
-        env: github.gitEnv(target),
-        allowHttp: github.allowsHttp(),
-        timeoutMs: 60_000,
-      });
-    } catch (error) {
-      if (
-        error instanceof GitCommandError &&
-        /Authentication failed|could not read Username|returned error: 40[13]|HTTP 40[13]/.test(error.stderr)
-      )
-        throw new VcsError("github_auth", GIT_MESSAGES.authFailed);
-      throw error;
-    }
-  }
 
   /**
    * Merges `ref` into the current branch, or refuses with nothing changed: a conflict is
@@ -313,34 +289,13 @@ export function createVcsService(deps: {
 
     async connect({ dir }, { github: target }) {
       const user = await github.connect(target);
-      await setOrigin(dir, target);
+      await remote.setOrigin(dir, target);
       return { message: GIT_MESSAGES.authSucceeded, user };
     },
 
     /** Pushes the current branch; never forced, so a rejected push loses nothing. */
     async push({ dir }, { github: target }) {
-      const { user, created } = await github.ensureRepository(target);
-      if (!(await revision(dir, "HEAD")))
-        throw new VcsError("invalid", `${GIT_MESSAGES.noCommits} Commit before pushing.`);
-      await setOrigin(dir, target);
-      const branch = await currentBranch(dir);
-      try {
-        await remoteGit(dir, target, [
-          "push",
-          "--quiet",
-          "origin",
-          `refs/heads/${branch}:refs/heads/${branch}`,
-        ]);
-      } catch (error) {
-        if (
-          error instanceof GitCommandError &&
-          /\[rejected\]|non-fast-forward|fetch first/.test(error.stderr)
-        )
-          throw new VcsError("conflict", GIT_MESSAGES.pushRejected);
-        throw error;
-      }
-      // Remember what the remote now has, as `git push -u` would.
-      await runGit(dir, ["update-ref", `refs/remotes/origin/${branch}`, `refs/heads/${branch}`]);
+      const { branch, created, user } = await remote.pushCurrentBranch(dir, target);
       const where = `${target.owner}/${target.repo}`;
       return { message: `Pushed ${branch} to ${where}${created ? " (repository created)" : ""}.`, user };
     },
@@ -349,10 +304,10 @@ export function createVcsService(deps: {
     async pull(context, { github: target }) {
       const { dir } = context;
       const user = await github.connect(target);
-      await setOrigin(dir, target);
+      await remote.setOrigin(dir, target);
       const branch = await currentBranch(dir);
       try {
-        await remoteGit(dir, target, [
+        await remote.git(dir, target, [
           "fetch",
           "--quiet",
           "--no-tags",
@@ -409,33 +364,7 @@ export function createVcsService(deps: {
         title: string;
         body: string;
       },
-    ) =>
-      queued(sessionId, nobody, async ({ dir }) => {
-        await github.ensureRepository(target);
-        await setOrigin(dir, target);
-        const remoteBase = await remoteGit(dir, target, [
-          "ls-remote",
-          "--heads",
-          "origin",
-          `refs/heads/${pull.base}`,
-        ]);
-        const refspecs = [`${pull.head}:refs/heads/${pull.branch}`];
-        if (remoteBase.stdout.trim() === "") {
-          if (!pull.baseSha)
-            throw new VcsError(
-              "invalid",
-              `GitHub has no '${pull.base}' branch to open the pull request against: commit on ${pull.base} and push it first.`,
-            );
-          refspecs.push(`${pull.baseSha}:refs/heads/${pull.base}`);
-        }
-        await remoteGit(dir, target, ["push", "--quiet", "origin", ...refspecs]);
-        return github.openPullRequest(target, {
-          title: pull.title,
-          body: pull.body,
-          head: pull.branch,
-          base: pull.base,
-        });
-      }),
+    ) => queued(sessionId, nobody, ({ dir }) => remote.publishPull(dir, target, pull)),
   };
 
   return {
