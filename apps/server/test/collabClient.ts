@@ -34,7 +34,11 @@ export interface TestEditor {
       | "gitOperation"
       | "createPR"
       | "reviewPR"
-      | "getPRDiff",
+      | "getPRDiff"
+      | "sessionEnding"
+      | "reopenSession"
+      | "languageUpdate"
+      | "runCode",
     payload: unknown,
     timeoutMs?: number,
   ): Promise<Ack<T>>;

@@ -20,6 +20,8 @@ export const ERROR_CODES = [
   "github_auth",
   /** A git command ran and failed; the message says why. */
   "git_failed",
+  /** The session was ended by its host: it is read-only until the host reopens it. */
+  "session_ended",
   "internal",
 ] as const;
 
@@ -62,6 +64,8 @@ export const SOCKET_ERROR_CODES = [
   /** GitHub refused the token: the browser forgets it (spec §8). */
   "github_auth",
   "rate_limited",
+  /** The session was ended by its host: it is read-only until the host reopens it. */
+  "session_ended",
   "internal",
 ] as const;
 

@@ -52,6 +52,8 @@ export const JoinedSchema = z.object({
   participants: z.array(PresenceSchema),
   language: LanguageSchema,
   title: z.string(),
+  /** When the host ended the session (read-only until reopened), or null while it is open. */
+  endedAt: z.string().nullable(),
 });
 export type Joined = z.infer<typeof JoinedSchema>;
 
@@ -83,6 +85,10 @@ export type SocketError = z.infer<typeof SocketErrorSchema>;
 
 const SessionEndingSchema = z.object({ sessionId: SessionIdSchema });
 
+/** Whether the session is ended (an archive, read-only) and since when. */
+export const SessionStateSchema = z.object({ sessionId: SessionIdSchema, endedAt: z.string().nullable() });
+export type SessionState = z.infer<typeof SessionStateSchema>;
+
 /**
  * Every event the browser sends: its payload schema and, when it is acknowledged, the
  * schema of the ack's data. Yjs messages carry no session id: a socket edits the one
@@ -99,7 +105,13 @@ export const CLIENT_EVENTS = {
   getParticipants: { payload: SessionIdSchema },
   getLanguageState: { payload: SessionIdSchema },
   languageUpdate: { payload: LanguageUpdateSchema, ack: LanguageUpdateSchema },
-  sessionEnding: { payload: SessionEndingSchema, ack: z.null() },
+  /**
+   * Host only: tells everyone the session is ending (they get the end dialog), then ends it
+   * on the server: it becomes read-only for everyone and each receives `sessionState`.
+   */
+  sessionEnding: { payload: SessionEndingSchema, ack: SessionStateSchema },
+  /** Host only: makes an ended session editable again; everyone receives `sessionState`. */
+  reopenSession: { payload: SessionRefSchema, ack: SessionStateSchema },
   yjsSync: { payload: YjsMessageSchema },
   yjsAwareness: { payload: YjsMessageSchema },
   /**
@@ -144,6 +156,8 @@ export const SERVER_EVENTS = {
   participantLeft: z.string(),
   languageUpdate: LanguageUpdateSchema,
   sessionEnding: SessionEndingSchema,
+  /** The session was ended or reopened by its host. */
+  sessionState: SessionStateSchema,
   yjsSync: YjsMessageSchema,
   yjsAwareness: YjsMessageSchema,
   socketError: SocketErrorSchema,

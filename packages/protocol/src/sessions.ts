@@ -58,6 +58,11 @@ export const SessionResponseSchema = z.object({
   title: z.string(),
   is_public: z.boolean(),
   created_at: z.string(),
+  /** When the host ended the session (it is then read-only), or null while it is open. */
+  ended_at: z.string().nullable(),
   participants: z.array(ParticipantSchema),
 });
 export type SessionResponse = z.infer<typeof SessionResponseSchema>;
+
+/** What every refusal of a change to an ended session says (DESIGN decision 15). */
+export const SESSION_ENDED_MESSAGE = "This session has ended. It is read-only until the host reopens it.";

@@ -19,6 +19,7 @@ const STATUS: Record<ErrorCode, number> = {
   oauth_disabled: 404,
   github_auth: 422,
   git_failed: 422,
+  session_ended: 409,
   internal: 500,
 };
 

@@ -1,4 +1,5 @@
 import { decodeSyncMessage, encodeStep1, encodeStep2, encodeUpdate, SYNC_STEP1 } from "@ensemble/collab";
+import { SESSION_ENDED_MESSAGE } from "@ensemble/protocol";
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
 import { decodeAwareness, encodeAwareness } from "./awarenessFilter";
@@ -24,8 +25,11 @@ export interface RoomBroadcast {
 export class RoomMessageError extends Error {
   constructor(
     message: string,
-    /** `invalid_message` when it could not be read, `update_refused` when it was not allowed. */
-    readonly code: "invalid_message" | "update_refused" = "invalid_message",
+    /**
+     * `invalid_message` when it could not be read, `update_refused` when it was not allowed,
+     * `session_ended` when the session is read-only.
+     */
+    readonly code: "invalid_message" | "update_refused" | "session_ended" = "invalid_message",
   ) {
     super(message);
   }
@@ -45,6 +49,11 @@ export class Room {
   /** The document was created or migrated on load: store it before anyone edits it. */
   readonly isNew: boolean;
   private readonly connections = new Map<RoomConnection, Set<number>>();
+  /**
+   * The host ended the session: clients' edits are refused (the server's own changes, such
+   * as an approved PR's merge, still apply).
+   */
+  isEnded = false;
   /** Updates of a workspace operation, held back until they are stored. */
   private held: Uint8Array[] | undefined;
 
@@ -138,8 +147,9 @@ export class Room {
       connection.sendSync(encodeStep1(this.doc));
       return;
     }
+    let changes: boolean;
     try {
-      checkClientUpdate(this.doc, this.workspace, parsed.update);
+      changes = checkClientUpdate(this.doc, this.workspace, parsed.update);
     } catch (error) {
       if (!(error instanceof UpdateRefused)) throw error;
       // Builds on what we lack (a lost or reordered message): ask for everything we lack.
@@ -147,6 +157,8 @@ export class Room {
       connection.sendSync(encodeStep1(this.doc));
       return;
     }
+    if (!changes) return;
+    if (this.isEnded) throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
     Y.applyUpdate(this.doc, parsed.update, connection);
   }
 

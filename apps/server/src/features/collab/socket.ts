@@ -1,5 +1,5 @@
 import { toWire } from "@ensemble/collab";
-import type { Presence } from "@ensemble/protocol";
+import { type Presence, SESSION_ENDED_MESSAGE, type SessionState } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
@@ -68,7 +68,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   handle(socket, "joinSession", logger, async (sessionId) => {
     await leave();
     const userId = identity.kind === "user" ? identity.id : undefined;
-    const { role, title, language } = await sessions.joinRealtime(userId, sessionId);
+    const { role, title, language, endedAt } = await sessions.joinRealtime(userId, sessionId);
     const presence: Presence = {
       id: selfId,
       name: identity.name,
@@ -82,6 +82,8 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       sendAwareness: (message) => socket.emit("yjsAwareness", toWire(message)),
     };
     const room = await rooms.open(sessionId);
+    // The database says whether the session is ended; the room enforces it on every edit.
+    room.isEnded = endedAt !== null;
     const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
     membership = { sessionId, presence, connection };
     socket.data.session = { id: sessionId, participantId: selfId, isHost: presence.isHost };
@@ -89,7 +91,14 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     await socket.join(sessionRoom(sessionId));
     room.join(connection);
     if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", presence);
-    return { sessionId, self: presence, participants: presenceList(deps, sessionId), language, title };
+    return {
+      sessionId,
+      self: presence,
+      participants: presenceList(deps, sessionId),
+      language,
+      title,
+      endedAt: endedAt?.toISOString() ?? null,
+    };
   });
 
   handle(socket, "leaveSession", logger, async (sessionId) => {
@@ -115,6 +124,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     requireMember(sessionId);
     const room: Room | undefined = rooms.loaded(sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
+    if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
     try {
       return await room.change(operation);
     } catch (error) {
@@ -154,13 +164,24 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     return update;
   });
 
-  handle(socket, "sessionEnding", logger, ({ sessionId }) => {
+  /** Ends or reopens the session for everyone (host only); the room enforces it at once. */
+  async function setEnded(sessionId: string, ended: boolean): Promise<SessionState> {
     if (!requireMember(sessionId).presence.isHost) {
-      throw new SocketEventError("forbidden", "Only the session host can end the session");
+      const verb = ended ? "end" : "reopen";
+      throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
     }
-    socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
-    return null;
-  });
+    if (ended) socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
+    const endedAt = await sessions.setEnded(sessionId, ended);
+    const room = rooms.loaded(sessionId);
+    if (room) room.isEnded = endedAt !== null;
+    const state = { sessionId, endedAt: endedAt?.toISOString() ?? null };
+    deps.io.to(sessionRoom(sessionId)).emit("sessionState", state);
+    return state;
+  }
+
+  // Everyone is offered the end dialog first: a pull request can still be made from it.
+  handle(socket, "sessionEnding", logger, ({ sessionId }) => setEnded(sessionId, true));
+  handle(socket, "reopenSession", logger, ({ sessionId }) => setEnded(sessionId, false));
 
   // Synchronous on purpose: see RoomRegistry.loaded.
   const relay = (kind: "sync" | "awareness") => (message: Uint8Array) => {

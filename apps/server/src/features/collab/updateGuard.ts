@@ -31,8 +31,9 @@ type Struct = Y.Item | Y.GC | Y.Skip;
  * the server does not have, which Yjs would keep pending and apply to a later server item)
  * refuses the update whole. It also refuses an update that would push a file or the
  * workspace past its size limit. Content the server already has is skipped, as Yjs does.
+ * Answers whether the update changes the document at all (a sync step 2 often does not).
  */
-export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, update: Uint8Array): void {
+export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, update: Uint8Array): boolean {
   let decoded: { structs: Struct[]; ds: { clients: Map<number, { clock: number; len: number }[]> } };
   try {
     decoded = Y.decodeUpdate(update) as typeof decoded;
@@ -55,6 +56,7 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
   const resolved = new Map<Y.Item, string | null>();
   const growth = new Map<string, number>();
   const grow = (name: string, bytes: number) => growth.set(name, (growth.get(name) ?? 0) + bytes);
+  let changes = false;
 
   // The root a new item lands in: its own parent, or its neighbour's (Yjs writes the parent
   // only when the item has neither origin). `null` means the item will be dropped by Yjs
@@ -98,8 +100,11 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
   };
 
   for (const struct of decoded.structs) {
-    if (!(struct instanceof Y.Item)) continue;
+    if (struct instanceof Y.Skip) continue;
     if (struct.id.clock + struct.length <= Y.getState(doc.store, struct.id.client)) continue;
+    // New content, even garbage-collected: it advances the client's clock on the server.
+    changes = true;
+    if (!(struct instanceof Y.Item)) continue;
     const root = rootOf(struct);
     if (root === null) continue;
     if (!workspace.isFileText(root))
@@ -127,6 +132,7 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
         const struct = stored[i] as Struct;
         if (struct.id.clock >= clock + len) break;
         if (!(struct instanceof Y.Item) || struct.deleted) continue;
+        changes = true;
         const root = roots.of(struct.parent);
         if (root === null || !workspace.isFileText(root)) {
           throw new UpdateRefused("forbidden", "only the server removes files and folders");
@@ -141,6 +147,7 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
 
   const problem = workspace.sizeProblem(growth);
   if (problem) throw new UpdateRefused("limit", problem);
+  return changes;
 }
 
 const rootNames = new WeakMap<Y.Doc, RootNames>();

@@ -8,6 +8,8 @@ export interface SessionRecord {
   isPublic: boolean;
   language: Language;
   createdAt: Date;
+  /** When the host ended the session (read-only from then), or null while it is open. */
+  endedAt: Date | null;
 }
 
 interface SessionRow {
@@ -17,6 +19,7 @@ interface SessionRow {
   is_public: boolean;
   language: Language;
   created_at: Date;
+  ended_at: Date | null;
 }
 
 interface ParticipantRow {
@@ -33,6 +36,7 @@ const toRecord = (r: SessionRow): SessionRecord => ({
   isPublic: r.is_public,
   language: r.language,
   createdAt: r.created_at,
+  endedAt: r.ended_at,
 });
 
 /** SQL for sessions and their participants. */
@@ -52,7 +56,7 @@ export function createSessionRepo(db: Queryable) {
     },
     async find(id: string) {
       const rows = await db.query<SessionRow>(
-        "SELECT id, title, host_id, is_public, language, created_at FROM sessions WHERE id = $1",
+        "SELECT id, title, host_id, is_public, language, created_at, ended_at FROM sessions WHERE id = $1",
         [id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;
@@ -81,6 +85,15 @@ export function createSessionRepo(db: Queryable) {
     },
     async setLanguage(sessionId: string, language: Language) {
       await db.query("UPDATE sessions SET language = $2 WHERE id = $1", [sessionId, language]);
+    },
+    /** Ends the session now (keeping an earlier end) or, with `ended` false, reopens it. */
+    async setEnded(sessionId: string, ended: boolean): Promise<Date | null> {
+      const rows = await db.query<{ ended_at: Date | null }>(
+        `UPDATE sessions SET ended_at = CASE WHEN $2 THEN coalesce(ended_at, now()) END
+         WHERE id = $1 RETURNING ended_at`,
+        [sessionId, ended],
+      );
+      return rows[0]?.ended_at ?? null;
     },
     async participants(sessionId: string): Promise<Participant[]> {
       const rows = await db.query<ParticipantRow>(

@@ -1,10 +1,11 @@
 import { randomBytes } from "node:crypto";
-import type {
-  CreateSessionResponse,
-  JoinSessionResponse,
-  Language,
-  Role,
-  SessionResponse,
+import {
+  type CreateSessionResponse,
+  type JoinSessionResponse,
+  type Language,
+  type Role,
+  SESSION_ENDED_MESSAGE,
+  type SessionResponse,
 } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import { HttpError } from "../../http/errors";
@@ -45,11 +46,27 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
     async joinRealtime(
       userId: string | undefined,
       sessionId: string,
-    ): Promise<{ role: Role; title: string; language: Language }> {
+    ): Promise<{ role: Role; title: string; language: Language; endedAt: Date | null }> {
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
       const role = userId ? (await sessions.addParticipant(sessionId, userId)).role : "participant";
-      return { role, title: session.title, language: session.language };
+      return { role, title: session.title, language: session.language, endedAt: session.endedAt };
+    },
+
+    /**
+     * Ends the session (an archive from then: DESIGN decision 15) or reopens it; answers when
+     * it ended, null once reopened. The caller checks that the host asks.
+     */
+    async setEnded(sessionId: string, ended: boolean): Promise<Date | null> {
+      if (!(await sessions.find(sessionId))) throw notFound();
+      return sessions.setEnded(sessionId, ended);
+    },
+
+    /** Refuses, with the `session_ended` error, any change to a session its host ended. */
+    async assertOpen(sessionId: string): Promise<void> {
+      const session = await sessions.find(sessionId);
+      if (!session) throw notFound();
+      if (session.endedAt) throw new HttpError("session_ended", SESSION_ENDED_MESSAGE);
     },
 
     async language(sessionId: string): Promise<Language> {
@@ -70,6 +87,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
         title: session.title,
         is_public: session.isPublic,
         created_at: session.createdAt.toISOString(),
+        ended_at: session.endedAt?.toISOString() ?? null,
         participants: await sessions.participants(session.id),
       };
     },

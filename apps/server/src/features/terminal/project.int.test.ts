@@ -34,7 +34,7 @@ function terminalOver(
   const terminal = createTerminalService({
     repo,
     execution,
-    sessions: { language: async () => language },
+    sessions: { language: async () => language, assertOpen: async () => {} },
     workspace: { files: (sessionId) => (sessionId === SESSION ? files : undefined) },
     broadcast: {
       update: () => {},

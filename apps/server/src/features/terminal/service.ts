@@ -36,7 +36,8 @@ export class RunInProgressError extends Error {
 export interface TerminalDeps {
   repo: TerminalRepo;
   execution: Pick<ExecutionService, "runProject">;
-  sessions: Pick<SessionService, "language">;
+  /** The session's language, and the refusal of runs once its host ended it. */
+  sessions: Pick<SessionService, "language" | "assertOpen">;
   /** The session's live files, as every participant sees them now. */
   workspace: WorkspaceReader;
   broadcast: TerminalBroadcast;
@@ -106,6 +107,7 @@ export function createTerminalService(deps: TerminalDeps) {
     who: Runner,
     input: RunInput & { echo: string },
   ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
+    await sessions.assertOpen(sessionId);
     if (running.has(sessionId)) throw new RunInProgressError();
     // Claimed before the first await, so two runs racing in one tick cannot both start.
     running.set(sessionId, who.name);
@@ -133,6 +135,7 @@ export function createTerminalService(deps: TerminalDeps) {
     name: "clear",
     summary: "clear the terminal for everyone in the session",
     execute: async ({ sessionId }) => {
+      await sessions.assertOpen(sessionId);
       await repo.clear(sessionId);
       broadcast.update(sessionId, [{ type: "clear", content: "" }]);
     },

@@ -13,6 +13,7 @@ import { createVcsService } from "./service";
 import { registerVcsSocket } from "./socket";
 
 export { VcsError } from "./errors";
+export { createGithub, type Github, type GithubConfig } from "./github";
 export type { Author, VcsService } from "./service";
 
 /**
@@ -36,6 +37,7 @@ export function createVcsFeature(deps: {
     github: createGithub(deps.github),
     onStatus: (sessionId, status) =>
       deps.io.to(sessionRoom(sessionId)).emit("gitStatus", { sessionId, status }),
+    assertOpen: deps.sessions.assertOpen,
   });
   const authorOf = async (userId: string | undefined, name: string) => {
     const email = userId ? (await deps.auth.getOwn(userId, userId).catch(() => null))?.email : undefined;

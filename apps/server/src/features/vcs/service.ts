@@ -73,6 +73,8 @@ export function createVcsService(deps: {
   github: Github;
   /** Told the repository's status after every operation (everyone's status badge follows it). */
   onStatus?: (sessionId: string, status: GitStatus) => void;
+  /** Refuses when the session was ended: its repository is then read only (DESIGN decision 15). */
+  assertOpen: (sessionId: string) => Promise<void>;
 }) {
   const worktrees = new Map<string, Worktree>();
   const queues = new Map<string, Promise<unknown>>();
@@ -379,6 +381,7 @@ export function createVcsService(deps: {
       operation: GitOperation,
     ): Promise<GitOutcome & { applied?: TreeApplied }> {
       return operate(sessionId, caller, async (context) => {
+        if (!readsOnly(operation)) await deps.assertOpen(sessionId);
         const perform = operations[operation.op] as (c: Context, o: GitOperation) => Promise<Said>;
         // A failed operation may have left anything behind: what we knew is read again next time.
         const { committed, ...said } = await perform(context, operation).catch((error: unknown) => {
@@ -406,6 +409,12 @@ export function createVcsService(deps: {
 }
 
 export type VcsService = ReturnType<typeof createVcsService>;
+
+/** Whether an operation only reads the repository: all an ended session allows. */
+function readsOnly(operation: GitOperation): boolean {
+  if (operation.op === "branch") return operation.name === undefined;
+  return operation.op === "status" || operation.op === "log" || operation.op === "diff";
+}
 
 /** The caller of work another feature asked for: it checked the role itself. */
 const nobody: Caller = {
