@@ -1,0 +1,135 @@
+import { type CreatePrAck, GIT_MESSAGES, PR_MESSAGES, type PrSync, type ReviewAck } from "@ensemble/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { startFakeGithub } from "../../../test/fakeGithub";
+import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+
+const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
+
+describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
+  let server: TestServer;
+  let github: Awaited<ReturnType<typeof startFakeGithub>>;
+  const editors = editorPool(() => server.url);
+  let token = "";
+  let counter = 0;
+
+  beforeAll(async () => {
+    github = await startFakeGithub({ user: { id: 9, login: "octo", email: "octo@example.test" } });
+    token = github.issueToken();
+    server = await startTestServer(kind, { GITHUB_API_URL: github.apiUrl, GITHUB_GIT_URL: github.gitUrl });
+  });
+  afterAll(async () => {
+    await editors.closeAll();
+    await server.close();
+    await github.close();
+  });
+
+  /** A session whose main has one commit, a guest's pending PR, and an empty repository on GitHub. */
+  async function pendingPr(title: string) {
+    const { host: hostUser, sessionId } = await buildSession(server.api, "publish");
+    const host = await editors.open(hostUser.token);
+    const guest = await editors.open();
+    await host.join(sessionId);
+    await guest.join(sessionId);
+    await waitFor(() => host.client.synced && guest.client.synced);
+    for (const operation of [
+      { op: "add", paths: [] },
+      { op: "commit", message: "start" },
+    ]) {
+      const ack = await host.request("gitOperation", { sessionId, operation });
+      expect(ack.ok).toBe(true);
+    }
+    await guest.request("createFile", {
+      sessionId,
+      path: "src/util.js",
+      kind: "file",
+      content: "export {};\n",
+    });
+    await waitFor(
+      () => server.app.collab.workspace.files(sessionId)?.some((f) => f.path === "src/util.js") ?? false,
+    );
+    const created = await guest.request<CreatePrAck>("createPR", {
+      sessionId,
+      title,
+      description: "Adds util.",
+    });
+    if (!created.ok) throw new Error(created.error.message);
+    const repo = `published-${kind}-${++counter}`;
+    await github.createRepo("octo", repo, { private: false });
+    return { sessionId, host, guest, pr: created.data.pr, target: { token, owner: "octo", repo } };
+  }
+
+  it("opens the pull request on GitHub when approving, with the PR's branch, base and files", async () => {
+    const { sessionId, host, guest, pr, target } = await pendingPr("Util module");
+    const ack = await host.request<ReviewAck>("reviewPR", {
+      sessionId,
+      prId: pr.id,
+      action: "approve",
+      github: target,
+    });
+    expect(ack).toMatchObject({ ok: true, data: { message: PR_MESSAGES.createdOnGithub } });
+    const pull = github.pulls.find((p) => p.repo === target.repo);
+    expect(pull).toMatchObject({ head: pr.sourceBranch, base: "main", title: "Util module", via: "rest" });
+    expect(pull?.body).toContain("Adds util.");
+    expect(await github.readFile("octo", target.repo, pr.sourceBranch, "src/util.js")).toBe("export {};\n");
+    // GitHub had no main: it got the commit the PR was made on, so the PR shows only its change.
+    expect((await github.log("octo", target.repo, "main"))[0]?.subject).toBe("start");
+    const data = ack.ok ? ack.data : undefined;
+    expect(data?.pr).toMatchObject({
+      status: "approved",
+      prNumber: pull?.number,
+      prUrl: `${github.url}/octo/${target.repo}/pull/${pull?.number}`,
+    });
+    await waitFor(
+      () => syncs(guest).some((e) => e.type === "pr-updated" && e.pr.prNumber === pull?.number),
+      5000,
+      "pr-updated with the GitHub number",
+    );
+  });
+
+  it("falls back to GraphQL, then to the compare page; a refused token leaves the PR approved here", async () => {
+    const viaGraphql = await pendingPr("Through GraphQL");
+    github.refusePulls({ rest: 1, status: 500 });
+    const first = await viaGraphql.host.request<ReviewAck>("reviewPR", {
+      sessionId: viaGraphql.sessionId,
+      prId: viaGraphql.pr.id,
+      action: "approve",
+      github: viaGraphql.target,
+    });
+    expect(first).toMatchObject({ ok: true, data: { message: PR_MESSAGES.createdOnGithub } });
+    expect(github.pulls.find((p) => p.repo === viaGraphql.target.repo)?.via).toBe("graphql");
+
+    const viaCompare = await pendingPr("Through the compare page");
+    github.refusePulls({ rest: 1, status: 500, graphql: 1 });
+    const second = await viaCompare.host.request<ReviewAck>("reviewPR", {
+      sessionId: viaCompare.sessionId,
+      prId: viaCompare.pr.id,
+      action: "approve",
+      github: viaCompare.target,
+    });
+    if (!second.ok) throw new Error(second.error.message);
+    expect(second.data.message.startsWith(`${PR_MESSAGES.githubFailed}: `)).toBe(true);
+    expect(second.data.pr).toMatchObject({ status: "approved", prNumber: null });
+    const compare = new URL(second.data.compareUrl ?? "");
+    expect(compare.pathname).toBe(
+      `/octo/${viaCompare.target.repo}/compare/main...${viaCompare.pr.sourceBranch}`,
+    );
+    expect(compare.searchParams.get("quick_pull")).toBe("1");
+    expect(compare.searchParams.get("title")).toBe("Through the compare page");
+
+    const refused = await pendingPr("Wrong token");
+    const third = await refused.host.request<ReviewAck>("reviewPR", {
+      sessionId: refused.sessionId,
+      prId: refused.pr.id,
+      action: "approve",
+      github: { ...refused.target, token: "ghp_wrong" },
+    });
+    expect(third).toMatchObject({
+      ok: true,
+      data: {
+        message: `${PR_MESSAGES.githubFailed}: ${GIT_MESSAGES.authFailed}`,
+        pr: { status: "approved" },
+      },
+    });
+  });
+});
