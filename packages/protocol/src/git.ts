@@ -46,6 +46,21 @@ export const GIT_STORAGE_KEYS = {
 /** A branch name as typed; `git check-ref-format` has the last word on the server. */
 export const BranchNameSchema = z.string().trim().min(1, GIT_MESSAGES.branchNameRequired).max(200);
 
+// Control characters, space and the characters git-check-ref-format(1) refuses anywhere.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it refuses.
+const REFUSED_IN_REF = /[\x00-\x20\x7f~^:?*[\\]|\.\.|@\{|\/\//;
+
+/**
+ * Whether git would take `name` as a branch name (`git check-ref-format --branch`'s rules):
+ * so a browser can refuse a bad name before sending it; the server asks git itself.
+ */
+export function isGitBranchName(name: string): boolean {
+  if (name === "" || name === "@" || name === "HEAD" || name.startsWith("-")) return false;
+  if (REFUSED_IN_REF.test(name) || name.startsWith("/") || name.endsWith("/") || name.endsWith("."))
+    return false;
+  return name.split("/").every((part) => !part.startsWith(".") && !part.endsWith(".lock"));
+}
+
 /**
  * The host's GitHub connection, sent with each operation that needs it; the server keeps
  * none of it. Owner and repository follow GitHub's naming rules.

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { GithubTargetSchema } from "./git";
+import { GIT_MESSAGES, GithubTargetSchema, isGitBranchName } from "./git";
 import { LanguageSchema } from "./language";
 import { SessionIdSchema } from "./sessions";
 
@@ -73,6 +73,13 @@ export const CreatePrSchema = z.object({
   title: z.string().max(PR_LIMITS.titleMax),
   description: z.string().max(PR_LIMITS.descriptionMax).optional(),
   targetBranch: z.string().max(200).optional(),
+  /** The PR's branch, which must not exist yet; without it the server names one from the title. */
+  sourceBranch: z
+    .string()
+    .trim()
+    .max(200)
+    .refine(isGitBranchName, { error: (issue) => GIT_MESSAGES.branchNameInvalid(String(issue.input)) })
+    .optional(),
 });
 export type CreatePr = z.infer<typeof CreatePrSchema>;
 

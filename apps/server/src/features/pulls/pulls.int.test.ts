@@ -4,6 +4,7 @@ import { promisify } from "node:util";
 import {
   type Ack,
   type CreatePrAck,
+  GIT_MESSAGES,
   type GitOperation,
   PR_MESSAGES,
   type PrDiff,
@@ -280,5 +281,49 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
       ok: false,
       error: { code: "not_joined" },
     });
+  });
+  it("names the PR's branch as its author asked, and refuses a branch that exists or git would not take", async () => {
+    const { sessionId, guest, member, repo } = await newSession();
+    guest.file().insert(0, "// named\n");
+    await serverHas(sessionId, "src/main.js", guest.text());
+    const mainBefore = await runGit(repo, "rev-parse", "main");
+    const named = await guest.request<CreatePrAck>("createPR", {
+      sessionId,
+      title: "Named branch",
+      sourceBranch: " feature/named ",
+    });
+    if (!named.ok) throw new Error(named.error.message);
+    expect(named.data.pr.sourceBranch).toBe("feature/named");
+    expect(await runGit(repo, "log", "-1", "--format=%s|%P", "feature/named")).toBe(
+      `PR: Named branch|${mainBefore}`,
+    );
+    const namedHead = await runGit(repo, "rev-parse", "feature/named");
+
+    const refusals = [
+      {
+        sourceBranch: "feature/named",
+        code: "conflict",
+        message: GIT_MESSAGES.branchExists("feature/named"),
+      },
+      { sourceBranch: "main", code: "conflict", message: GIT_MESSAGES.branchExists("main") },
+      {
+        sourceBranch: "bad..name",
+        code: "invalid_payload",
+        message: GIT_MESSAGES.branchNameInvalid("bad..name"),
+      },
+    ];
+    for (const [i, { sourceBranch, code, message }] of refusals.entries()) {
+      expect(await member.request("createPR", { sessionId, title: `Again ${i}`, sourceBranch })).toEqual({
+        ok: false,
+        error: { code, message },
+      });
+    }
+    // Nothing was made or moved by the refusals.
+    expect(await runGit(repo, "for-each-ref", "--format=%(refname:short)", "refs/heads/")).toBe(
+      "feature/named\nmain",
+    );
+    expect(await runGit(repo, "rev-parse", "feature/named")).toBe(namedHead);
+    expect(await runGit(repo, "rev-parse", "main")).toBe(mainBefore);
+    expect((await server.app.pulls.service.list(sessionId)).map((pr) => pr.title)).toEqual(["Named branch"]);
   });
 });

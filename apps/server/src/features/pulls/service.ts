@@ -130,7 +130,13 @@ export function createPullRequestService(deps: {
     async create(
       sessionId: string,
       who: Requester,
-      input: { title: string; description?: string | undefined; targetBranch?: string | undefined },
+      input: {
+        title: string;
+        description?: string | undefined;
+        targetBranch?: string | undefined;
+        /** The PR's branch (it must not exist); named from the title and the time when absent. */
+        sourceBranch?: string | undefined;
+      },
     ): Promise<CreatePrAck> {
       const title = input.title.trim();
       if (!title) throw new PullRequestError("invalid", PR_MESSAGES.titleRequired);
@@ -149,7 +155,7 @@ export function createPullRequestService(deps: {
       const stamp = `${now.getTime()}${Math.floor(Math.random() * 1000)
         .toString()
         .padStart(3, "0")}`;
-      const branch = `pr-${titleSlug(title)}-${stamp}`;
+      const branch = input.sourceBranch?.trim() || `pr-${titleSlug(title)}-${stamp}`;
       const language = await deps.sessions.language(sessionId);
       const snapshot = await deps.vcs.repository
         .snapshot(sessionId, {
@@ -159,7 +165,8 @@ export function createPullRequestService(deps: {
           author: await deps.authorOf(who.userId, who.name),
         })
         .catch((error: unknown) => {
-          if (error instanceof VcsError) throw new PullRequestError("conflict", error.message);
+          if (error instanceof VcsError)
+            throw new PullRequestError(error.code === "invalid" ? "invalid" : "conflict", error.message);
           throw error;
         });
       if (!snapshot) throw new PullRequestError("invalid", PR_MESSAGES.noChanges);

@@ -36,9 +36,14 @@ export function registerPullRequestSocket(socket: EditorSocket, pulls: PullReque
     }
   }
 
-  handle(socket, "createPR", logger, ({ sessionId, title, description, targetBranch }) =>
+  handle(socket, "createPR", logger, ({ sessionId, title, description, targetBranch, sourceBranch }) =>
     refusing(() =>
-      pulls.create(sessionId, requesterOf(socket, sessionId), { title, description, targetBranch }),
+      pulls.create(sessionId, requesterOf(socket, sessionId), {
+        title,
+        description,
+        targetBranch,
+        sourceBranch,
+      }),
     ),
   );
 

@@ -4,6 +4,7 @@ import path from "node:path";
 import { GIT_MESSAGES } from "@ensemble/protocol";
 import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
+import { checkBranchName } from "./status";
 
 /** git's empty tree: the "before" of a branch that starts from nothing. */
 const EMPTY_TREE = "4b825dc642cb6eb9a060e54bf8d69288fbee4904";
@@ -31,13 +32,16 @@ export async function revision(dir: string, name: string): Promise<string | null
 /**
  * Commits the working tree as it is (the live workspace) onto a new branch `branch` whose
  * parent is `from`'s head (no parent when `from` has no commit), without touching HEAD, the
- * index or the working tree: a temporary index does the staging. Null when the files are
- * those of `from` already.
+ * index or the working tree: a temporary index does the staging. Refuses a `branch` git
+ * would not take or that exists; null when the files are those of `from` already.
  */
 export async function commitSnapshot(
   dir: string,
   options: { branch: string; from: string; message: string; author: Identity },
 ): Promise<{ head: string; base: string | null; files: string[] } | null> {
+  await checkBranchName(dir, options.branch);
+  if (options.branch === options.from || (await revision(dir, `refs/heads/${options.branch}`)))
+    throw new VcsError("conflict", GIT_MESSAGES.branchExists(options.branch));
   const base = await revision(dir, `refs/heads/${options.from}`);
   const index = path.join(dir, ".git", `index-snapshot-${randomBytes(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index };

@@ -1,6 +1,6 @@
 import { PR_MESSAGES } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
-import { askForPr, PROMPT_DEFAULTS } from "./usePullActions";
+import { askForPr, newPrRequest, PROMPT_DEFAULTS } from "./usePullActions";
 
 /** A prompt that gives the scripted answers in turn and records the questions and defaults. */
 function scripted(answers: (string | null)[]) {
@@ -35,5 +35,22 @@ describe("askForPr", () => {
 
   it("gives an empty title the entity's default", () => {
     expect(askForPr(scripted(["   ", "", "feature", "main"]).ask)?.title).toBe(PR_MESSAGES.defaultTitle);
+  });
+});
+
+describe("newPrRequest", () => {
+  it("sends the source answer as the PR's branch, with the target and description", () => {
+    const answers = askForPr(scripted(["Fix login", "why", " fix/login ", "develop"]).ask);
+    expect(answers && newPrRequest(answers)).toEqual({
+      title: "Fix login",
+      description: "why",
+      sourceBranch: "fix/login",
+      targetBranch: "develop",
+    });
+  });
+
+  it("leaves out empty answers, so the server names the branch and targets main", () => {
+    const answers = askForPr(scripted(["Fix login", "", " ", ""]).ask);
+    expect(answers && newPrRequest(answers)).toEqual({ title: "Fix login" });
   });
 });

@@ -31,6 +31,16 @@ export function askForPr(
   };
 }
 
+/** What New PR sends for the prompts' answers: empty answers are left to the server's defaults. */
+export function newPrRequest(answers: NonNullable<ReturnType<typeof askForPr>>): Omit<CreatePr, "sessionId"> {
+  return {
+    title: answers.title,
+    ...(answers.description ? { description: answers.description } : {}),
+    ...(answers.source ? { sourceBranch: answers.source } : {}),
+    ...(answers.target ? { targetBranch: answers.target } : {}),
+  };
+}
+
 /**
  * Creating and reviewing pull requests: each sends one request on the session's channel,
  * puts the PR the server answered in the list and toasts the server's message. Resolves
@@ -63,8 +73,8 @@ export function usePullActions(pulls: PullsChannel | null) {
     return {
       /**
        * New PR (spec §5): prompts title, description, source and target in turn; cancelling
-       * any prompt sends nothing. The server names the PR's branch from its title, so the
-       * source answer is not sent (the contract has no field for it).
+       * any prompt sends nothing. The source answer names the PR's branch (the server refuses
+       * one that exists); left empty, the server names it from the title.
        */
       async create(): Promise<boolean> {
         if (!pulls || usePullsStore.getState().isCreating) return false;
@@ -73,11 +83,7 @@ export function usePullActions(pulls: PullsChannel | null) {
           showInfo(PR_MESSAGES.creationCancelled);
           return false;
         }
-        return propose({
-          title: answers.title,
-          ...(answers.description ? { description: answers.description } : {}),
-          ...(answers.target ? { targetBranch: answers.target } : {}),
-        });
+        return propose(newPrRequest(answers));
       },
 
       propose,
