@@ -24,18 +24,22 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     await github.close();
   });
 
-  /** A session whose main has one commit, a guest's pending PR, and an empty repository on GitHub. */
-  async function pendingPr(title: string) {
+  /**
+   * A session whose main has one commit (none with `isMainEmpty`), a guest's pending PR,
+   * and an empty repository on GitHub.
+   */
+  async function pendingPr(title: string, { isMainEmpty = false } = {}) {
     const { host: hostUser, sessionId } = await buildSession(server.api, "publish");
     const host = await editors.open(hostUser.token);
     const guest = await editors.open();
     await host.join(sessionId);
     await guest.join(sessionId);
     await waitFor(() => host.client.synced && guest.client.synced);
-    for (const operation of [
+    const operations = [
       { op: "add", paths: [] },
       { op: "commit", message: "start" },
-    ]) {
+    ];
+    for (const operation of isMainEmpty ? [] : operations) {
       const ack = await host.request("gitOperation", { sessionId, operation });
       expect(ack.ok).toBe(true);
     }
@@ -131,5 +135,21 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
         pr: { status: "approved" },
       },
     });
+  });
+  it("gives GitHub an empty main when the PR was made before main had a commit, so it opens against main", async () => {
+    const { sessionId, host, pr, target } = await pendingPr("Everything new", { isMainEmpty: true });
+    const ack = await host.request<ReviewAck>("reviewPR", {
+      sessionId,
+      prId: pr.id,
+      action: "approve",
+      github: target,
+    });
+    expect(ack).toMatchObject({ ok: true, data: { message: PR_MESSAGES.createdOnGithub } });
+    const pull = github.pulls.find((p) => p.repo === target.repo);
+    expect(pull).toMatchObject({ head: pr.sourceBranch, base: "main", title: "Everything new" });
+    expect(await github.log("octo", target.repo, "main")).toEqual([
+      { sha: expect.any(String), subject: "Initial commit", author: "Ensemble" },
+    ]);
+    expect(await github.readFile("octo", target.repo, pr.sourceBranch, "src/util.js")).toBe("export {};\n");
   });
 });

@@ -6,6 +6,7 @@ import {
   type CreatePrAck,
   GIT_MESSAGES,
   type GitOperation,
+  type GitOutcome,
   PR_MESSAGES,
   type PrDiff,
   type PrReviewed,
@@ -32,8 +33,11 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     await server.close();
   });
 
-  /** A session with its host, a guest and a signed-in participant; main holds the first commit. */
-  async function newSession() {
+  /**
+   * A session with its host, a guest and a signed-in participant; main holds the first
+   * commit unless `isMainEmpty`.
+   */
+  async function newSession({ isMainEmpty = false } = {}) {
     const { host: hostUser, sessionId } = await buildSession(server.api, "prs");
     const host = await editors.open(hostUser.token);
     const guestId = `guest${Math.random().toString(36).slice(2, 14).padEnd(12, "x")}`;
@@ -41,8 +45,10 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     const member = await editors.open((await buildUser(server.api)).token);
     for (const editor of [host, guest, member]) await editor.join(sessionId);
     await waitFor(() => host.client.synced && guest.client.synced && member.client.synced);
-    await gitOk(host, sessionId, { op: "add", paths: [] });
-    await gitOk(host, sessionId, { op: "commit", message: "start" });
+    if (!isMainEmpty) {
+      await gitOk(host, sessionId, { op: "add", paths: [] });
+      await gitOk(host, sessionId, { op: "commit", message: "start" });
+    }
     return { sessionId, host, guest, guestId, member, repo: path.join(server.dataDir, "repos", sessionId) };
   }
 
@@ -325,5 +331,46 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     expect(await runGit(repo, "rev-parse", "feature/named")).toBe(namedHead);
     expect(await runGit(repo, "rev-parse", "main")).toBe(mainBefore);
     expect((await server.app.pulls.service.list(sessionId)).map((pr) => pr.title)).toEqual(["Named branch"]);
+  });
+
+  it("gives an empty main a first commit before a PR, so the PR adds every file and merges into main", async () => {
+    const { sessionId, host, guest, repo } = await newSession({ isMainEmpty: true });
+    await guest.request("createFile", {
+      sessionId,
+      path: "src/util.js",
+      kind: "file",
+      content: "export {};\n",
+    });
+    await serverHas(sessionId, "src/util.js", "export {};\n");
+    const main = guest.text();
+    const { pr } = await create(guest, sessionId, "First of all");
+
+    // main got an empty root commit by the server; the PR's branch grows from it.
+    expect(await runGit(repo, "log", "--format=%s|%an|%T|%P", "main")).toBe(
+      "Initial commit|Ensemble|4b825dc642cb6eb9a060e54bf8d69288fbee4904|",
+    );
+    expect(await runGit(repo, "rev-parse", `${pr.sourceBranch}^`)).toBe(
+      await runGit(repo, "rev-parse", "main"),
+    );
+    const diff = await host.request<PrDiff>("getPRDiff", { sessionId, prId: pr.id });
+    expect(diff).toEqual({
+      ok: true,
+      data: {
+        prId: pr.id,
+        files: [
+          { path: "src/main.js", status: "added", before: "", after: main, isBinary: false },
+          { path: "src/util.js", status: "added", before: "", after: "export {};\n", isBinary: false },
+        ],
+      },
+    });
+
+    expect(await review(host, sessionId, pr.id, "approve")).toMatchObject({
+      ok: true,
+      data: { pr: { status: "approved" }, message: "Approved: merged into main." },
+    });
+    expect(await runGit(repo, "rev-parse", "main")).toBe(await runGit(repo, "rev-parse", pr.sourceBranch));
+    // The host's repository agrees: everything is committed, nothing left staged.
+    const status = await host.request<GitOutcome>("gitOperation", { sessionId, operation: { op: "status" } });
+    expect(status).toMatchObject({ ok: true, data: { status: { branch: "main", entries: [] } } });
   });
 });

@@ -14,6 +14,12 @@ export interface Identity {
   email: string;
 }
 
+/** Who the commits the server makes on its own account are by (a target branch's first commit). */
+export const SERVER_IDENTITY: Identity = { name: "Ensemble", email: "ensemble@users.ensemble.invalid" };
+
+/** The message of the empty first commit a target branch gets when a PR is made before it has one. */
+export const ROOT_COMMIT_MESSAGE = "Initial commit";
+
 const identityEnv = (who: Identity) => ({
   GIT_AUTHOR_NAME: who.name,
   GIT_AUTHOR_EMAIL: who.email,
@@ -31,29 +37,31 @@ export async function revision(dir: string, name: string): Promise<string | null
 
 /**
  * Commits the working tree as it is (the live workspace) onto a new branch `branch` whose
- * parent is `from`'s head (no parent when `from` has no commit), without touching HEAD, the
- * index or the working tree: a temporary index does the staging. Refuses a `branch` git
- * would not take or that exists; null when the files are those of `from` already.
+ * parent is `from`'s head, without touching the index or the working tree: a temporary index
+ * does the staging. A `from` without a commit first gets an empty root commit (so the branch
+ * shows every file as added, merges into `from` and can be published with a base). Refuses a
+ * `branch` git would not take or that exists; null when the files are those of `from` already.
  */
 export async function commitSnapshot(
   dir: string,
   options: { branch: string; from: string; message: string; author: Identity },
-): Promise<{ head: string; base: string | null; files: string[] } | null> {
+): Promise<{ head: string; base: string; files: string[] } | null> {
+  await checkBranchName(dir, options.from);
   await checkBranchName(dir, options.branch);
   if (options.branch === options.from || (await revision(dir, `refs/heads/${options.branch}`)))
     throw new VcsError("conflict", GIT_MESSAGES.branchExists(options.branch));
-  const base = await revision(dir, `refs/heads/${options.from}`);
+  const from = await revision(dir, `refs/heads/${options.from}`);
   const index = path.join(dir, ".git", `index-snapshot-${randomBytes(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index };
   try {
-    await runGit(dir, base ? ["read-tree", base] : ["read-tree", "--empty"], { env });
+    await runGit(dir, from ? ["read-tree", from] : ["read-tree", "--empty"], { env });
     await runGit(dir, ["add", "--all"], { env });
     const tree = (await runGit(dir, ["write-tree"], { env })).stdout.trim();
-    const files = await changedPaths(dir, base ?? EMPTY_TREE, tree);
+    const files = await changedPaths(dir, from ?? EMPTY_TREE, tree);
     if (files.length === 0) return null;
-    const parent = base ? ["-p", base] : [];
+    const base = from ?? (await createRootCommit(dir, options.from));
     const head = (
-      await runGit(dir, ["commit-tree", tree, ...parent, "-m", options.message], {
+      await runGit(dir, ["commit-tree", tree, "-p", base, "-m", options.message], {
         env: identityEnv(options.author),
       })
     ).stdout.trim();
@@ -63,6 +71,22 @@ export async function commitSnapshot(
   } finally {
     await fs.rm(index, { force: true });
   }
+}
+
+/**
+ * Gives the branch `name`, which has no commit, an empty first commit by the server. When
+ * it is the checked-out branch, HEAD is then born: whatever the host staged stays staged.
+ */
+async function createRootCommit(dir: string, name: string): Promise<string> {
+  // git knows the empty tree without storing it; stored, it travels with a push like any tree.
+  await runGit(dir, ["hash-object", "-t", "tree", "-w", "/dev/null"]);
+  const root = (
+    await runGit(dir, ["commit-tree", EMPTY_TREE, "-m", ROOT_COMMIT_MESSAGE], {
+      env: identityEnv(SERVER_IDENTITY),
+    })
+  ).stdout.trim();
+  await runGit(dir, ["update-ref", `refs/heads/${name}`, root, ""]);
+  return root;
 }
 
 async function changedPaths(dir: string, from: string, to: string): Promise<string[]> {
