@@ -54,3 +54,68 @@ test.describe("ending the session for oneself", () => {
     await expect(page.getByRole("dialog", { name: "SESSION ENDING" })).toHaveCount(0);
   });
 });
+
+test.describe("ending the session for everyone", () => {
+  test("the host ends it: a guest keeps their work as a PR, a late visitor finds it read-only, the host reopens it", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const account = await createHostedSession(request, "archivehost");
+    await signInContext(page.context(), account);
+    const host = new EditorScreen(page);
+    const guest = new EditorScreen(await newPage());
+    await host.open(account.sessionId);
+    await guest.open(account.sessionId);
+    const hostTerminal = new Terminal(page);
+    await hostTerminal.command("git add .");
+    await hostTerminal.command('git commit -m "Start"');
+    await expect(hostTerminal.entries("output").last()).toContainText("Committed");
+    const finalCode = 'console.log("the last word");\n';
+    await setCode(guest, finalCode, [host]);
+
+    await page.getByRole("button", { name: "End Session" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Session Termination" })
+      .getByRole("button", { name: "End Session" })
+      .click();
+    await expect(page).toHaveURL(/\/$/);
+
+    // The guest is offered the dialog and keeps their work as a pull request from it.
+    const dialog = guest.page.getByRole("dialog", { name: "SESSION ENDING" });
+    await expect(dialog).toContainText("The session host is ending this session.");
+    await dialog.getByRole("button", { name: "Create Pull Request" }).click();
+    await expect(guest.page.locator(".Toastify__toast-container--bottom-center")).toContainText(
+      "Your pull request is now waiting for review by the host.",
+    );
+    await expect(guest.page).toHaveURL(/\/$/, { timeout: 10_000 });
+
+    // A late visitor reads the code and the PR; nothing can be typed, run or ended.
+    const visitor = await newPage();
+    await visitor.goto(`/code-editor-dashboard/${account.sessionId}`);
+    const visitorScreen = new EditorScreen(visitor);
+    const banner = visitor.getByTestId("session-ended-banner");
+    await expect(banner).toContainText("This session has ended");
+    await expect(banner.getByRole("button", { name: "Reopen session" })).toHaveCount(0);
+    await expect.poll(() => visitorScreen.text()).toBe(finalCode);
+    await expect(visitor.locator(".monaco-editor .view-lines")).toContainText("the last word");
+    await visitor.locator(".monaco-editor .view-lines").click();
+    await visitor.keyboard.type("vandal");
+    await expect(visitor.locator(".monaco-editor")).toContainText("Cannot edit in read-only editor");
+    expect(await visitorScreen.text()).toBe(finalCode);
+    await expect(visitor.getByTestId("run-code")).toBeDisabled();
+    await expect(visitor.getByRole("button", { name: "End Session" })).toHaveCount(0);
+    await expect(visitor.getByRole("region", { name: "Pull requests" }).locator("[data-pr-id]")).toHaveCount(
+      1,
+    );
+
+    // The host comes back and reopens it: the visitor can type again at once.
+    await page.goto(`/code-editor-dashboard/${account.sessionId}`);
+    await page.getByTestId("session-ended-banner").getByRole("button", { name: "Reopen session" }).click();
+    await expect(page.getByText("Session reopened: everyone can edit again.")).toBeVisible();
+    await expect(page.getByTestId("session-ended-banner")).toHaveCount(0);
+    await expect(banner).toHaveCount(0);
+    await visitorScreen.waitUntilLive();
+    await setCode(visitorScreen, "// reopened\n", [host]);
+  });
+});

@@ -221,16 +221,27 @@ export class CollabSession {
     });
   }
 
-  /** Host only: tells every participant the session is ending. */
+  /**
+   * Host only: offers every participant the end dialog and ends the session on the server
+   * (read-only until reopened); `reopen` makes it editable again. Both reject with the
+   * server's message when refused.
+   */
   endForEveryone(): Promise<void> {
+    return this.setEnded("sessionEnding");
+  }
+
+  reopen(): Promise<void> {
+    return this.setEnded("reopenSession");
+  }
+
+  private setEnded(event: "sessionEnding" | "reopenSession"): Promise<void> {
     return new Promise((resolve, reject) => {
-      this.socket
-        .timeout(ACK_TIMEOUT_MS)
-        .emit("sessionEnding", { sessionId: this.sessionId }, (err, result) => {
-          const message = ackError(err, result);
-          if (message === null) resolve();
-          else reject(new Error(message));
-        });
+      this.socket.timeout(ACK_TIMEOUT_MS).emit(event, { sessionId: this.sessionId }, (err, result) => {
+        const message = ackError(err, result);
+        if (message !== null) return reject(new Error(message));
+        if (result.ok) useCollabStore.setState({ endedAt: result.data.endedAt });
+        resolve();
+      });
     });
   }
 
@@ -320,9 +331,14 @@ export class CollabSession {
     socket.on("sessionEnding", ({ sessionId }) => {
       if (sessionId === this.sessionId) useCollabStore.setState({ isEnding: true });
     });
+    socket.on("sessionState", ({ sessionId, endedAt }) => {
+      if (sessionId === this.sessionId) useCollabStore.setState({ endedAt });
+    });
     socket.on("socketError", ({ event, code, message }) => {
       console.warn(`Ensemble: the server refused ${event} (${code}): ${message}`);
-      if (event === "yjsSync" && code === "update_refused") void this.discardLocalCopy(message);
+      // An edit the server will never take (not allowed, or the session ended meanwhile).
+      if (event === "yjsSync" && (code === "update_refused" || code === "session_ended"))
+        void this.discardLocalCopy(message);
     });
   }
 
@@ -340,9 +356,9 @@ export class CollabSession {
         this.fail(result.error);
         return;
       }
-      const { self, participants, language, title } = result.data;
+      const { self, participants, language, title, endedAt } = result.data;
       this.awareness.setLocalStateField("user", userField(self.name, self.id));
-      useCollabStore.setState({ status: "connected", self, participants, language, title });
+      useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });
       this.client.connected();
       this.terminal.joined();
       this.git.joined(self.isHost);

@@ -33,6 +33,8 @@ interface CollabState {
   failure: SessionFailure | null;
   /** The host is ending the session (received `sessionEnding`). */
   isEnding: boolean;
+  /** When the host ended the session (it is read-only until reopened), or null while open. */
+  endedAt: string | null;
   /** The workspace's files (id and path) and folders, sorted by path. */
   files: WorkspaceEntry[];
   folders: string[];
@@ -50,6 +52,7 @@ const initial: CollabState = {
   title: "",
   failure: null,
   isEnding: false,
+  endedAt: null,
   files: [],
   folders: [],
 };

@@ -22,6 +22,7 @@ import {
 } from "./EndSessionDialogs";
 import { END_TOAST } from "./endSession";
 import { FileSidebar } from "./FileSidebar";
+import { SessionEndedBanner } from "./SessionEndedBanner";
 import { SessionUnavailable } from "./SessionUnavailable";
 import { StatusBar } from "./StatusBar";
 import { TopBar } from "./TopBar";
@@ -71,8 +72,11 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
 
   if (isCurrent && state.failure) return <SessionUnavailable sessionId={sessionId} failure={state.failure} />;
 
-  const canEdit = isCurrent && state.hasDocument;
+  // An ended session is an archive: everything reads, nothing changes (DESIGN decision 15).
+  const endedAt = isCurrent ? state.endedAt : null;
+  const canEdit = isCurrent && state.hasDocument && endedAt === null;
   const isConnected = isCurrent && state.status === "connected";
+  const canChange = isConnected && endedAt === null;
   const terminal = session?.terminal ?? null;
   const activeCount = state.participants.filter((p) =>
     isWithin(activity.lastEdits.get(p.id) ?? null, activity.now, PRESENCE_MS.active),
@@ -107,9 +111,10 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         language={state.language}
         isSidebarOpen={isSidebarOpen}
         sidebarId={SIDEBAR_ID}
-        canSwitchLanguage={isConnected}
+        canSwitchLanguage={canChange}
         isHost={isHost}
         isConnected={isConnected}
+        isEnded={endedAt !== null}
         isTerminalOpen={isTerminalOpen}
         terminalId={TERMINAL_ID}
         terminalToggleId={TERMINAL_TOGGLE_ID}
@@ -128,7 +133,8 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             participants={state.participants}
             selfId={state.self?.id ?? null}
             activity={activity}
-            canEdit={isConnected}
+            isConnected={isConnected}
+            canEdit={canChange}
             isHost={isHost}
             followingId={following?.id ?? null}
             onFollow={follow}
@@ -136,6 +142,9 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
           />
         )}
         <section className="editor-pane" aria-label={`Editing ${file}`}>
+          {endedAt !== null && session && (
+            <SessionEndedBanner endedAt={endedAt} isHost={isHost} onReopen={() => session.reopen()} />
+          )}
           <FileTabs onSelect={() => focusEditor.current?.()} />
           {following && (
             <p className="follow-banner" role="status" data-testid="follow-banner">
@@ -156,7 +165,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
               )}
             </Suspense>
           </EditorErrorBoundary>
-          {!canEdit && (
+          {!(isCurrent && state.hasDocument) && (
             <p className="editor-note" role="status">
               {state.status === "offline" && state.isLocalLoaded
                 ? "Offline. The session will load when the connection is back."

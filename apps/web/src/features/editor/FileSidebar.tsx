@@ -13,6 +13,8 @@ interface FileSidebarProps {
   participants: Presence[];
   selfId: string | null;
   activity: Activity;
+  isConnected: boolean;
+  /** Files and git may change (connected, and the session not ended). */
   canEdit: boolean;
   isHost: boolean;
   followingId: string | null;
@@ -41,7 +43,7 @@ export function FileSidebar(props: FileSidebarProps) {
         followingId={props.followingId}
         onFollow={props.onFollow}
       />
-      <PullRequestList pulls={props.session?.pulls ?? null} isConnected={props.canEdit} />
+      <PullRequestList pulls={props.session?.pulls ?? null} isConnected={props.isConnected} />
     </aside>
   );
 }

@@ -14,6 +14,8 @@ interface TopBarProps {
   canSwitchLanguage: boolean;
   isHost: boolean;
   isConnected: boolean;
+  /** The host ended the session: nothing runs or switches, and End Session is gone. */
+  isEnded: boolean;
   isTerminalOpen: boolean;
   terminalId: string;
   terminalToggleId: string;
@@ -69,7 +71,13 @@ export function TopBar(props: TopBarProps) {
           className="language-select"
           value={props.language}
           disabled={!props.canSwitchLanguage}
-          title={props.canSwitchLanguage ? undefined : "Reconnect to switch the language"}
+          title={
+            props.canSwitchLanguage
+              ? undefined
+              : props.isEnded
+                ? "The session has ended"
+                : "Reconnect to switch the language"
+          }
           onChange={(event) => {
             const parsed = LanguageSchema.safeParse(event.target.value);
             if (parsed.success) props.onChangeLanguage(parsed.data);
@@ -85,12 +93,15 @@ export function TopBar(props: TopBarProps) {
           channel={props.terminal}
           language={props.language}
           isConnected={props.isConnected}
+          isEnded={props.isEnded}
           openFile={props.openFile}
         />
         {props.isHost && <PendingBadge />}
-        <button type="button" className="button button-danger" onClick={props.onEndSession}>
-          End Session
-        </button>
+        {!props.isEnded && (
+          <button type="button" className="button button-danger" onClick={props.onEndSession}>
+            End Session
+          </button>
+        )}
       </div>
     </div>
   );

@@ -6,20 +6,24 @@ interface RunCodeButtonProps {
   channel: TerminalChannel | null;
   language: Language;
   isConnected: boolean;
+  /** The session has ended: it no longer runs code. */
+  isEnded?: boolean;
   /** The workspace path of the file the editor shows: the run starts there when it can. */
   openFile?: string | undefined;
 }
 
 /** Runs the project from the open file for everyone; 'Running...' and disabled while any run is in flight. */
-export function RunCodeButton({ channel, language, isConnected, openFile }: RunCodeButtonProps) {
-  const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected);
+export function RunCodeButton({ channel, language, isConnected, isEnded, openFile }: RunCodeButtonProps) {
+  const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected && !isEnded);
   const { language: runLanguage, entry } = runEntry(openFile, language);
   const { name } = LANGUAGES[runLanguage];
   const title = isBusy
     ? `Running${runBy ? ` (started by ${runBy})` : ""}`
-    : isConnected
-      ? `Run ${entry} (${name}) for everyone in the session`
-      : "Reconnect to run code";
+    : isEnded
+      ? "The session has ended"
+      : isConnected
+        ? `Run ${entry} (${name}) for everyone in the session`
+        : "Reconnect to run code";
   return (
     <button
       type="button"
