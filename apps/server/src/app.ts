@@ -65,10 +65,11 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     workspace: collab.workspace,
     logger,
   });
+  const github = { apiUrl: config.GITHUB_API_URL, gitUrl: config.GITHUB_GIT_URL };
   const vcs = createVcsFeature({
     io,
     dataDir: config.DATA_DIR,
-    github: { apiUrl: config.GITHUB_API_URL, gitUrl: config.GITHUB_GIT_URL },
+    github,
     workspace: collab.workspace,
     commands: terminal.commands,
     auth: auth.service,
@@ -79,6 +80,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     io,
     db,
     vcs: vcs.service,
+    github,
     authorOf: vcs.authorOf,
     sessions: sessions.service,
     terminal: terminal.service,

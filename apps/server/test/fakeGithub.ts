@@ -98,7 +98,12 @@ export async function startFakeGithub(options: {
       .catch(() => undefined);
   const pulls: PullsContext = {
     pulls: [],
-    refuse: { rest: { calls: 0, status: 500 }, graphql: { calls: 0 } },
+    comments: [],
+    refuse: {
+      rest: { calls: 0, status: 500 },
+      graphql: { calls: 0 },
+      comments: { calls: 0, status: 500 },
+    },
     baseUrl: () => baseUrl,
     findRepo,
     findRepoById: (id) => [...repos.values()].find((r) => r.id === id),
@@ -236,6 +241,12 @@ export async function startFakeGithub(options: {
     },
     /** Every pull request opened on the fake, oldest first. */
     pulls: pulls.pulls,
+    /** Every comment posted on a pull request, oldest first. */
+    comments: pulls.comments,
+    /** Makes the next `calls` comments posted on pull requests answer `status`. */
+    refuseComments(calls: number, status = 500) {
+      pulls.refuse.comments = { calls, status };
+    },
     /** Makes the next `rest` pull creations answer `status`, and the next `graphql` ones fail. */
     refusePulls(refuse: { rest?: number; status?: number; graphql?: number }) {
       pulls.refuse.rest = { calls: refuse.rest ?? 0, status: refuse.status ?? 500 };

@@ -15,11 +15,27 @@ export interface FakePull {
   via: "rest" | "graphql";
 }
 
+/** A comment on a pull request's conversation (GitHub's issue comments). */
+export interface FakeComment {
+  id: number;
+  owner: string;
+  repo: string;
+  /** The pull request's number: on GitHub a pull request is an issue too. */
+  issue: number;
+  body: string;
+  author: string;
+}
+
 /** What the pull handlers need from the fake that owns them. */
 export interface PullsContext {
   pulls: FakePull[];
+  comments: FakeComment[];
   /** Calls of each kind still to refuse (to test the fallbacks), with the status to answer. */
-  refuse: { rest: { calls: number; status: number }; graphql: { calls: number } };
+  refuse: {
+    rest: { calls: number; status: number };
+    graphql: { calls: number };
+    comments: { calls: number; status: number };
+  };
   baseUrl: () => string;
   findRepo: (owner: string, repo: string) => FakeGithubRepo | undefined;
   findRepoById: (id: number) => FakeGithubRepo | undefined;
@@ -72,10 +88,59 @@ async function openPull(
 const htmlUrl = (ctx: PullsContext, pull: FakePull) =>
   `${ctx.baseUrl()}/${pull.owner}/${pull.repo}/pull/${pull.number}`;
 
+const CreateCommentSchema = z.object({ body: z.string().min(1) });
+
+/** `GET|POST /repos/{o}/{r}/issues/{n}/comments` on the fake's pull requests (its only issues). */
+function handleComments(
+  ctx: PullsContext,
+  user: FakeGithubUser,
+  method: string,
+  match: RegExpExecArray,
+  body: Record<string, unknown> | undefined,
+  json: (status: number, payload: unknown) => boolean,
+): boolean {
+  const docs = "https://docs.github.com/rest/issues/comments#create-an-issue-comment";
+  const repo = ctx.findRepo(decodeURIComponent(match[1] ?? ""), decodeURIComponent(match[2] ?? ""));
+  const number = Number(match[3]);
+  const notFound = () => json(404, { message: "Not Found", documentation_url: docs, status: "404" });
+  if (!repo || (repo.private && repo.owner !== user.login)) return notFound();
+  if (!ctx.pulls.some((p) => p.owner === repo.owner && p.repo === repo.name && p.number === number))
+    return notFound();
+  const shown = (c: FakeComment) => ({
+    id: c.id,
+    body: c.body,
+    user: { login: c.author },
+    html_url: `${ctx.baseUrl()}/${c.owner}/${c.repo}/pull/${c.issue}#issuecomment-${c.id}`,
+  });
+  const ofIssue = ctx.comments.filter(
+    (c) => c.owner === repo.owner && c.repo === repo.name && c.issue === number,
+  );
+  if (method === "GET") return json(200, ofIssue.map(shown));
+  if (method !== "POST") return false;
+  if (ctx.refuse.comments.calls > 0) {
+    ctx.refuse.comments.calls -= 1;
+    const status = ctx.refuse.comments.status;
+    return json(status, { message: "Server Error", status: String(status) });
+  }
+  const input = CreateCommentSchema.safeParse(body);
+  if (!input.success)
+    return json(422, { message: "Invalid request.", documentation_url: docs, status: "422" });
+  const comment: FakeComment = {
+    id: ctx.comments.length + 1,
+    owner: repo.owner,
+    repo: repo.name,
+    issue: number,
+    body: input.data.body,
+    author: user.login,
+  };
+  ctx.comments.push(comment);
+  return json(201, shown(comment));
+}
+
 /**
- * `POST|GET /repos/{o}/{r}/pulls` and the GraphQL `createPullRequest` mutation (with the
- * `repository { id }` query before it), with GitHub's statuses and 422 bodies. Answers false
- * when the request is none of these.
+ * `POST|GET /repos/{o}/{r}/pulls`, the comments of a pull request, and the GraphQL
+ * `createPullRequest` mutation (with the `repository { id }` query before it), with GitHub's
+ * statuses and 422 bodies. Answers false when the request is none of these.
  */
 export async function handlePulls(
   ctx: PullsContext,
@@ -92,6 +157,9 @@ export async function handlePulls(
   };
   const docs = "https://docs.github.com/rest/pulls/pulls#create-a-pull-request";
   const method = req.method ?? "GET";
+
+  const comments = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
+  if (comments) return handleComments(ctx, user, method, comments, body, json);
 
   const path = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(url.pathname);
   if (path) {

@@ -24,6 +24,8 @@ export const PR_MESSAGES = {
   createdForReview: "Pull request created for host review!",
   createdOnGithub: "Pull request created successfully on GitHub!",
   githubFailed: "PR created locally, but GitHub PR failed",
+  commentNotPosted: (reason: string) =>
+    `Pull request created successfully on GitHub! The review comment was not posted there: ${reason}`,
   defaultTitle: "Untitled PR",
 } as const;
 

@@ -4,7 +4,7 @@ import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import type { CommandRegistry, TerminalService } from "../terminal/index";
-import type { Author, VcsService } from "../vcs/index";
+import { type Author, createGithub, type GithubConfig, type VcsService } from "../vcs/index";
 import { prCommand } from "./commands";
 import { createPullRequestRepo } from "./repo";
 import { createPullRequestService } from "./service";
@@ -14,13 +14,15 @@ export type { PullRequestService } from "./service";
 
 /**
  * Wires pull requests: records in the database, branches in the session's repository (through
- * the vcs feature), the socket's PR events, `prSync` to the session, `prReviewed` to authors,
+ * the vcs feature), review comments on GitHub, the socket's PR events, `prSync` to the session, `prReviewed` to authors,
  * and the terminal's `pr` command.
  */
 export function createPullRequestFeature(deps: {
   io: EditorServer;
   db: Db;
   vcs: VcsService;
+  /** Where GitHub is: a published PR's review comment is posted there. */
+  github: GithubConfig;
   authorOf: (userId: string | undefined, name: string) => Promise<Author>;
   sessions: SessionService;
   terminal: TerminalService;
@@ -30,6 +32,7 @@ export function createPullRequestFeature(deps: {
   const service = createPullRequestService({
     repo: createPullRequestRepo(deps.db),
     vcs: deps.vcs,
+    github: createGithub(deps.github),
     sessions: deps.sessions,
     authorOf: deps.authorOf,
     events: {

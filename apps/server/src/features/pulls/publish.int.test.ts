@@ -152,4 +152,55 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     ]);
     expect(await github.readFile("octo", target.repo, pr.sourceBranch, "src/util.js")).toBe("export {};\n");
   });
+
+  it("posts the approval's comment on the GitHub pull request; a refused comment leaves it approved and says so", async () => {
+    const commented = await pendingPr("With a comment");
+    const ack = await commented.host.request<ReviewAck>("reviewPR", {
+      sessionId: commented.sessionId,
+      prId: commented.pr.id,
+      action: "approve",
+      comment: "  Thanks, merged here.  ",
+      github: commented.target,
+    });
+    if (!ack.ok) throw new Error(ack.error.message);
+    expect(ack.data.message).toBe(PR_MESSAGES.createdOnGithub);
+    expect(ack.data.pr).toMatchObject({ status: "approved", comments: "Thanks, merged here." });
+    const pull = github.pulls.find((p) => p.repo === commented.target.repo);
+    expect(github.comments.filter((c) => c.repo === commented.target.repo)).toEqual([
+      {
+        id: expect.any(Number),
+        owner: "octo",
+        repo: commented.target.repo,
+        issue: pull?.number,
+        body: "Thanks, merged here.",
+        author: "octo",
+      },
+    ]);
+
+    // Without a comment nothing is posted.
+    const silent = await pendingPr("Without a comment");
+    const quiet = await silent.host.request<ReviewAck>("reviewPR", {
+      sessionId: silent.sessionId,
+      prId: silent.pr.id,
+      action: "approve",
+      github: silent.target,
+    });
+    expect(quiet).toMatchObject({ ok: true, data: { message: PR_MESSAGES.createdOnGithub } });
+    expect(github.comments.filter((c) => c.repo === silent.target.repo)).toEqual([]);
+
+    const refused = await pendingPr("Comment refused");
+    github.refuseComments(1, 500);
+    const answer = await refused.host.request<ReviewAck>("reviewPR", {
+      sessionId: refused.sessionId,
+      prId: refused.pr.id,
+      action: "approve",
+      comment: "Lost on the way.",
+      github: refused.target,
+    });
+    if (!answer.ok) throw new Error(answer.error.message);
+    const opened = github.pulls.find((p) => p.repo === refused.target.repo);
+    expect(answer.data.pr).toMatchObject({ status: "approved", prNumber: opened?.number });
+    expect(answer.data.message).toBe(PR_MESSAGES.commentNotPosted("GitHub API error: 500 Server Error"));
+    expect(github.comments.filter((c) => c.repo === refused.target.repo)).toEqual([]);
+  });
 });

@@ -13,7 +13,7 @@ import {
   type TerminalEntry,
 } from "@ensemble/protocol";
 import type { SessionService } from "../sessions/index";
-import { type Author, VcsError, type VcsService } from "../vcs/index";
+import { type Author, type Github, VcsError, type VcsService } from "../vcs/index";
 import type { PullRequestRepo, StoredPullRequest } from "./repo";
 
 /** Why a pull-request request was refused; the edges map the code, the message is for people. */
@@ -84,6 +84,7 @@ const TARGET_BRANCH = /^(?!-)(?!.*\.\.)[A-Za-z0-9._/-]{1,200}$/;
 export function createPullRequestService(deps: {
   repo: PullRequestRepo;
   vcs: VcsService;
+  github: Pick<Github, "commentOnPull">;
   sessions: SessionService;
   authorOf: (userId: string | undefined, name: string) => Promise<Author>;
   events: PullRequestEvents;
@@ -100,11 +101,17 @@ export function createPullRequestService(deps: {
     return stored;
   }
 
-  /** Opens the approved PR on GitHub; what went wrong is said, never thrown (the PR stays approved). */
+  /**
+   * Opens the approved PR on GitHub and posts the review's `comment` on it; what went wrong
+   * is said, never thrown (the PR stays approved, and opened when only the comment failed).
+   */
   async function publish(
     stored: StoredPullRequest,
     github: GithubTarget,
-  ): Promise<{ pr: PullRequest; url: string } | { error: string; compareUrl?: string }> {
+    comment: string | null,
+  ): Promise<
+    { pr: PullRequest; url: string; commentError?: string } | { error: string; compareUrl?: string }
+  > {
     const { pr } = stored;
     try {
       const opened = await deps.vcs.repository.publish(pr.sessionId, github, {
@@ -119,7 +126,15 @@ export function createPullRequestService(deps: {
       const saved = await repo.setGithub(pr.sessionId, pr.id, opened);
       if (!saved) return { error: PR_MESSAGES.reviewNotFound(pr.id) };
       events.sync(pr.sessionId, { type: "pr-updated", sessionId: pr.sessionId, pr: saved.pr });
-      return { pr: saved.pr, url: opened.url };
+      if (!comment) return { pr: saved.pr, url: opened.url };
+      const commentError = await deps.github.commentOnPull(github, opened.number, comment).then(
+        () => undefined,
+        (error: unknown) => {
+          if (error instanceof VcsError) return error.message;
+          throw error;
+        },
+      );
+      return { pr: saved.pr, url: opened.url, ...(commentError ? { commentError } : {}) };
     } catch (error) {
       if (error instanceof VcsError) return { error: error.message };
       throw error;
@@ -256,13 +271,19 @@ export function createPullRequestService(deps: {
       const outcome = status as keyof typeof SYNC_OF;
       events.sync(sessionId, { type: SYNC_OF[outcome], sessionId, pr });
       const published =
-        outcome === "approved" && input.github ? await publish(updated, input.github) : undefined;
+        outcome === "approved" && input.github ? await publish(updated, input.github, comment) : undefined;
       if (published && "url" in published) pr = published.pr;
       const told = reviewText(pr);
       await events.announce(sessionId, [{ type: "output", content: told }]);
       if (await events.reviewed(sessionId, pr.authorId, { sessionId, pr, message: told }))
         await repo.markNotified(sessionId, [pr.id]);
-      if (published && "url" in published) return { pr, message: PR_MESSAGES.createdOnGithub };
+      if (published && "url" in published) {
+        const { commentError } = published;
+        return {
+          pr,
+          message: commentError ? PR_MESSAGES.commentNotPosted(commentError) : PR_MESSAGES.createdOnGithub,
+        };
+      }
       if (published) {
         return {
           pr,

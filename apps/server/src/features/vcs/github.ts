@@ -147,6 +147,13 @@ export function createGithub(config: GithubConfig) {
       return { error: reason, compareUrl: compare.toString() };
     },
 
+    /** Posts `body` on pull request `number`'s conversation (POST /repos/{o}/{r}/issues/{n}/comments). */
+    async commentOnPull(target: GithubTarget, number: number, body: string): Promise<void> {
+      await call(target, (o) =>
+        o.rest.issues.createComment({ owner: target.owner, repo: target.repo, issue_number: number, body }),
+      );
+    },
+
     /** The repository's smart-HTTP address: no credentials in it, ever. */
     remoteUrl: (target: GithubTarget) =>
       `${config.gitUrl.replace(/\/$/, "")}/${encodeURIComponent(target.owner)}/${encodeURIComponent(target.repo)}.git`,
