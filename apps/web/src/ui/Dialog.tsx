@@ -18,8 +18,21 @@ function focusableIn(root: HTMLElement): HTMLElement[] {
 }
 
 /**
- * A modal dialog: labelled by its title, keeps Tab inside, closes on Escape and backdrop
- * click, and gives focus back to whatever opened it.
+ * Marks a part of a dialog whose own keyboard handling has Escape (a code editor closes its
+ * widgets, cancels a selection): Escape pressed in it never closes the dialog.
+ */
+export const KEEPS_ESCAPE = { "data-keeps-escape": "" } as const;
+
+/** Whether an Escape keydown is the dialog's: nobody handled it, and it was not pressed in a part that keeps it. */
+function isEscapeForDialog(event: KeyboardEvent): boolean {
+  if (event.defaultPrevented) return false;
+  return !(event.target instanceof Element && event.target.closest("[data-keeps-escape]"));
+}
+
+/**
+ * A modal dialog: labelled by its title, keeps Tab inside, closes on Escape (unless pressed
+ * in a part marked `KEEPS_ESCAPE`) and backdrop click, and gives focus back to whatever
+ * opened it.
  */
 export function Dialog({ isOpen, title, onClose, children, className }: DialogProps) {
   const titleId = useId();
@@ -36,6 +49,7 @@ export function Dialog({ isOpen, title, onClose, children, className }: DialogPr
 
     function handleKeyDown(event: KeyboardEvent) {
       if (event.key === "Escape") {
+        if (!isEscapeForDialog(event)) return;
         event.stopPropagation();
         onCloseRef.current();
         return;

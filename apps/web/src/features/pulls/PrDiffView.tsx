@@ -1,5 +1,6 @@
 import type { PrFileDiff } from "@ensemble/protocol";
 import { useEffect, useRef, useState } from "react";
+import { KEEPS_ESCAPE } from "../../ui/Dialog";
 import { monaco } from "../editor/monaco/setup";
 import { editorLanguage } from "../workspace/tree";
 // The diff editor's own commands (next change, collapse unchanged regions); the editor's
@@ -106,5 +107,6 @@ function DiffEditor({ file }: { file: PrFileDiff }) {
     };
   }, [file]);
 
-  return <div ref={hostRef} className="pr-diff-editor" style={{ height }} />;
+  // Escape in the diff is Monaco's (closing its find widget, say), not the review panel's.
+  return <div ref={hostRef} className="pr-diff-editor" style={{ height }} {...KEEPS_ESCAPE} />;
 }
