@@ -5,6 +5,7 @@ import { pinoHttp } from "pino-http";
 import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
+import { createCallsFeature } from "./features/calls/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature } from "./features/execution/index";
 import { createPullRequestFeature } from "./features/pulls/index";
@@ -57,6 +58,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
   const collab = createCollabFeature(io, db, sessions.service, logger);
+  createCallsFeature(io, config.ICE_SERVERS, logger);
   const terminal = createTerminalFeature({
     io,
     db,

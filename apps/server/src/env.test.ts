@@ -29,4 +29,12 @@ describe("loadConfig", () => {
       expect(String(error)).toMatch(/LOG_LEVEL/);
     }
   });
+
+  it("reads ICE_SERVERS as JSON (none by default) and refuses what RTCPeerConnection would not take", () => {
+    expect(loadConfig({}).ICE_SERVERS).toEqual([]);
+    const turn = [{ urls: ["turn:turn.example.test:3478"], username: "u", credential: "c" }];
+    expect(loadConfig({ ICE_SERVERS: JSON.stringify(turn) }).ICE_SERVERS).toEqual(turn);
+    expect(() => loadConfig({ ICE_SERVERS: "stun:nope" })).toThrow(/ICE_SERVERS: must be JSON/);
+    expect(() => loadConfig({ ICE_SERVERS: '[{"url":"stun:x"}]' })).toThrow(/ICE_SERVERS/);
+  });
 });

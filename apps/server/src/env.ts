@@ -1,5 +1,6 @@
 import os from "node:os";
 import path from "node:path";
+import { IceServerSchema } from "@ensemble/protocol";
 import { z } from "zod";
 
 const optionalString = z
@@ -64,6 +65,19 @@ const EnvSchema = z.object({
   RUN_RATE_WINDOW_SECONDS: positiveInt(60),
   RUN_NICE: z.coerce.number().int().min(0).max(19).default(10),
   RUN_UID_BASE: z.coerce.number().int().min(1000).max(4_294_000_000).default(62_000),
+  // Calls (docs/calls.md): RTCPeerConnection's iceServers as JSON; none on one machine or a LAN.
+  ICE_SERVERS: z
+    .string()
+    .default("[]")
+    .transform((text, ctx) => {
+      try {
+        return JSON.parse(text) as unknown;
+      } catch {
+        ctx.addIssue({ code: "custom", message: "must be JSON: a list of {urls, username?, credential?}" });
+        return z.NEVER;
+      }
+    })
+    .pipe(z.array(IceServerSchema, { error: "must be a list of {urls, username?, credential?}" })),
 });
 
 function positiveInt(fallback: number) {

@@ -66,6 +66,8 @@ export const SOCKET_ERROR_CODES = [
   "rate_limited",
   /** The session was ended by its host: it is read-only until the host reopens it. */
   "session_ended",
+  /** The session's call already has as many people as a mesh carries. */
+  "call_full",
   "internal",
 ] as const;
 

@@ -1,4 +1,21 @@
 import { z } from "zod";
+import {
+  AudioToggledSchema,
+  AudioToggleOutSchema,
+  RtcCandidateOutSchema,
+  RtcCandidateSchema,
+  RtcDescriptionOutSchema,
+  RtcDescriptionSchema,
+  RtcJoinedSchema,
+  RtcNewParticipantSchema,
+  RtcParticipantLeftSchema,
+  RtcReadySchema,
+  RtcRequestOutSchema,
+  RtcRequestSchema,
+  ScreenSharingSchema,
+  VideoToggledSchema,
+  VideoToggleOutSchema,
+} from "./calls";
 import { SocketErrorCodeSchema } from "./errors";
 import {
   ExecutionResultSchema,
@@ -147,6 +164,24 @@ export const CLIENT_EVENTS = {
   requestPRSync: { payload: SessionIdSchema },
   /** A PR's changed files with their text on both sides (`git diff target...source`). */
   getPRDiff: { payload: PrRefSchema, ack: PrDiffSchema },
+  /**
+   * Calls (see calls.ts). rtcReady joins this tab to the session's call (refused when full)
+   * and answers its peer id, who is there and the ICE servers; everyone there receives
+   * `rtcNewParticipant`. rtcLeave (or leaving the session) takes it out again.
+   */
+  rtcReady: { payload: RtcReadySchema, ack: RtcJoinedSchema },
+  rtcLeave: { payload: SessionRefSchema, ack: z.null() },
+  /** Relayed to one peer of the same call, stamped with the sender's peer id. */
+  rtcOffer: { payload: RtcDescriptionOutSchema },
+  rtcAnswer: { payload: RtcDescriptionOutSchema },
+  rtcIceCandidate: { payload: RtcCandidateOutSchema },
+  /** Asks one peer to start the pair's connection over (after it was recreated). */
+  rtcRequestConnection: { payload: RtcRequestOutSchema },
+  /** The sender's own media state, shown to everyone in the call. */
+  audioToggled: { payload: AudioToggleOutSchema },
+  videoToggled: { payload: VideoToggleOutSchema },
+  screenSharingStarted: { payload: SessionRefSchema },
+  screenSharingEnded: { payload: SessionRefSchema },
 } as const;
 
 /** Every event the server sends, with its payload schema. */
@@ -169,6 +204,16 @@ export const SERVER_EVENTS = {
   prSync: PrSyncSchema,
   /** To a PR's author: the host reviewed it (with the comment). */
   prReviewed: PrReviewedSchema,
+  rtcNewParticipant: RtcNewParticipantSchema,
+  rtcParticipantLeft: RtcParticipantLeftSchema,
+  rtcOffer: RtcDescriptionSchema,
+  rtcAnswer: RtcDescriptionSchema,
+  rtcIceCandidate: RtcCandidateSchema,
+  rtcRequestConnection: RtcRequestSchema,
+  audioToggled: AudioToggledSchema,
+  videoToggled: VideoToggledSchema,
+  screenSharingStarted: ScreenSharingSchema,
+  screenSharingEnded: ScreenSharingSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;

@@ -1,4 +1,5 @@
 export * from "./auth";
+export * from "./calls";
 export * from "./errors";
 export * from "./events";
 export * from "./execution";
