@@ -28,6 +28,11 @@ test.describe("ending the session for oneself", () => {
     await expect(dialog).toContainText("Important:");
     await expect(dialog.getByTestId("end-github-status")).toHaveText("GitHub Status: Not Authenticated");
     await expect(dialog.getByRole("button", { name: "End Without PR" })).toBeEnabled();
+    // Not authenticated: GitHub Login beside Create Pull Request; a guest is told the login is the host's.
+    await dialog.getByRole("button", { name: "GitHub Login" }).click();
+    await expect(bottomToasts).toContainText("GitHub login is the host's");
+    await expect(dialog).toBeVisible();
+    await expect(guest.page).toHaveURL(new RegExp(`/code-editor-dashboard/${account.sessionId}$`));
     await create.click();
     await expect(bottomToasts).toContainText("There is nothing to propose");
     await expect(dialog).toBeVisible();

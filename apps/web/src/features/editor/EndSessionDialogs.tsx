@@ -1,9 +1,10 @@
 import { useState } from "react";
 import { Dialog } from "../../ui/Dialog";
 import { Spinner } from "../../ui/Spinner";
+import { useCollabStore } from "../collab/store";
 import { useGitStore } from "../git/store";
 import type { PullsChannel } from "../pulls/channel";
-import { describeEndDialog, useEndWithPr } from "./endSession";
+import { describeEndDialog, useEndWithPr, useGithubLogin } from "./endSession";
 
 /** The spec's texts of the end-of-session flow. */
 export const END_SESSION_TEXT = {
@@ -64,9 +65,10 @@ interface SessionEndingProps {
 
 /**
  * SESSION ENDING (spec §2): the way out, with or without a pull request of the workspace.
- * Create Pull Request is offered whether or not GitHub is connected: the PR is a branch on
- * our server, published to GitHub when the host approves it. Closing is refused while a PR
- * is on its way or made (the exit follows 3 s after it).
+ * Not connected to GitHub, it offers GitHub Login as the spec says, and Create Pull Request
+ * still: the PR is a branch on our server, published to GitHub when the host approves it.
+ * Closing is refused while a PR is on its way or made (the exit follows 3 s after it) and
+ * while the page is leaving for GitHub.
  */
 export function SessionEndingDialog({
   isOpen,
@@ -77,10 +79,12 @@ export function SessionEndingDialog({
   onLeave,
 }: SessionEndingProps) {
   const isAuthenticated = useGitStore((s) => s.target !== null);
+  const isHost = useCollabStore((s) => s.sessionId === sessionId && s.self?.isHost === true);
   const { phase, create } = useEndWithPr(pulls, sessionId, onLeave);
-  const view = describeEndDialog(isAuthenticated, phase);
+  const { isAuthenticating, login } = useGithubLogin(sessionId, isHost);
+  const view = describeEndDialog(isAuthenticated, phase, isAuthenticating);
   return (
-    <Dialog isOpen={isOpen} title="SESSION ENDING" onClose={() => phase === "idle" && onClose()}>
+    <Dialog isOpen={isOpen} title="SESSION ENDING" onClose={() => view.canEndWithoutPr && onClose()}>
       <p>{reason === "host" ? END_SESSION_TEXT.hostEnding : END_SESSION_TEXT.leaving}</p>
       <p className="end-note">
         <strong>Important:</strong> {END_SESSION_TEXT.githubNote}
@@ -97,6 +101,18 @@ export function SessionEndingDialog({
         >
           End Without PR
         </button>
+        {view.showsLogin && (
+          <button
+            type="button"
+            className="button button-ghost"
+            disabled={!view.canLogin}
+            aria-busy={isAuthenticating}
+            onClick={() => void login()}
+          >
+            {isAuthenticating && <Spinner />}
+            {view.loginLabel}
+          </button>
+        )}
         <button
           type="button"
           className="button button-primary"

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { defaultPrTitle, describeEndDialog } from "./endSession";
+import { defaultPrTitle, describeEndDialog, loginRoute } from "./endSession";
 
 describe("defaultPrTitle", () => {
   const at = new Date(2026, 10, 23, 15, 4, 5);
@@ -30,6 +30,24 @@ describe("describeEndDialog", () => {
     }
   });
 
+  it("offers GitHub Login only while not authenticated (spec §2)", () => {
+    expect(describeEndDialog(false, "idle")).toMatchObject({
+      showsLogin: true,
+      loginLabel: "GitHub Login",
+      canLogin: true,
+    });
+    expect(describeEndDialog(true, "idle").showsLogin).toBe(false);
+  });
+
+  it("says 'Authenticating...' and takes no other click while the page leaves for GitHub", () => {
+    expect(describeEndDialog(false, "idle", true)).toMatchObject({
+      loginLabel: "Authenticating...",
+      canLogin: false,
+      canCreate: false,
+      canEndWithoutPr: false,
+    });
+  });
+
   it("says 'Creating PR...' and takes no second click while the PR is on its way", () => {
     expect(describeEndDialog(false, "creating")).toMatchObject({
       createLabel: "Creating PR...",
@@ -38,7 +56,21 @@ describe("describeEndDialog", () => {
     });
   });
 
-  it("keeps both buttons off once the PR is made and the exit is counting down", () => {
+  it("keeps every button off once the PR is made and the exit is counting down", () => {
     expect(describeEndDialog(true, "created")).toMatchObject({ canCreate: false, canEndWithoutPr: false });
+    expect(describeEndDialog(false, "creating").canLogin).toBe(false);
+    expect(describeEndDialog(false, "created").canLogin).toBe(false);
+  });
+});
+
+describe("loginRoute", () => {
+  it("sends the host to GitHub's consent, or to the Git panel's token when the server has no GitHub login", () => {
+    expect(loginRoute(true, true)).toBe("consent");
+    expect(loginRoute(true, false)).toBe("token");
+  });
+
+  it("tells anyone else the login is the host's: only the host's connection publishes", () => {
+    expect(loginRoute(false, true)).toBe("host-only");
+    expect(loginRoute(false, false)).toBe("host-only");
   });
 });

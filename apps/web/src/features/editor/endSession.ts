@@ -1,4 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from "react";
+import { toast } from "react-toastify/unstyled";
+import { getProviders } from "../auth/authApi";
+import { consentUrl } from "../git/credentials";
 import type { PullsChannel } from "../pulls/channel";
 import { usePullActions } from "../pulls/usePullActions";
 
@@ -26,15 +29,69 @@ export interface EndDialogView {
   /** Create Pull Request is offered connected or not: the PR is a branch on our server. */
   canCreate: boolean;
   canEndWithoutPr: boolean;
+  /** GitHub Login is offered while not connected (spec §2), beside Create Pull Request. */
+  showsLogin: boolean;
+  loginLabel: "GitHub Login" | "Authenticating...";
+  canLogin: boolean;
 }
 
-export function describeEndDialog(isAuthenticated: boolean, phase: EndPhase): EndDialogView {
+export function describeEndDialog(
+  isAuthenticated: boolean,
+  phase: EndPhase,
+  isAuthenticating = false,
+): EndDialogView {
+  const isIdle = phase === "idle" && !isAuthenticating;
   return {
     githubStatus: isAuthenticated ? "Authenticated" : "Not Authenticated",
     createLabel: phase === "creating" ? "Creating PR..." : "Create Pull Request",
-    canCreate: phase === "idle",
-    canEndWithoutPr: phase === "idle",
+    canCreate: isIdle,
+    canEndWithoutPr: isIdle,
+    showsLogin: !isAuthenticated,
+    loginLabel: isAuthenticating ? "Authenticating..." : "GitHub Login",
+    canLogin: isIdle,
   };
+}
+
+/** What GitHub Login says when it cannot take the person to GitHub. */
+export const LOGIN_TEXT = {
+  hostOnly:
+    "GitHub login is the host's: the host publishes your pull request to GitHub when approving it. Create Pull Request to send your changes for review.",
+  noOauth:
+    "This server does not offer GitHub login: connect GitHub with a personal access token in the Git panel.",
+} as const;
+
+/**
+ * Where GitHub Login leads. Only the host's GitHub connection is used (the host publishes
+ * PRs when approving, and the server refuses anyone else's connect), so everyone else is
+ * told so; the host goes to GitHub's consent for a token that can push (the Git panel's
+ * flow), or is sent to the Git panel's token when the server has no GitHub login.
+ */
+export function loginRoute(isHost: boolean, hasGithubLogin: boolean): "consent" | "token" | "host-only" {
+  if (!isHost) return "host-only";
+  return hasGithubLogin ? "consent" : "token";
+}
+
+/**
+ * The dialog's GitHub Login: 'Authenticating...' from the click until the page leaves for
+ * GitHub; back from GitHub, the Git panel takes the token (see credentials.ts).
+ */
+export function useGithubLogin(sessionId: string, isHost: boolean) {
+  const [isAuthenticating, setIsAuthenticating] = useState(false);
+  const login = useCallback(async () => {
+    if (!isHost) {
+      toast.info(LOGIN_TEXT.hostOnly, END_TOAST);
+      return;
+    }
+    setIsAuthenticating(true);
+    const providers = await getProviders().catch(() => null);
+    if (loginRoute(isHost, providers?.github ?? false) === "consent") {
+      window.location.assign(consentUrl(sessionId));
+      return;
+    }
+    setIsAuthenticating(false);
+    toast.info(LOGIN_TEXT.noOauth, END_TOAST);
+  }, [sessionId, isHost]);
+  return { isAuthenticating, login };
 }
 
 /**
