@@ -13,6 +13,7 @@ import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { createEditorSocket, type EditorSocket } from "../../lib/socket";
+import { CallSession } from "../calls/CallSession";
 import { GitChannel } from "../git/channel";
 import { PullsChannel } from "../pulls/channel";
 import { TerminalChannel } from "../terminal/channel";
@@ -67,6 +68,8 @@ export class CollabSession {
   readonly git: GitChannel;
   /** Pull requests (the sidebar list, the review panel, the host's badge), over this session's socket. */
   readonly pulls: PullsChannel;
+  /** The session's audio and video call (joined only when the person asks). */
+  readonly call: CallSession;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
@@ -87,6 +90,7 @@ export class CollabSession {
     this.terminal = new TerminalChannel(this.socket, options.sessionId);
     this.git = new GitChannel(this.socket, options.sessionId, this.doc);
     this.pulls = new PullsChannel(this.socket, options.sessionId);
+    this.call = new CallSession(this.socket, options.sessionId);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
     });
@@ -158,6 +162,7 @@ export class CollabSession {
         return id ? this.fileText(id).toString() : "";
       },
       isEditorReady: () => this.editorReady,
+      callStats: () => this.call.stats(),
     });
     this.socket.connect();
   }
@@ -170,6 +175,7 @@ export class CollabSession {
     clearTimeout(this.typingTimer);
     this.uninstallTestHook();
     this.git.destroy();
+    this.call.destroy();
     // Tells the others our cursor is gone before the socket closes.
     this.awareness.setLocalState(null);
     this.awarenessOut.cancel();
@@ -363,6 +369,7 @@ export class CollabSession {
       this.terminal.joined();
       this.git.joined(self.isHost);
       this.pulls.joined(self);
+      this.call.sessionJoined();
     });
   }
 

@@ -1,4 +1,6 @@
 import type { Language } from "@ensemble/protocol";
+import type { PeerStats } from "../calls/stats";
+import { type CallStatus, useCallStore } from "../calls/store";
 import { useCollabStore } from "./store";
 
 /**
@@ -17,6 +19,9 @@ export interface EnsembleTestHook {
   text(path?: string): string;
   /** The workspace's file paths, sorted. */
   files(): string[];
+  /** The call: its status, and what each link received (from `getStats()`). */
+  readonly callStatus: CallStatus;
+  callStats(): Promise<PeerStats[]>;
 }
 
 declare global {
@@ -29,6 +34,7 @@ interface HookSource {
   sessionId: string;
   text: (path?: string) => string;
   isEditorReady: () => boolean;
+  callStats: () => Promise<PeerStats[]>;
 }
 
 /** Publishes the hook for one session; returns its removal (a no-op if replaced since). */
@@ -49,6 +55,10 @@ export function installTestHook(source: HookSource): () => void {
     },
     text: source.text,
     files: () => useCollabStore.getState().files.map((f) => f.path),
+    get callStatus() {
+      return useCallStore.getState().status;
+    },
+    callStats: source.callStats,
   });
   window.__ensemble = hook;
   return () => {
