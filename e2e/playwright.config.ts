@@ -28,6 +28,11 @@ export default defineConfig({
         "--disable-background-networking",
         "--disable-component-update",
         "--disable-sync",
+        // Calls: fake camera, microphone and screen, granted without a prompt (notes A6).
+        "--use-fake-device-for-media-stream",
+        "--use-fake-ui-for-media-stream",
+        "--allow-loopback-in-peer-connection",
+        "--autoplay-policy=no-user-gesture-required",
       ],
     },
   },

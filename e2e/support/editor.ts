@@ -1,4 +1,5 @@
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import type { LinkStats } from "./calls";
 import { expect, newUser } from "./fixtures";
 
 /** The read-only hook the editor publishes on `window` (apps/web features/collab/testHook.ts). */
@@ -9,6 +10,9 @@ interface EnsembleHook {
   readonly language: string;
   text(path?: string): string;
   files(): string[];
+  readonly callStatus: string;
+  readonly callPeerId: string | null;
+  callStats(): Promise<LinkStats[]>;
 }
 
 declare global {

@@ -21,6 +21,8 @@ export interface EnsembleTestHook {
   files(): string[];
   /** The call: its status, and what each link received (from `getStats()`). */
   readonly callStatus: CallStatus;
+  /** This tab's peer id in the call, or null outside it. */
+  readonly callPeerId: string | null;
   callStats(): Promise<PeerStats[]>;
 }
 
@@ -57,6 +59,9 @@ export function installTestHook(source: HookSource): () => void {
     files: () => useCollabStore.getState().files.map((f) => f.path),
     get callStatus() {
       return useCallStore.getState().status;
+    },
+    get callPeerId() {
+      return useCallStore.getState().selfPeerId;
     },
     callStats: source.callStats,
   });
