@@ -2,6 +2,7 @@ import type { Language } from "@ensemble/protocol";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
+import { CallPanel } from "../calls/CallPanel";
 import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
@@ -182,6 +183,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             />
           )}
         </section>
+        <CallPanel call={session?.call ?? null} />
       </div>
       <StatusBar
         sessionId={sessionId}

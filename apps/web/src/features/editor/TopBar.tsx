@@ -1,5 +1,6 @@
 import { LANGUAGES, type Language, LanguageSchema } from "@ensemble/protocol";
 import { type ReactNode, useId } from "react";
+import { CallPanelToggle } from "../calls/CallPanelToggle";
 import { PendingBadge } from "../pulls/PendingBadge";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
@@ -27,7 +28,7 @@ interface TopBarProps {
 }
 
 /**
- * Sidebar and terminal toggles, the open file, the language selector, Run Code, (for the
+ * Sidebar, terminal and call-panel toggles, the open file, the language selector, Run Code, (for the
  * host) the pending-PR badge, and End Session: the host's ends it for everyone, anyone
  * else's for themselves.
  */
@@ -59,6 +60,7 @@ export function TopBar(props: TopBarProps) {
           />
         }
       />
+      <CallPanelToggle />
       <h1 className="editor-filename" data-testid="editor-file-name">
         {props.file}
       </h1>
