@@ -44,7 +44,7 @@ export function CallPanel({ call }: { call: CallSession | null }) {
   };
 
   return (
-    <section
+    <aside
       id={CALL_PANEL_ID}
       className="call-panel"
       aria-labelledby="call-panel-title"
@@ -153,6 +153,6 @@ export function CallPanel({ call }: { call: CallSession | null }) {
           </p>
         )}
       </div>
-    </section>
+    </aside>
   );
 }

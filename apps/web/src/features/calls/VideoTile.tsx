@@ -63,8 +63,13 @@ export function VideoTile({
     <div
       className={`call-tile call-tile-${variant}${isPinned ? " is-pinned" : ""}`}
       data-testid={variant === "main" ? "main-video-tile" : "video-tile"}
-      data-peer-id={person?.peerId}
+      // One [data-peer-id] per person: the main tile repeats someone's thumbnail, so it names them apart.
+      data-peer-id={variant === "thumb" ? person?.peerId : undefined}
+      data-main-peer-id={variant === "main" ? person?.peerId : undefined}
       data-state={person?.state}
+      data-muted={person?.isMuted}
+      data-video-off={person?.isVideoOff}
+      data-sharing={person?.isScreenSharing}
     >
       {/* biome-ignore lint/a11y/useMediaCaption: a live call has no caption track to give; the spoken words are the point */}
       <video
