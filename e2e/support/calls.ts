@@ -19,8 +19,10 @@ export class CallScreen {
   }
 
   async openPanel() {
-    const toggle = this.page.getByRole("button", { name: "Show call panel" });
-    if (await toggle.isVisible()) await toggle.click();
+    const show = this.page.getByRole("button", { name: "Show call panel" });
+    const hide = this.page.getByRole("button", { name: "Hide call panel" });
+    await expect(show.or(hide)).toBeVisible();
+    if (await show.isVisible()) await show.click();
     await expect(this.panel).toBeVisible();
   }
 

@@ -67,6 +67,13 @@ test.describe("calls", () => {
     await third.receivesFromAll({ audio: false });
     await host.receivesFromAll({ audio: false, peerId: (await third.peerId()) ?? "" });
     expect(Date.now() - back).toBeLessThan(15_000);
+
+    // A reload during the call comes back into it by itself.
+    await guest.page.reload();
+    await guest.openPanel();
+    await guest.connectedTo(2, 15_000);
+    await host.connectedTo(2, 15_000);
+    await host.receivesFromAll({ peerId: (await guest.peerId()) ?? "" });
   });
 
   test("two people joining at the same instant both connect", async ({ page, newPage, request }) => {

@@ -21,6 +21,9 @@ const ACK_TIMEOUT_MS = 10_000;
 const SPEAKER_POLL_MS = 500;
 const SPEAKING_LEVEL = 0.02;
 
+/** This tab was in the session's call: a reload joins it again by itself. */
+const inCallKey = (sessionId: string) => `ensembleInCall:${sessionId}`;
+
 /**
  * This tab's part in the session's call: a WebRTC mesh (DESIGN decision 8) with one
  * PeerLink per other tab. Nothing happens until `join`: only then does the browser ask
@@ -83,6 +86,7 @@ export class CallSession {
     const { status } = useCallStore.getState();
     if (status !== "idle" && status !== "error") return;
     useCallStore.setState({ status: "joining", joinError: null, alert: null });
+    sessionStorage.setItem(inCallKey(this.sessionId), "1");
     const generation = ++this.generation;
     if (!this.camera) {
       const opened = await openMedia();
@@ -103,6 +107,7 @@ export class CallSession {
   /** Leaves the call and stops every device. */
   leave(): void {
     this.generation++;
+    sessionStorage.removeItem(inCallKey(this.sessionId));
     if (this.selfId && this.socket.connected)
       this.socket.emit("rtcLeave", { sessionId: this.sessionId }, () => {});
     this.closeLinks();
@@ -167,7 +172,11 @@ export class CallSession {
 
   /** The session's socket (re)joined the session: back into the call if we were in it. */
   sessionJoined(): void {
-    if (useCallStore.getState().status === "idle") return;
+    if (useCallStore.getState().status === "idle") {
+      // Reloaded during a call: back in it (the devices' permission is already given).
+      if (sessionStorage.getItem(inCallKey(this.sessionId))) void this.join();
+      return;
+    }
     this.closeLinks();
     void this.enter(++this.generation);
   }

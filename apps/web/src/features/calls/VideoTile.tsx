@@ -97,6 +97,12 @@ export function VideoTile({
       {notice && (
         <div className={`call-tile-notice${notice.tone === "error" ? " is-error" : ""}`}>
           <p>{notice.text}</p>
+          {person && person.state !== "connected" && person.state !== "error" && (
+            // Spec §4's handshake state of the pair, for whoever wonders what "Connecting" waits on.
+            <small className="call-tile-state" data-testid="peer-state">
+              {person.state}
+            </small>
+          )}
           {notice.canRetry && onRetry && (
             <button type="button" className="call-retry" onClick={onRetry}>
               {CALL_MESSAGES.tryAgain}
