@@ -41,12 +41,32 @@ test.describe("pull requests", () => {
     await expect(hostTerminal.entries("output").last()).toContainText("Committed");
 
     await setCode(guest, 'console.log("hello from the guest");\n', [host]);
+    await badge.evaluate((element) => {
+      const pulses: [string, number][] = [];
+      (window as unknown as { pulses: typeof pulses }).pulses = pulses;
+      new MutationObserver(() => pulses.push([element.dataset.pulsing ?? "", performance.now()])).observe(
+        element,
+        {
+          attributeFilter: ["data-pulsing"],
+        },
+      );
+    });
     const guestTerminal = new Terminal(guest.page);
     await guestTerminal.command("pr create Greeting");
     await expect(guestTerminal.entries("output").last()).toContainText(
       "Your pull request is now waiting for review by the host.",
     );
     await expect(badge).toHaveText("1");
+    // The badge pulsed for a second when its count changed.
+    await expect
+      .poll(() => page.evaluate(() => (window as unknown as { pulses: [string, number][] }).pulses))
+      .toHaveLength(2);
+    const [start, end] = await page.evaluate(
+      () => (window as unknown as { pulses: [string, number][] }).pulses,
+    );
+    expect([start?.[0], end?.[0]]).toEqual(["true", "false"]);
+    expect((end?.[1] ?? 0) - (start?.[1] ?? 0)).toBeGreaterThan(900);
+    expect((end?.[1] ?? 0) - (start?.[1] ?? 0)).toBeLessThan(1500);
     const list = page.getByRole("region", { name: "Pull requests" });
     await expect(list.locator("[data-pr-id]")).toHaveCount(1);
     await expect(
@@ -82,10 +102,23 @@ test.describe("pull requests", () => {
     const pulls = await request.get(`${GITHUB_URL}/repos/${E2E.githubLogin}/${repo}/pulls`, {
       headers: { authorization: `token ${E2E.githubToken}` },
     });
-    const opened = (await pulls.json()) as { title: string; head: { ref: string }; base: { ref: string } }[];
+    const opened = (await pulls.json()) as {
+      number: number;
+      title: string;
+      head: { ref: string };
+      base: { ref: string };
+    }[];
     expect(opened).toHaveLength(1);
     expect(opened[0]).toMatchObject({ title: "Greeting for everyone", base: { ref: "main" } });
     expect(opened[0]?.head.ref).toMatch(/^pr-greeting-for-everyon-\d+$/);
+    const files = await request.get(
+      `${GITHUB_URL}/repos/${E2E.githubLogin}/${repo}/pulls/${opened[0]?.number}/files`,
+      { headers: { authorization: `token ${E2E.githubToken}` } },
+    );
+    expect(await files.json()).toEqual([{ filename: "src/main.js", status: "modified" }]);
+    // Merged into main on our server too.
+    await hostTerminal.command("git log");
+    await expect(hostTerminal.entries("output").last()).toContainText("Greeting for everyone");
     await expect(
       guest.page.getByRole("region", { name: "Pull requests" }).locator('[data-status="approved"]'),
     ).toHaveCount(1);

@@ -120,6 +120,24 @@ export async function startFakeGithub(options: {
           ])
         ).trim(),
       ),
+    filesBetween: async (owner, repo, base, head) => {
+      const listed = await runGit([
+        "--git-dir",
+        gitDir(owner, repo),
+        "diff",
+        "--name-status",
+        "--no-renames",
+        `refs/heads/${base}...refs/heads/${head}`,
+      ]);
+      const statuses: Record<string, string> = { A: "added", M: "modified", D: "removed" };
+      return listed
+        .split("\n")
+        .filter(Boolean)
+        .map((line) => {
+          const [code = "", filename = ""] = line.split("\t");
+          return { filename, status: statuses[code] ?? "changed" };
+        });
+    },
   };
 
   const rest: RestContext = {

@@ -42,6 +42,13 @@ export interface PullsContext {
   branchSha: (owner: string, repo: string, branch: string) => Promise<string | undefined>;
   /** How many commits `head` has that `base` has not. */
   commitsBetween: (owner: string, repo: string, base: string, head: string) => Promise<number>;
+  /** The files `head` changes since its merge base with `base` (`git diff --name-status base...head`). */
+  filesBetween: (
+    owner: string,
+    repo: string,
+    base: string,
+    head: string,
+  ) => Promise<{ filename: string; status: string }[]>;
 }
 
 const CreatePullSchema = z.object({
@@ -160,6 +167,16 @@ export async function handlePulls(
 
   const comments = /^\/repos\/([^/]+)\/([^/]+)\/issues\/(\d+)\/comments$/.exec(url.pathname);
   if (comments) return handleComments(ctx, user, method, comments, body, json);
+
+  const files = /^\/repos\/([^/]+)\/([^/]+)\/pulls\/(\d+)\/files$/.exec(url.pathname);
+  if (files && method === "GET") {
+    const [owner, name, number] = [files[1], files[2], Number(files[3])].map((v) =>
+      decodeURIComponent(String(v)),
+    );
+    const pull = ctx.pulls.find((p) => p.owner === owner && p.repo === name && p.number === Number(number));
+    if (!pull) return json(404, { message: "Not Found", status: "404" });
+    return json(200, await ctx.filesBetween(pull.owner, pull.repo, pull.base, pull.head));
+  }
 
   const path = /^\/repos\/([^/]+)\/([^/]+)\/pulls$/.exec(url.pathname);
   if (path) {
