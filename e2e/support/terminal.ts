@@ -1,5 +1,5 @@
-import type { Page } from "@playwright/test";
-import type { EditorScreen } from "./editor";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { createHostedSession, EditorScreen, signInContext } from "./editor";
 import { expect } from "./fixtures";
 
 export const TERMINAL_EMPTY = "Terminal ready. Run code to see output.";
@@ -39,6 +39,34 @@ export class Terminal {
     await this.input.press("Enter");
     await expect(this.input).toHaveValue("");
   }
+
+  /** The host commits the workspace as it is (the starting point PRs are compared with). */
+  async commitAll(message = "Start") {
+    await this.command("git add .");
+    await this.command(`git commit -m "${message}"`);
+    await expect(this.entries("output").last()).toContainText("Committed");
+  }
+}
+
+/**
+ * A signed-in host and a guest in the host's new session, both editors live, and the host's
+ * terminal after committing the starting point.
+ */
+export async function hostAndGuest(
+  page: Page,
+  newPage: () => Promise<Page>,
+  request: APIRequestContext,
+  label: string,
+) {
+  const account = await createHostedSession(request, label);
+  await signInContext(page.context(), account);
+  const host = new EditorScreen(page);
+  const guest = new EditorScreen(await newPage());
+  await host.open(account.sessionId);
+  await guest.open(account.sessionId);
+  const hostTerminal = new Terminal(page);
+  await hostTerminal.commitAll();
+  return { account, host, guest, hostTerminal };
 }
 
 /**

@@ -1,6 +1,6 @@
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { EditorScreen } from "../support/editor";
 import { expect, test } from "../support/fixtures";
-import { setCode, Terminal } from "../support/terminal";
+import { hostAndGuest, setCode } from "../support/terminal";
 
 test.describe("ending the session for oneself", () => {
   test("a guest ends it with a pull request: refused while nothing changed, then made, then home; the host stays and has the PR", async ({
@@ -8,18 +8,8 @@ test.describe("ending the session for oneself", () => {
     newPage,
     request,
   }) => {
-    const account = await createHostedSession(request, "endhost");
-    await signInContext(page.context(), account);
-    const host = new EditorScreen(page);
-    const guest = new EditorScreen(await newPage());
-    await host.open(account.sessionId);
-    await guest.open(account.sessionId);
-
     // The starting point is on main, so proposing it unchanged is refused.
-    const hostTerminal = new Terminal(page);
-    await hostTerminal.command("git add .");
-    await hostTerminal.command('git commit -m "Start"');
-    await expect(hostTerminal.entries("output").last()).toContainText("Committed");
+    const { account, host, guest } = await hostAndGuest(page, newPage, request, "endhost");
 
     const dialog = guest.page.getByRole("dialog", { name: "SESSION ENDING" });
     const create = dialog.getByRole("button", { name: "Create Pull Request" });
@@ -66,16 +56,7 @@ test.describe("ending the session for everyone", () => {
     newPage,
     request,
   }) => {
-    const account = await createHostedSession(request, "archivehost");
-    await signInContext(page.context(), account);
-    const host = new EditorScreen(page);
-    const guest = new EditorScreen(await newPage());
-    await host.open(account.sessionId);
-    await guest.open(account.sessionId);
-    const hostTerminal = new Terminal(page);
-    await hostTerminal.command("git add .");
-    await hostTerminal.command('git commit -m "Start"');
-    await expect(hostTerminal.entries("output").last()).toContainText("Committed");
+    const { account, host, guest } = await hostAndGuest(page, newPage, request, "archivehost");
     const finalCode = 'console.log("the last word");\n';
     await setCode(guest, finalCode, [host]);
 

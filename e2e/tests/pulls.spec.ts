@@ -36,9 +36,7 @@ test.describe("pull requests", () => {
 
     // The host commits the starting point; the guest changes the code and proposes it from the terminal.
     const hostTerminal = new Terminal(page);
-    await hostTerminal.command("git add .");
-    await hostTerminal.command('git commit -m "Start"');
-    await expect(hostTerminal.entries("output").last()).toContainText("Committed");
+    await hostTerminal.commitAll();
 
     await setCode(guest, 'console.log("hello from the guest");\n', [host]);
     await badge.evaluate((element) => {
