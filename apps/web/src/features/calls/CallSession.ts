@@ -7,6 +7,7 @@ import { type PeerStats, peerStats } from "./stats";
 import {
   addPeer,
   leftCall,
+  newPeer,
   type PeerState,
   removePeer,
   resetCall,
@@ -221,7 +222,7 @@ export class CallSession {
 
   /** Someone is in the call: their tile appears; the link is made on the first message. */
   private welcome(peer: CallPeer): void {
-    addPeer({ ...peer, state: "new", error: null, stream: null });
+    addPeer(newPeer(peer.peerId, peer));
     this.updateStatus();
   }
 
@@ -240,17 +241,7 @@ export class CallSession {
     });
     this.links.set(peerId, link);
     if (!useCallStore.getState().peers.some((p) => p.peerId === peerId))
-      addPeer({
-        peerId,
-        participantId: "",
-        name: "Connecting…",
-        isMuted: false,
-        isVideoOff: false,
-        isScreenSharing: false,
-        state: "new",
-        error: null,
-        stream: null,
-      });
+      addPeer(newPeer(peerId, { name: "Connecting…" }));
     void link
       .send(this.outgoing(), isOfferer)
       .catch((error: unknown) => this.peerState(peerId, "error", String(error)));

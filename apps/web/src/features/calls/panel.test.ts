@@ -1,7 +1,7 @@
 import { CALL_MESSAGES } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
 import { callCount, mainTile, type TileSubject, tileNotice, togglePin } from "./panel";
-import type { CallStatus, RemotePeer } from "./store";
+import { type CallStatus, newPeer, type RemotePeer } from "./store";
 
 const playing: TileSubject = {
   state: "connected",
@@ -11,20 +11,8 @@ const playing: TileSubject = {
   hasFrames: true,
 };
 
-function peer(peerId: string, change: Partial<RemotePeer> = {}): RemotePeer {
-  return {
-    peerId,
-    participantId: `user-${peerId}`,
-    name: peerId,
-    isMuted: false,
-    isVideoOff: false,
-    isScreenSharing: false,
-    state: "connected",
-    error: null,
-    stream: null,
-    ...change,
-  };
-}
+const peer = (peerId: string, change: Partial<RemotePeer> = {}) =>
+  newPeer(peerId, { participantId: `user-${peerId}`, name: peerId, state: "connected", ...change });
 
 interface CallChange {
   pinnedId?: string;

@@ -1,19 +1,8 @@
 import { beforeEach, describe, expect, it } from "vitest";
-import { addPeer, mainPeerId, pin, type RemotePeer, removePeer, resetCall, useCallStore } from "./store";
+import { addPeer, mainPeerId, newPeer, pin, removePeer, resetCall, useCallStore } from "./store";
 
-function peer(peerId: string): RemotePeer {
-  return {
-    peerId,
-    participantId: `user-${peerId}`,
-    name: peerId,
-    isMuted: false,
-    isVideoOff: false,
-    isScreenSharing: false,
-    state: "connected",
-    error: null,
-    stream: null,
-  };
-}
+const peer = (peerId: string) =>
+  newPeer(peerId, { participantId: `user-${peerId}`, name: peerId, state: "connected" });
 
 describe("mainPeerId", () => {
   const peers = [peer("a"), peer("b"), peer("c")];

@@ -33,6 +33,22 @@ export interface RemotePeer {
   stream: MediaStream | null;
 }
 
+/** A peer as first seen: connected to nobody yet, its media as given. */
+export function newPeer(peerId: string, known: Partial<RemotePeer> = {}): RemotePeer {
+  return {
+    peerId,
+    participantId: "",
+    name: "",
+    isMuted: false,
+    isVideoOff: false,
+    isScreenSharing: false,
+    state: "new",
+    error: null,
+    stream: null,
+    ...known,
+  };
+}
+
 /** This tab's own media. */
 export interface LocalMedia {
   stream: MediaStream | null;
