@@ -35,6 +35,8 @@ export interface CallsResults {
   commit: string;
   /** apps/ or packages/ differed from the commit when the run began. */
   isDirty: boolean;
+  /** When apps/web/dist was built, and the last commit to apps/web or packages. */
+  webBuild: { builtAt: string; lastCommitAt: string };
   machine: ReturnType<typeof machineInfo> & { loadAverageAtEnd: number[] };
   chromium: string;
   config: {
@@ -117,6 +119,7 @@ export function renderResults(r: CallsResults): string {
   return `## Join call → first decoded remote video frame (ms, ${r.joins.length} joins)
 
 Run ${r.date} at commit \`${r.commit}\`${r.isDirty ? " (apps/ or packages/ had uncommitted changes)" : ""}; raw data in \`results.json\`.
+Web build of ${r.webBuild.builtAt}${r.webBuild.builtAt < r.webBuild.lastCommitAt ? `, **older than the last web commit (${r.webBuild.lastCommitAt})**` : ` (last web commit ${r.webBuild.lastCommitAt})`}.
 
 | measure | p50 | p99 | min | max | mean |
 |---|---|---|---|---|---|

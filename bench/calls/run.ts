@@ -4,7 +4,7 @@
  * Chromium with fake devices on loopback. Writes results.json and RESULTS.md beside this file.
  */
 import { execSync } from "node:child_process";
-import { readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
@@ -24,7 +24,8 @@ const CPU_SECONDS = Number(env.BENCH_CPU_SECONDS ?? 20);
 const CPU_WARMUP_SECONDS = Number(env.BENCH_CPU_WARMUP_SECONDS ?? 5);
 const OUT_DIR = env.BENCH_OUT ?? import.meta.dirname;
 
-const sh = (command: string) => execSync(command, { encoding: "utf8" }).trim();
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const sh = (command: string) => execSync(command, { encoding: "utf8", cwd: ROOT }).trim();
 const pause = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 const isChromium = (comm: string) => comm.startsWith("chrom");
@@ -104,6 +105,13 @@ const machine = machineInfo();
 const date = new Date().toISOString();
 const commit = sh("git rev-parse --short HEAD");
 const isDirty = sh("git status --porcelain -- apps packages") !== "";
+// The server serves whatever apps/web/dist holds: say when it predates the web app's last commit.
+const webBuild = {
+  builtAt: statSync(path.join(ROOT, "apps/web/dist/index.html")).mtime.toISOString(),
+  lastCommitAt: new Date(sh("git log -1 --format=%cI -- apps/web packages")).toISOString(),
+};
+if (webBuild.builtAt < webBuild.lastCommitAt)
+  console.warn(`apps/web/dist (${webBuild.builtAt}) is older than the last web commit: run npm run build`);
 const server = await startServer(PORT);
 let browser: Browser | undefined;
 try {
@@ -117,6 +125,7 @@ try {
     date,
     commit,
     isDirty,
+    webBuild,
     machine: { ...machine, loadAverageAtEnd: os.loadavg() },
     chromium: browser.version(),
     config: {
