@@ -27,6 +27,8 @@ export const CALL_TIMING = {
   iceCandidatePoolSize: 10,
   /** `disconnected` often recovers by itself: wait this long before treating it as failed. */
   disconnectedGraceMs: 2000,
+  /** A pair not connected this long after it was made is started over (a lost message, a stuck negotiation). */
+  connectTimeoutMs: 10_000,
 } as const;
 
 /** The spec's media constraints (§9). */

@@ -35,6 +35,8 @@ export class PeerLink {
   private isSettingRemoteAnswerPending = false;
   private restarts = 0;
   private graceTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Starts the pair over when it never connects (seen once in ~260 bench joins: stuck in `new`). */
+  private readonly watchdog: ReturnType<typeof setTimeout>;
   private isClosed = false;
   private readonly tracks = new Set<MediaStreamTrack>();
 
@@ -59,6 +61,9 @@ export class PeerLink {
     };
     this.pc.onconnectionstatechange = () => this.watchConnection();
     this.pc.oniceconnectionstatechange = () => this.watchIce();
+    this.watchdog = setTimeout(() => {
+      if (this.pc.connectionState !== "connected") this.fail(new Error("connection timed out"));
+    }, CALL_TIMING.connectTimeoutMs);
   }
 
   /**
@@ -124,6 +129,7 @@ export class PeerLink {
   close(): void {
     this.isClosed = true;
     clearTimeout(this.graceTimer);
+    clearTimeout(this.watchdog);
     this.pc.onnegotiationneeded = null;
     this.pc.onicecandidate = null;
     this.pc.ontrack = null;
@@ -161,6 +167,7 @@ export class PeerLink {
   private watchConnection(): void {
     if (this.isClosed) return;
     if (this.pc.connectionState === "connected") {
+      clearTimeout(this.watchdog);
       this.restarts = 0;
       this.setState("connected");
     }
