@@ -45,7 +45,8 @@ export default defineConfig({
       timeout: 30_000,
     },
     {
-      command: `rm -rf ${DATA_DIR} && node --import tsx ../apps/server/src/main.ts`,
+      // The production server build, serving the web build that carries the test hook.
+      command: `rm -rf ${DATA_DIR} && node ../apps/server/dist/main.js`,
       url: `${APP_URL}/api/health`,
       reuseExistingServer: !isCI,
       timeout: 120_000,
@@ -53,6 +54,7 @@ export default defineConfig({
         PORT: String(E2E.appPort),
         HOST: "127.0.0.1",
         DATA_DIR,
+        WEB_DIST: "../apps/web/dist-e2e",
         LOG_LEVEL: "warn",
         GITHUB_CLIENT_ID: E2E.githubClientId,
         GITHUB_CLIENT_SECRET: E2E.githubClientSecret,

@@ -59,7 +59,8 @@ suite(
   }),
 );
 
-check("web build", "npm", ["run", "--silent", "build"]);
+check("build", "npm", ["run", "--silent", "build"]);
+check("end-to-end build", "npm", ["run", "--silent", "build:e2e"]);
 
 const e2eReport = path.join(out, "e2e.json");
 suite("end-to-end", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], e2eReport, (r) => ({

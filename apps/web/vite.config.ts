@@ -5,7 +5,8 @@ const apiTarget = process.env.VITE_API_TARGET ?? "http://localhost:3000";
 
 export default defineConfig({
   plugins: [react()],
-  build: { outDir: "dist", sourcemap: true },
+  // Source maps only when asked for (ENSEMBLE_SOURCEMAP=true): production ships none.
+  build: { outDir: "dist", sourcemap: process.env.ENSEMBLE_SOURCEMAP === "true" },
   server: {
     proxy: {
       "/api": apiTarget,

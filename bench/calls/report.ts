@@ -35,7 +35,7 @@ export interface CallsResults {
   commit: string;
   /** apps/ or packages/ differed from the commit when the run began. */
   isDirty: boolean;
-  /** When apps/web/dist was built, and the last commit to apps/web or packages. */
+  /** When apps/web/dist-e2e was built, and the last commit to apps/web or packages. */
   webBuild: { builtAt: string; lastCommitAt: string };
   machine: ReturnType<typeof machineInfo> & { loadAverageAtEnd: number[] };
   chromium: string;

@@ -105,13 +105,15 @@ const machine = machineInfo();
 const date = new Date().toISOString();
 const commit = sh("git rev-parse --short HEAD");
 const isDirty = sh("git status --porcelain -- apps packages") !== "";
-// The server serves whatever apps/web/dist holds: say when it predates the web app's last commit.
+// The server serves whatever apps/web/dist-e2e holds: say when it predates the web app's last commit.
 const webBuild = {
-  builtAt: statSync(path.join(ROOT, "apps/web/dist/index.html")).mtime.toISOString(),
+  builtAt: statSync(path.join(ROOT, "apps/web/dist-e2e/index.html")).mtime.toISOString(),
   lastCommitAt: new Date(sh("git log -1 --format=%cI -- apps/web packages")).toISOString(),
 };
 if (webBuild.builtAt < webBuild.lastCommitAt)
-  console.warn(`apps/web/dist (${webBuild.builtAt}) is older than the last web commit: run npm run build`);
+  console.warn(
+    `apps/web/dist-e2e (${webBuild.builtAt}) is older than the last web commit: run npm run build:e2e`,
+  );
 const server = await startServer(PORT);
 let browser: Browser | undefined;
 try {

@@ -15,12 +15,25 @@ export interface BenchServer {
 
 /** Starts `apps/server` in its own process on loopback and resolves once /api/health answers. */
 export async function startServer(port: number): Promise<BenchServer> {
-  if (!existsSync(path.join(ROOT, "apps/web/dist/index.html")))
-    throw new Error("apps/web/dist is missing: run `npm run build` at the repository root first");
+  if (
+    !existsSync(path.join(ROOT, "apps/web/dist-e2e/index.html")) ||
+    !existsSync(path.join(ROOT, "apps/server/dist/main.js"))
+  )
+    throw new Error(
+      "a build is missing: run `npm run build && npm run build:e2e` at the repository root first",
+    );
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-calls-"));
-  const child = spawn(process.execPath, ["--import", "tsx", "apps/server/src/main.ts"], {
+  // The production server, serving the web build that carries the test hook (the bench reads it).
+  const child = spawn(process.execPath, ["apps/server/dist/main.js"], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(port), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      PORT: String(port),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      WEB_DIST: path.join(ROOT, "apps/web/dist-e2e"),
+    },
     stdio: ["ignore", "inherit", "inherit"],
   });
   const url = `http://127.0.0.1:${port}`;

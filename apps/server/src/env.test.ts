@@ -7,6 +7,7 @@ describe("loadConfig", () => {
     const config = loadConfig({});
     expect(config.PORT).toBe(3000);
     expect(config.DATA_DIR).toBe(path.resolve("data"));
+    expect(loadConfig({ WEB_DIST: "../web/dist-e2e" }).WEB_DIST).toBe(path.resolve("../web/dist-e2e"));
     expect(config.DATABASE_URL).toBeUndefined();
     expect(config.githubEnabled).toBe(false);
   });

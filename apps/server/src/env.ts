@@ -98,6 +98,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   return {
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),
+    // express's sendFile needs an absolute path.
+    WEB_DIST: path.resolve(config.WEB_DIST),
     githubEnabled: Boolean(config.GITHUB_CLIENT_ID && config.GITHUB_CLIENT_SECRET),
   };
 }

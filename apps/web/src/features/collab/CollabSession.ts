@@ -155,15 +155,17 @@ export class CollabSession {
     window.addEventListener("offline", this.handleOffline);
     window.addEventListener("online", this.handleOnline);
     this.watchWorkspace();
-    this.uninstallTestHook = installTestHook({
-      sessionId: this.sessionId,
-      text: (path) => {
-        const id = this.fileIdAt(path ?? LANGUAGE_MAIN_FILES[useCollabStore.getState().language]);
-        return id ? this.fileText(id).toString() : "";
-      },
-      isEditorReady: () => this.editorReady,
-      callStats: () => this.call.stats(),
-    });
+    // Only in the end-to-end build (`npm run build:e2e`): production ships no test hook.
+    if (import.meta.env.VITE_TEST_HOOK === "true")
+      this.uninstallTestHook = installTestHook({
+        sessionId: this.sessionId,
+        text: (path) => {
+          const id = this.fileIdAt(path ?? LANGUAGE_MAIN_FILES[useCollabStore.getState().language]);
+          return id ? this.fileText(id).toString() : "";
+        },
+        isEditorReady: () => this.editorReady,
+        callStats: () => this.call.stats(),
+      });
     this.socket.connect();
   }
 
