@@ -1,4 +1,4 @@
-import { CollabClient } from "@ensemble/collab";
+import { CollabClient, fromWire, toWire } from "@ensemble/collab";
 import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
 import { HocuspocusProvider, type HocuspocusProviderConfiguration } from "@hocuspocus/provider";
 import { io } from "socket.io-client";
@@ -52,8 +52,9 @@ function connectOurs(
     forceNew: true,
   });
   const client = new CollabClient(doc, awareness, {
-    sendSync: (m) => socket.emit("yjsSync", m),
-    sendAwareness: (m) => socket.emit("yjsAwareness", m),
+    // As the protocol package says Node must: a bare Uint8Array would not go out as msgpack bin.
+    sendSync: (m) => socket.emit("yjsSync", toWire(m)),
+    sendAwareness: (m) => socket.emit("yjsAwareness", toWire(m)),
   });
   const synced = new Promise<void>((resolve) => client.onSynced((isSynced) => isSynced && resolve()));
   socket.on("connect", () => {
@@ -69,13 +70,13 @@ function connectOurs(
   socket.on("socketError", (error: { event: string; code: string; message: string }) => {
     console.error(`socketError on ${error.event}: ${error.code} ${error.message}`);
   });
-  socket.on("yjsSync", (m: Uint8Array) => {
+  socket.on("yjsSync", (m: Uint8Array | ArrayBuffer) => {
     counters.received += 1;
-    client.receiveSync(new Uint8Array(m));
+    client.receiveSync(fromWire(m));
   });
-  socket.on("yjsAwareness", (m: Uint8Array) => {
+  socket.on("yjsAwareness", (m: Uint8Array | ArrayBuffer) => {
     counters.received += 1;
-    client.receiveAwareness(new Uint8Array(m));
+    client.receiveAwareness(fromWire(m));
   });
   const close = () => {
     client.destroy();
