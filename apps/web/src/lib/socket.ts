@@ -1,4 +1,9 @@
-import { type ClientToServerEvents, PROTOCOL_VERSION, type ServerToClientEvents } from "@ensemble/protocol";
+import {
+  type Ack,
+  type ClientToServerEvents,
+  PROTOCOL_VERSION,
+  type ServerToClientEvents,
+} from "@ensemble/protocol";
 import { io, type Socket } from "socket.io-client";
 import msgpackParser from "socket.io-msgpack-parser";
 
@@ -36,4 +41,11 @@ function guestId(): string {
   const fresh = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   localStorage.setItem(GUEST_ID_KEY, fresh);
   return fresh;
+}
+
+/** What a refused or unanswered acknowledged event says to the person, or null when it succeeded. */
+export function ackError(err: Error | null, result: Ack<unknown> | undefined): string | null {
+  if (err) return "The server did not answer. Check your connection and try again.";
+  if (!result) return "Unexpected answer from the server";
+  return result.ok ? null : result.error.message;
 }

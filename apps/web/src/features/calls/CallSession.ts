@@ -1,6 +1,6 @@
 import { CALL_TIMING, type CallPeer, type IceServer, type MediaState } from "@ensemble/protocol";
 import { toast } from "react-toastify/unstyled";
-import type { EditorSocket } from "../../lib/socket";
+import { ackError, type EditorSocket } from "../../lib/socket";
 import { openMedia } from "./media";
 import { type Outgoing, PeerLink, type Signal } from "./PeerLink";
 import { type PeerStats, peerStats } from "./stats";
@@ -200,12 +200,9 @@ export class CallSession {
       .timeout(ACK_TIMEOUT_MS)
       .emit("rtcReady", { sessionId: this.sessionId, media }, (err, result) => {
         if (generation !== this.generation) return;
-        if (err) {
-          useCallStore.setState({ status: "error", joinError: "The server did not answer. Try again." });
-          return;
-        }
-        if (!result.ok) {
-          useCallStore.setState({ status: "error", joinError: result.error.message });
+        const refusal = ackError(err, result);
+        if (refusal !== null || !result.ok) {
+          useCallStore.setState({ status: "error", joinError: refusal });
           return;
         }
         this.selfId = result.data.peerId;

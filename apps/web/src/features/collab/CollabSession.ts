@@ -12,7 +12,7 @@ import {
 import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { createEditorSocket, type EditorSocket } from "../../lib/socket";
+import { ackError, createEditorSocket, type EditorSocket } from "../../lib/socket";
 import { CallSession } from "../calls/CallSession";
 import { GitChannel } from "../git/channel";
 import { PullsChannel } from "../pulls/channel";
@@ -46,12 +46,6 @@ export interface CollabSessionOptions {
 function userField(name: string, colorKey: string) {
   const color = typistColor(colorKey);
   return { name, color, colorLight: `${color}33` };
-}
-
-function ackError(err: Error | null, result: Ack<unknown> | undefined): string | null {
-  if (err) return "The server did not answer. Check your connection and try again.";
-  if (!result) return "Unexpected answer from the server";
-  return result.ok ? null : result.error.message;
 }
 
 /**
