@@ -51,9 +51,10 @@ export class Room {
   private readonly connections = new Map<RoomConnection, Set<number>>();
   /**
    * The host ended the session: clients' edits are refused (the server's own changes, such
-   * as an approved PR's merge, still apply).
+   * as an approved PR's merge, still apply). Undefined until the first join read it from the
+   * database; from then only ending and reopening change it.
    */
-  isEnded = false;
+  isEnded: boolean | undefined = undefined;
   /** Updates of a workspace operation, held back until they are stored. */
   private held: Uint8Array[] | undefined;
 

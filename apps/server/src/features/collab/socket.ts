@@ -82,8 +82,9 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       sendAwareness: (message) => socket.emit("yjsAwareness", toWire(message)),
     };
     const room = await rooms.open(sessionId);
-    // The database says whether the session is ended; the room enforces it on every edit.
-    room.isEnded = endedAt !== null;
+    // The database says whether the session is ended when the room is loaded; from then the
+    // room knows (a later join's read could predate an end or a reopen that raced with it).
+    room.isEnded ??= endedAt !== null;
     const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
     membership = { sessionId, presence, connection };
     socket.data.session = { id: sessionId, participantId: selfId, isHost: presence.isHost };
