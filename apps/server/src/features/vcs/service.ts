@@ -1,4 +1,3 @@
-import fs from "node:fs/promises";
 import path from "node:path";
 import {
   GIT_MESSAGES,
@@ -14,6 +13,7 @@ import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
 import { createRemote } from "./remote";
+import { type Caller, type Context, createRepositoryQueue, exists } from "./repositories";
 import {
   BRANCH_CHANGING,
   checkBranchName,
@@ -23,18 +23,8 @@ import {
   readRawStatus,
   statusAfterCommit,
 } from "./status";
-import { Worktree } from "./worktree";
 
-export interface Author {
-  name: string;
-  email: string;
-}
-
-/** Who asks for an operation: every operation checks `isHost`; commits carry `author`. */
-export interface Caller {
-  isHost: boolean;
-  author: () => Promise<Author>;
-}
+export type { Author, Caller } from "./repositories";
 
 /** What an operation says, before the repository's status and branches are added. */
 interface Said {
@@ -45,18 +35,6 @@ interface Said {
   applied?: TreeApplied;
   /** A commit was made and nothing else changed: the status follows from the previous one. */
   committed?: boolean;
-}
-
-/** One operation's view of the session's repository, its working tree just written. */
-interface Context {
-  sessionId: string;
-  dir: string;
-  tree: Worktree;
-  /** The live files as they were written, before git ran: `applyTree`'s base. */
-  base: Map<string, string>;
-  /** Whether writing the live files changed the working tree since the last operation. */
-  wroteFiles: boolean;
-  caller: Caller;
 }
 
 /**
@@ -76,8 +54,7 @@ export function createVcsService(deps: {
   /** Refuses when the session was ended: its repository is then read only (DESIGN decision 15). */
   assertOpen: (sessionId: string) => Promise<void>;
 }) {
-  const worktrees = new Map<string, Worktree>();
-  const queues = new Map<string, Promise<unknown>>();
+  const queued = createRepositoryQueue(deps.reposDir, deps.workspace);
   /**
    * Per session, what the last operation left: git's raw status and the branch list. Only
    * this service changes the repository, so they stay true until the next operation.
@@ -90,45 +67,6 @@ export function createVcsService(deps: {
   function operate<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
     if (!caller.isHost) return Promise.reject(new VcsError("forbidden", GIT_MESSAGES.hostOnly));
     return queued(sessionId, caller, work);
-  }
-
-  /** Runs `work` after the session's previous operation, its working tree up to date; no role check. */
-  function queued<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
-    const previous = queues.get(sessionId) ?? Promise.resolve();
-    const next = previous
-      .catch(() => undefined)
-      .then(async () => {
-        const files = deps.workspace.files(sessionId);
-        if (!files) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
-        const tree = await open(sessionId);
-        const wroteFiles = await tree.write(files);
-        const base = new Map(files.map((f) => [f.path, f.content]));
-        return work({ sessionId, dir: tree.dir, tree, base, wroteFiles, caller });
-      });
-    queues.set(sessionId, next);
-    const forget = () => {
-      if (queues.get(sessionId) === next) queues.delete(sessionId);
-    };
-    next.then(forget, forget);
-    return next.catch((error: unknown) => {
-      if (error instanceof GitCommandError)
-        throw new VcsError("failed", error.stderr.trim() || error.message);
-      throw error;
-    });
-  }
-
-  async function open(sessionId: string): Promise<Worktree> {
-    const known = worktrees.get(sessionId);
-    if (known) return known;
-    // Session ids are server-made (or the demo's): no path separators, but check anyway.
-    if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new VcsError("invalid", "Invalid session id");
-    const dir = path.join(deps.reposDir, sessionId);
-    await fs.mkdir(dir, { recursive: true });
-    if (!(await exists(path.join(dir, ".git"))))
-      await runGit(dir, ["init", "--quiet", "--initial-branch=main"]);
-    const tree = new Worktree(dir);
-    worktrees.set(sessionId, tree);
-    return tree;
   }
 
   const withIdentity = async (caller: Caller, args: string[]) => {
@@ -421,10 +359,3 @@ const nobody: Caller = {
   isHost: false,
   author: () => Promise.reject(new Error("repository work carries its own identity")),
 };
-
-async function exists(file: string): Promise<boolean> {
-  return fs.access(file).then(
-    () => true,
-    () => false,
-  );
-}
