@@ -1,27 +1,19 @@
 import { type CreatePrAck, GIT_MESSAGES, PR_MESSAGES, type PrSync, type ReviewAck } from "@ensemble/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
-import { startFakeGithub } from "../../../test/fakeGithub";
-import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type TestEditor, waitFor } from "../../../test/collabClient";
+import { type FakeGithub, gitSuite } from "../../../test/gitSuite";
+import { buildSession, DATABASES, type TestServer } from "../../../test/harness";
 
 const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
 
 describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
+  const { editors, current } = gitSuite(kind);
   let server: TestServer;
-  let github: Awaited<ReturnType<typeof startFakeGithub>>;
-  const editors = editorPool(() => server.url);
+  let github: FakeGithub;
   let token = "";
   let counter = 0;
-
-  beforeAll(async () => {
-    github = await startFakeGithub({ user: { id: 9, login: "octo", email: "octo@example.test" } });
-    token = github.issueToken();
-    server = await startTestServer(kind, { GITHUB_API_URL: github.apiUrl, GITHUB_GIT_URL: github.gitUrl });
-  });
-  afterAll(async () => {
-    await editors.closeAll();
-    await server.close();
-    await github.close();
+  beforeAll(() => {
+    ({ server, github, token } = current());
   });
 
   /**

@@ -1,87 +1,19 @@
-import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import { promisify } from "node:util";
-import {
-  type Ack,
-  GIT_MESSAGES,
-  type GithubTarget,
-  type GitOperation,
-  type GitOutcome,
-  type GitStatusUpdate,
-} from "@ensemble/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
-import { startFakeGithub } from "../../../test/fakeGithub";
-import { buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
-
-const execFileAsync = promisify(execFile);
-const OWNER = "octo";
-
-/** Sends one git operation over the socket and resolves with its ack. */
-function gitOp(editor: TestEditor, sessionId: string, operation: GitOperation): Promise<Ack<GitOutcome>> {
-  return editor.request<GitOutcome>("gitOperation", { sessionId, operation }, 60_000);
-}
-
-async function ok(editor: TestEditor, sessionId: string, operation: GitOperation): Promise<GitOutcome> {
-  const ack = await gitOp(editor, sessionId, operation);
-  if (!ack.ok) throw new Error(`${operation.op} refused: ${ack.error.code} ${ack.error.message}`);
-  return ack.data;
-}
-
-/** Every file under `dir` (recursively) whose bytes contain `needle`. */
-async function filesContaining(dir: string, needle: string): Promise<string[]> {
-  const found: string[] = [];
-  for (const entry of await fs.readdir(dir, { withFileTypes: true, recursive: true })) {
-    if (!entry.isFile()) continue;
-    const file = path.join(entry.parentPath, entry.name);
-    if ((await fs.readFile(file)).includes(needle)) found.push(file);
-  }
-  return found;
-}
+import { GIT_MESSAGES, type GitStatusUpdate } from "@ensemble/protocol";
+import { beforeAll, describe, expect, it } from "vitest";
+import { waitFor } from "../../../test/collabClient";
+import { execFileAsync, type FakeGithub, gitOp, gitSuite, OWNER, ok } from "../../../test/gitSuite";
+import { DATABASES, type TestServer } from "../../../test/harness";
 
 describe.each(DATABASES)("git with GitHub on %s", (kind) => {
+  const { newSession, liveText, current } = gitSuite(kind);
   let server: TestServer;
-  let github: Awaited<ReturnType<typeof startFakeGithub>>;
-  const editors = editorPool(() => server.url);
+  let github: FakeGithub;
   let token = "";
-  let repoCounter = 0;
-
-  beforeAll(async () => {
-    github = await startFakeGithub({
-      user: { id: 7, login: OWNER, email: "octo@example.test", name: "Octo Cat" },
-    });
-    token = github.issueToken();
-    server = await startTestServer(kind, { GITHUB_API_URL: github.apiUrl, GITHUB_GIT_URL: github.gitUrl });
+  beforeAll(() => {
+    ({ server, github, token } = current());
   });
-  afterAll(async () => {
-    await editors.closeAll();
-    await server.close();
-    await github.close();
-  });
-
-  /** A session with its host (signed in) and a guest, synced; and a fresh repository name. */
-  async function newSession() {
-    const { host: hostUser, sessionId } = await buildSession(server.api, "git");
-    const host = await editors.open(hostUser.token);
-    const guest = await editors.open();
-    await host.join(sessionId);
-    await guest.join(sessionId);
-    await waitFor(() => host.client.synced && guest.client.synced);
-    const target: GithubTarget = { token, owner: OWNER, repo: `project-${kind}-${++repoCounter}` };
-    return {
-      sessionId,
-      host,
-      guest,
-      hostUser,
-      target,
-      repoDir: path.join(server.dataDir, "repos", sessionId),
-    };
-  }
-
-  /** Waits until the server's live copy of `file` satisfies `predicate`. */
-  const liveText = (sessionId: string, file = "src/main.js") =>
-    server.app.collab.workspace.files(sessionId)?.find((f) => f.path === file)?.content;
 
   it("connects with the spec's messages: a wrong token, a missing repository, the rate limit, then the user", async () => {
     const { sessionId, host, target } = await newSession();
@@ -327,159 +259,5 @@ describe.each(DATABASES)("git with GitHub on %s", (kind) => {
     expect((await ok(host, sessionId, { op: "status" })).status.entries).toEqual([]);
     expect(guest.text()).toBe(textBefore);
     expect(liveText(sessionId)).toBe(textBefore);
-  });
-
-  it("refuses every operation to anyone but the host: forged socket events and HTTP calls", async () => {
-    const { sessionId, guest, target, repoDir, hostUser } = await newSession();
-    const participantUser = await buildUser(server.api);
-    const participant = await editors.open(participantUser.token);
-    await participant.join(sessionId);
-    const operations: GitOperation[] = [
-      { op: "status" },
-      { op: "add", paths: [] },
-      { op: "unstage", paths: [] },
-      { op: "commit", message: "x" },
-      { op: "branch", name: "x" },
-      { op: "branch" },
-      { op: "switch", branch: "main" },
-      { op: "merge", branch: "main" },
-      { op: "log" },
-      { op: "diff" },
-      { op: "init" },
-      { op: "connect", github: target },
-      { op: "push", github: target },
-      { op: "pull", github: target },
-    ];
-    const forbidden = { ok: false, error: { code: "forbidden", message: GIT_MESSAGES.hostOnly } };
-    for (const operation of operations) {
-      expect(await gitOp(guest, sessionId, operation)).toEqual(forbidden);
-      expect(await gitOp(participant, sessionId, operation)).toEqual(forbidden);
-    }
-    // A socket that joined another session is not let in by naming this one.
-    const outsiderSession = await buildSession(server.api, "elsewhere");
-    const outsider = await editors.open(outsiderSession.host.token);
-    await outsider.join(outsiderSession.sessionId);
-    expect(await gitOp(outsider, sessionId, { op: "status" })).toMatchObject({
-      ok: false,
-      error: { code: "not_joined" },
-    });
-    // Nothing was created, and GitHub was never called for them.
-    await expect(fs.access(repoDir)).rejects.toThrow();
-    expect(github.requests.filter((r) => r.path.includes(target.repo))).toEqual([]);
-
-    // HTTP: no token, an outsider, a participant; then the host.
-    const route = `/api/session/${sessionId}/git`;
-    expect((await server.api.post(route, { op: "status" })).status).toBe(401);
-    const stranger = await buildUser(server.api);
-    for (const who of [stranger, participantUser]) {
-      const res = await server.api.post(route, { op: "log" }, who.token);
-      expect(res.status).toBe(403);
-      expect(res.body).toEqual({ code: "forbidden", message: GIT_MESSAGES.hostOnly });
-    }
-    const invalid = await server.api.post(route, { op: "branch", name: "bad..name" }, hostUser.token);
-    expect(invalid.body).toEqual({
-      code: "invalid_body",
-      message: GIT_MESSAGES.branchNameInvalid("bad..name"),
-    });
-    const res = await server.api.post(route, { op: "status" }, hostUser.token);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ status: { branch: "main" }, branches: ["* main"] });
-  });
-
-  it("answers git in the terminal: a guest is refused every command, push needs GitHub, the host's lines work", async () => {
-    const { sessionId, host, guest, target } = await newSession();
-    for (const line of [
-      "git status",
-      "git add .",
-      "git commit -m x",
-      "git branch x",
-      "git switch main",
-      "git merge main",
-      "git log",
-      "git diff",
-      "git init",
-      "git push",
-      "git pull",
-      "git auth",
-      "git reset",
-    ]) {
-      expect(await typeLine(guest, sessionId, line)).toEqual([
-        { type: "error", content: GIT_MESSAGES.hostOnly },
-      ]);
-    }
-    expect(await typeLine(host, sessionId, "git push")).toEqual([
-      { type: "error", content: GIT_MESSAGES.authRequired },
-    ]);
-    expect(await typeLine(host, sessionId, "git merge")).toEqual([
-      { type: "error", content: "'git merge' requires a branch name" },
-    ]);
-    expect(await typeLine(host, sessionId, "git init")).toEqual([
-      { type: "output", content: "Git repository ready on branch 'main'." },
-    ]);
-    await typeLine(host, sessionId, "git add .");
-    await typeLine(host, sessionId, 'git commit -m "from the terminal"');
-    expect(await typeLine(host, sessionId, "git push", target)).toEqual([
-      { type: "output", content: `Pushed main to ${OWNER}/${target.repo} (repository created).` },
-    ]);
-    expect(await typeLine(host, sessionId, "git auth", target)).toEqual([
-      { type: "output", content: `Authenticated as ${OWNER}. ${GIT_MESSAGES.authSucceeded}` },
-    ]);
-    expect(await typeLine(host, sessionId, "git pull", target)).toEqual([
-      { type: "output", content: `${GIT_MESSAGES.alreadyUpToDate}` },
-    ]);
-    // The stored terminal history holds the typed lines only.
-    const history = JSON.stringify(await server.app.terminal.service.history(sessionId));
-    expect(history).toContain("$ git push");
-    expect(history).not.toContain(token);
-  });
-
-  it("never keeps the token: not in the database, the logs, the data folder, git's config, the remote or argv", async () => {
-    const secret = github.issueToken();
-    const { sessionId, host, target, repoDir } = await newSession();
-    const mine = { ...target, token: secret };
-    await github.createRepo(OWNER, target.repo);
-    // Watch every process's arguments while git talks to GitHub.
-    const seen = new Set<string>();
-    let watching = true;
-    const watcher = (async () => {
-      while (watching) {
-        const { stdout } = await execFileAsync("ps", ["-eo", "args"]).catch(() => ({ stdout: "" }));
-        for (const line of stdout.split("\n")) if (line.includes("git")) seen.add(line);
-        await new Promise((r) => setTimeout(r, 2));
-      }
-    })();
-    await ok(host, sessionId, { op: "connect", github: mine });
-    await ok(host, sessionId, { op: "add", paths: [] });
-    await ok(host, sessionId, { op: "commit", message: "secret test" });
-    await ok(host, sessionId, { op: "push", github: mine });
-    await github.commitOnRemote(OWNER, target.repo, "main", { "remote.txt": "r\n" }, "remote");
-    await ok(host, sessionId, { op: "pull", github: mine });
-    await typeLine(host, sessionId, "git push", mine);
-    // A failing push (wrong repository owner) must not echo it either.
-    const failed = await gitOp(host, sessionId, { op: "push", github: { ...mine, owner: "someone-else" } });
-    expect(failed.ok).toBe(false);
-    watching = false;
-    await watcher;
-
-    expect(seen.size).toBeGreaterThan(0);
-    expect([...seen].filter((args) => args.includes(secret))).toEqual([]);
-    expect(JSON.stringify(failed)).not.toContain(secret);
-    expect(server.logs.join("\n")).not.toContain(secret);
-    expect(await filesContaining(server.dataDir, secret)).toEqual([]);
-    expect(await fs.readFile(path.join(repoDir, ".git", "config"), "utf8")).not.toContain(secret);
-    const { stdout: remote } = await execFileAsync("git", ["remote", "-v"], { cwd: repoDir });
-    expect(remote).not.toContain(secret);
-    // Every row of every table, as text.
-    const tables = await server.db.query<{ table_name: string }>(
-      "SELECT table_name FROM information_schema.tables WHERE table_schema = current_schema()",
-    );
-    expect(tables.length).toBeGreaterThan(3);
-    for (const { table_name } of tables) {
-      const rows = await server.db.query<{ row: string }>(`SELECT t::text AS row FROM "${table_name}" t`);
-      expect(
-        rows.filter((r) => r.row.includes(secret)),
-        table_name,
-      ).toEqual([]);
-    }
   });
 });
