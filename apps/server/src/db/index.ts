@@ -1,7 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import pg from "pg";
+import { openPgliteWorker } from "./pglite";
 
 /** A row-returning SQL runner shared by the embedded and the server database. */
 export interface Queryable {
@@ -25,31 +25,14 @@ export interface DbOptions {
   schema?: string | undefined;
 }
 
-/** Opens the configured database: PostgreSQL when a URL is given, PGlite otherwise. */
+/**
+ * Opens the configured database: PostgreSQL when a URL is given, otherwise the embedded
+ * PGlite in a worker thread (pglite.ts), off the event loop.
+ */
 export async function openDatabase(options: DbOptions): Promise<Db> {
-  return options.url ? openPostgres(options.url, options.schema) : openPglite(options.dataDir);
-}
-
-async function openPglite(dataDir: string | undefined): Promise<Db> {
-  if (dataDir) await fs.mkdir(path.dirname(dataDir), { recursive: true });
-  const db = await PGlite.create(dataDir);
-  const query = async <T extends object>(sql: string, params: readonly unknown[] = []) =>
-    (await db.query<T>(sql, [...params])).rows;
-  return {
-    kind: "pglite",
-    query,
-    transaction: (fn) =>
-      db.transaction((tx) =>
-        fn({
-          query: async <T extends object>(sql: string, params: readonly unknown[] = []) =>
-            (await tx.query<T>(sql, [...params])).rows,
-        }),
-      ),
-    exec: async (script) => {
-      await db.exec(script);
-    },
-    close: () => db.close(),
-  };
+  if (options.url) return openPostgres(options.url, options.schema);
+  if (options.dataDir) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
+  return openPgliteWorker(options.dataDir);
 }
 
 async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
