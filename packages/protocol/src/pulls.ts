@@ -3,6 +3,8 @@ import { GIT_MESSAGES, GithubTargetSchema, isGitBranchName } from "./git";
 import { LanguageSchema } from "./language";
 import { SessionIdSchema } from "./sessions";
 
+const COMMENT_NOT_POSTED = "The review comment was not posted there";
+
 /** What people read about pull requests (spec §5, §6, §8, and ours where it is silent). */
 export const PR_MESSAGES = {
   titleRequired: "Please provide a title for your PR.",
@@ -24,8 +26,9 @@ export const PR_MESSAGES = {
   createdForReview: "Pull request created for host review!",
   createdOnGithub: "Pull request created successfully on GitHub!",
   githubFailed: "PR created locally, but GitHub PR failed",
+  commentNotPostedNote: COMMENT_NOT_POSTED,
   commentNotPosted: (reason: string) =>
-    `Pull request created successfully on GitHub! The review comment was not posted there: ${reason}`,
+    `Pull request created successfully on GitHub! ${COMMENT_NOT_POSTED}: ${reason}`,
   defaultTitle: "Untitled PR",
 } as const;
 

@@ -16,10 +16,15 @@ export function showInfo(message: string): void {
   toast.info(message, { autoClose: SHORT_MS });
 }
 
-/** What the server answered an action; GitHub's failure after a local success is a warning. */
+/**
+ * What the server answered an action; GitHub's failure after a local success, or a review
+ * comment GitHub did not take, is a warning.
+ */
 export function showOutcome(message: string, position?: ToastPlacement): void {
   const placed = position ? { position } : {};
-  if (message.startsWith(PR_MESSAGES.githubFailed)) toast.warning(message, { autoClose: NEWS_MS, ...placed });
+  const isPartial =
+    message.startsWith(PR_MESSAGES.githubFailed) || message.includes(PR_MESSAGES.commentNotPostedNote);
+  if (isPartial) toast.warning(message, { autoClose: NEWS_MS, ...placed });
   else toast.success(message, { autoClose: SHORT_MS, ...placed });
 }
 
