@@ -5,6 +5,17 @@ import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
 import { currentBranch } from "./status";
 
+/** A PR as GitHub receives it: its commit, the branch to push it as, and its base. */
+export interface PullToPublish {
+  head: string;
+  branch: string;
+  base: string;
+  /** The commit the PR was made on, pushed as `base` when GitHub has no such branch. */
+  baseSha: string | null;
+  title: string;
+  body: string;
+}
+
 /**
  * git against GitHub for one session's repository: `origin` without credentials, the token
  * only in git's environment, pushes never forced. Callers run these inside the session's
@@ -68,18 +79,7 @@ export function createRemote(github: Github) {
      * branch from the commit the PR was made on when it has none, and opens the pull request
      * with the spec's fallbacks.
      */
-    async publishPull(
-      dir: string,
-      target: GithubTarget,
-      pull: {
-        head: string;
-        branch: string;
-        base: string;
-        baseSha: string | null;
-        title: string;
-        body: string;
-      },
-    ) {
+    async publishPull(dir: string, target: GithubTarget, pull: PullToPublish) {
       await github.ensureRepository(target);
       await setOrigin(dir, target);
       const remoteBase = await git(dir, target, [

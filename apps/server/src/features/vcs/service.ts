@@ -12,7 +12,7 @@ import { commitSnapshot, compareCommits, type Identity, mergeBranch, revision } 
 import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
-import { createRemote } from "./remote";
+import { createRemote, type PullToPublish } from "./remote";
 import { type Caller, type Context, createRepositoryQueue, exists } from "./repositories";
 import {
   BRANCH_CHANGING,
@@ -293,18 +293,8 @@ export function createVcsService(deps: {
      * base branch from the commit the PR was made on when it has none, and opens the pull
      * request with the spec's fallbacks.
      */
-    publish: (
-      sessionId: string,
-      target: GithubTarget,
-      pull: {
-        head: string;
-        branch: string;
-        base: string;
-        baseSha: string | null;
-        title: string;
-        body: string;
-      },
-    ) => queued(sessionId, nobody, ({ dir }) => remote.publishPull(dir, target, pull)),
+    publish: (sessionId: string, target: GithubTarget, pull: PullToPublish) =>
+      queued(sessionId, nobody, ({ dir }) => remote.publishPull(dir, target, pull)),
   };
 
   return {
