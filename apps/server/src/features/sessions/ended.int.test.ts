@@ -124,8 +124,12 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
     expect(joined).toMatchObject({ ok: true, data: { endedAt: expect.any(String) } });
     await waitFor(() => visitor.client.synced, 5000, "sync");
     expect(visitor.text()).toBe(`final\n${STARTER_CODE.javascript}`);
-    // The sync's own answers carry nothing new: they are not edits and are not refused.
-    await new Promise((resolve) => setTimeout(resolve, 200));
+    // The sync's own answers carry nothing new: they are not edits and are not refused. Once
+    // the server's step 1 arrived, our answer to it is sent; an acknowledged event sent after
+    // it is handled after it, so its ack comes after any refusal of that answer.
+    await waitFor(() => (visitor.received.get("yjsSync") ?? []).length >= 2, 5000, "the server's step 1");
+    const after = await visitor.request("createFile", { sessionId, path: "src/x.js", kind: "file" });
+    expect(after).toMatchObject({ ok: false, error: { code: "session_ended" } });
     expect(refusals(visitor)).toEqual([]);
     visitor.file().insert(0, "vandal\n");
     await waitFor(() => refusals(visitor).length > 0, 5000, "the refusal");
