@@ -48,9 +48,6 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
 
   const api = express.Router();
   api.use(express.json({ limit: LIMITS.jsonBodyBytes }));
-  api.get("/health", (_req, res) => {
-    res.json({ ok: true });
-  });
   api.use(auth.routes);
   api.use(sessions.routes);
   api.use(execution.routes);
@@ -90,6 +87,9 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     logger,
   });
   // Routes of features that need the socket server are mounted last, before the fallbacks.
+  api.get("/health", (_req, res) => {
+    res.json({ ok: true, liveSessions: collab.rooms.size, updates: collab.rooms.counts });
+  });
   api.use(vcs.routes);
   api.use(apiNotFound);
   app.use("/api", api);

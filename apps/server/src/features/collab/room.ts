@@ -21,6 +21,14 @@ export interface RoomBroadcast {
   awareness(message: Uint8Array, except: RoomConnection | undefined): void;
 }
 
+/** Client updates applied and refused since the process started (operations, the benchmark). */
+export interface UpdateCounts {
+  applied: number;
+  refused: number;
+  /** Built on content the server lacked: not applied, the client was asked to resend. */
+  deferred: number;
+}
+
 /** Thrown for a message refused as a whole; the document is unchanged. */
 export class RoomMessageError extends Error {
   constructor(
@@ -63,6 +71,7 @@ export class Room {
     private readonly broadcast: RoomBroadcast,
     private readonly onUpdate: (update: Uint8Array) => Promise<void>,
     stored: Uint8Array[] = [],
+    private readonly counts: UpdateCounts = { applied: 0, refused: 0, deferred: 0 },
   ) {
     this.doc = new Y.Doc({ gc: true });
     for (const update of stored) Y.applyUpdate(this.doc, update);
@@ -141,6 +150,7 @@ export class Room {
     try {
       parsed = decodeSyncMessage(message);
     } catch (error) {
+      this.counts.refused += 1;
       throw new RoomMessageError(`malformed sync message: ${String(error)}`);
     }
     if (parsed.type === SYNC_STEP1) {
@@ -154,13 +164,21 @@ export class Room {
     } catch (error) {
       if (!(error instanceof UpdateRefused)) throw error;
       // Builds on what we lack (a lost or reordered message): ask for everything we lack.
-      if (error.kind !== "missing") throw new RoomMessageError(error.message, "update_refused");
+      if (error.kind !== "missing") {
+        this.counts.refused += 1;
+        throw new RoomMessageError(error.message, "update_refused");
+      }
+      this.counts.deferred += 1;
       connection.sendSync(encodeStep1(this.doc));
       return;
     }
     if (!changes) return;
-    if (this.isEnded) throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
+    if (this.isEnded) {
+      this.counts.refused += 1;
+      throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
+    }
     Y.applyUpdate(this.doc, parsed.update, connection);
+    this.counts.applied += 1;
   }
 
   /** Handles an awareness update; entries for another connection's client ids are dropped. */

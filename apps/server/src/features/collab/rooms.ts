@@ -1,7 +1,7 @@
 import type { Logger } from "../../logger";
 import { DocWriter } from "./docWriter";
 import type { DocRepo } from "./repo";
-import { Room, type RoomBroadcast } from "./room";
+import { Room, type RoomBroadcast, type UpdateCounts } from "./room";
 import { UpdateLog } from "./updateLog";
 
 interface LiveRoom {
@@ -20,6 +20,8 @@ export class RoomRegistry {
   /** One log for all sessions, so a tick's updates cost one INSERT. */
   private readonly log: UpdateLog;
   private readonly closing = new Map<string, Promise<void>>();
+  /** Client updates every room of this process applied and refused. */
+  readonly counts: UpdateCounts = { applied: 0, refused: 0, deferred: 0 };
 
   constructor(
     private readonly repo: DocRepo,
@@ -47,6 +49,11 @@ export class RoomRegistry {
    */
   loaded(sessionId: string): Room | undefined {
     return this.ready.get(sessionId);
+  }
+
+  /** How many sessions have a loaded document. */
+  get size(): number {
+    return this.ready.size;
   }
 
   isLoaded(sessionId: string): boolean {
@@ -84,6 +91,7 @@ export class RoomRegistry {
       this.broadcastFor(sessionId),
       async (update) => writer?.push(update),
       stored,
+      this.counts,
     );
     writer = new DocWriter(sessionId, room.doc, this.repo, this.log, this.logger, this.compactEvery);
     // A new or migrated document is stored at once, so every later update builds on it.
