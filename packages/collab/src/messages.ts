@@ -7,9 +7,12 @@ export const SYNC_STEP1 = 0;
 export const SYNC_STEP2 = 1;
 export const SYNC_UPDATE = 2;
 
+/** An update read into its structs and delete set (what `Y.decodeUpdate` answers). */
+export type DecodedUpdate = ReturnType<typeof Y.decodeUpdate>;
+
 export type SyncMessage =
   | { type: typeof SYNC_STEP1; stateVector: Uint8Array }
-  | { type: typeof SYNC_STEP2 | typeof SYNC_UPDATE; update: Uint8Array };
+  | { type: typeof SYNC_STEP2 | typeof SYNC_UPDATE; update: Uint8Array; decoded: DecodedUpdate };
 
 /** Step 1: "here is what I have" (a state vector). */
 export function encodeStep1(doc: Y.Doc): Uint8Array {
@@ -34,7 +37,8 @@ function encodeMessage(type: number, payload: Uint8Array): Uint8Array {
 
 /**
  * Parses and fully checks a sync message without touching any document, so a malformed
- * one can be refused before it changes anything. Throws on any defect.
+ * one can be refused before it changes anything; an update comes with what was read of it,
+ * so whoever checks it further does not read it again. Throws on any defect.
  */
 export function decodeSyncMessage(message: Uint8Array): SyncMessage {
   const decoder = decoding.createDecoder(message);
@@ -46,8 +50,7 @@ export function decodeSyncMessage(message: Uint8Array): SyncMessage {
     return { type, stateVector: payload };
   }
   if (type === SYNC_STEP2 || type === SYNC_UPDATE) {
-    Y.decodeUpdate(payload);
-    return { type, update: payload };
+    return { type, update: payload, decoded: Y.decodeUpdate(payload) };
   }
   throw new Error(`unknown sync message type ${type}`);
 }

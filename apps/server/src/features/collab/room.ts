@@ -1,8 +1,7 @@
 import { decodeSyncMessage, encodeStep1, encodeStep2, encodeUpdate, SYNC_STEP1 } from "@ensemble/collab";
 import { SESSION_ENDED_MESSAGE } from "@ensemble/protocol";
-import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
-import { decodeAwareness, encodeAwareness } from "./awarenessFilter";
+import { AwarenessStore, decodeAwareness } from "./awareness";
 import { checkClientUpdate, UpdateRefused } from "./updateGuard";
 import { WORKSPACE_ORIGIN, Workspace } from "./workspace";
 
@@ -52,7 +51,7 @@ export class RoomMessageError extends Error {
  */
 export class Room {
   readonly doc: Y.Doc;
-  readonly awareness: awarenessProtocol.Awareness;
+  private readonly awareness = new AwarenessStore();
   readonly workspace: Workspace;
   /** The document was created or migrated on load: store it before anyone edits it. */
   readonly isNew: boolean;
@@ -77,8 +76,6 @@ export class Room {
     for (const update of stored) Y.applyUpdate(this.doc, update);
     this.workspace = new Workspace(this.doc);
     this.isNew = this.workspace.ensureInitialised();
-    this.awareness = new awarenessProtocol.Awareness(this.doc);
-    this.awareness.setLocalState(null);
     this.doc.on("update", (update: Uint8Array, origin: unknown) => {
       if (origin === WORKSPACE_ORIGIN && this.held) {
         this.held.push(update);
@@ -122,25 +119,16 @@ export class Room {
    */
   join(connection: RoomConnection): void {
     this.connections.set(connection, new Set());
-    const states = [...this.awareness.getStates().keys()];
-    if (states.length > 0)
-      connection.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, states));
+    const states = this.awareness.encodeAll();
+    if (states) connection.sendAwareness(states);
   }
 
   /** Removes a connection and the cursors it controlled. */
   leave(connection: RoomConnection): void {
     const controlled = this.connections.get(connection);
     this.connections.delete(connection);
-    if (controlled && controlled.size > 0) {
-      // Peers drop a state on a null entry with a newer clock than the one they hold.
-      const removal = [...controlled].map((clientId) => ({
-        clientId,
-        clock: (this.awareness.meta.get(clientId)?.clock ?? 0) + 1,
-        state: null,
-      }));
-      awarenessProtocol.removeAwarenessStates(this.awareness, [...controlled], connection);
-      this.broadcast.awareness(encodeAwareness(removal), connection);
-    }
+    const removal = controlled && this.awareness.remove(controlled);
+    if (removal) this.broadcast.awareness(removal, connection);
   }
 
   /** Handles a sync message; throws RoomMessageError and changes nothing when it is malformed. */
@@ -160,7 +148,7 @@ export class Room {
     }
     let changes: boolean;
     try {
-      changes = checkClientUpdate(this.doc, this.workspace, parsed.update);
+      changes = checkClientUpdate(this.doc, this.workspace, parsed.decoded);
     } catch (error) {
       if (!(error instanceof UpdateRefused)) throw error;
       // Builds on what we lack (a lost or reordered message): ask for everything we lack.
@@ -193,19 +181,12 @@ export class Room {
     const owned = entries.filter(
       (e) => controlled.has(e.clientId) || !this.ownedByOther(connection, e.clientId),
     );
-    if (owned.length === 0) return;
-    const stamped = owned.map((e) => ({
-      ...e,
-      state:
-        e.state === null ? null : { ...e.state, user: { ...asObject(e.state.user), ...connection.user } },
-    }));
-    for (const e of stamped) {
+    for (const e of owned) {
       if (e.state === null) controlled.delete(e.clientId);
       else controlled.add(e.clientId);
     }
-    const bytes = encodeAwareness(stamped);
-    awarenessProtocol.applyAwarenessUpdate(this.awareness, bytes, connection);
-    this.broadcast.awareness(bytes, connection);
+    const bytes = this.awareness.apply(owned, connection.user);
+    if (bytes) this.broadcast.awareness(bytes, connection);
   }
 
   /** Text of the file at `path` (empty when there is none). */
@@ -214,7 +195,6 @@ export class Room {
   }
 
   destroy(): void {
-    this.awareness.destroy();
     this.doc.destroy();
   }
 
@@ -228,8 +208,4 @@ export class Room {
     for (const [other, ids] of this.connections) if (other !== connection && ids.has(clientId)) return true;
     return false;
   }
-}
-
-function asObject(value: unknown): Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value) ? { ...value } : {};
 }

@@ -1,3 +1,4 @@
+import type { DecodedUpdate } from "@ensemble/collab";
 import * as Y from "yjs";
 
 /** What the guard needs to know about the workspace it protects. */
@@ -32,14 +33,14 @@ type Struct = Y.Item | Y.GC | Y.Skip;
  * refuses the update whole. It also refuses an update that would push a file or the
  * workspace past its size limit. Content the server already has is skipped, as Yjs does.
  * Answers whether the update changes the document at all (a sync step 2 often does not).
+ * It takes the update as read by `decodeSyncMessage`, which already refused malformed bytes.
  */
-export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, update: Uint8Array): boolean {
-  let decoded: { structs: Struct[]; ds: { clients: Map<number, { clock: number; len: number }[]> } };
-  try {
-    decoded = Y.decodeUpdate(update) as typeof decoded;
-  } catch (error) {
-    throw new UpdateRefused("forbidden", `malformed update: ${String(error)}`);
-  }
+export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, update: DecodedUpdate): boolean {
+  // Yjs types the delete set as opaque; its shape is stable across Yjs 13.
+  const decoded = update as unknown as {
+    structs: Struct[];
+    ds: { clients: Map<number, { clock: number; len: number }[]> };
+  };
   const roots = rootNamesOf(doc);
   const ownStructs = new Map<number, Struct[]>();
   for (const struct of decoded.structs) {

@@ -23,7 +23,7 @@ function setup() {
     change(client);
     const update = Y.encodeStateAsUpdate(client, before);
     try {
-      checkClientUpdate(server, workspace, update);
+      checkClientUpdate(server, workspace, Y.decodeUpdate(update));
       Y.applyUpdate(server, update);
       return undefined;
     } catch (error) {
@@ -224,7 +224,7 @@ describe("checkClientUpdate", () => {
     // A forged delete set naming the server's next items: Yjs would keep it pending and
     // apply it to whatever the server writes there next (a new file's entry).
     const update = deleteSetOnly(server.clientID, Y.getState(server.store, server.clientID), 5);
-    expect(() => checkClientUpdate(server, workspace, update)).toThrow(UpdateRefused);
+    expect(() => checkClientUpdate(server, workspace, Y.decodeUpdate(update))).toThrow(UpdateRefused);
     workspace.createFile("later.js");
     expect(listWorkspace(server).files.map((f) => f.path)).toContain("later.js");
   });
@@ -258,7 +258,7 @@ describe("checkClientUpdate", () => {
     const late = Y.encodeStateAsUpdate(client, second);
     const refusal = (() => {
       try {
-        checkClientUpdate(server, workspace, late);
+        checkClientUpdate(server, workspace, Y.decodeUpdate(late));
       } catch (error) {
         return error;
       }
@@ -266,7 +266,9 @@ describe("checkClientUpdate", () => {
     expect(refusal).toBeInstanceOf(UpdateRefused);
     expect((refusal as UpdateRefused).kind).toBe("missing");
     // Everything the server lacks passes.
-    expect(() => checkClientUpdate(server, workspace, Y.encodeStateAsUpdate(client, first))).not.toThrow();
+    expect(() =>
+      checkClientUpdate(server, workspace, Y.decodeUpdate(Y.encodeStateAsUpdate(client, first))),
+    ).not.toThrow();
   });
 });
 
