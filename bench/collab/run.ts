@@ -2,13 +2,12 @@
  * The collaboration load benchmark: ours vs Hocuspocus vs the y-websocket server, same clients,
  * same machine, one run. `npm run bench:collab -w bench` (see README.md for the knobs).
  */
-import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ColdLoadResult, runColdLoad } from "./coldLoad";
 import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
 import { machineInfo, writeReport } from "./report";
-import { exportSnapshot } from "./snapshot";
+import { rerunInSnapshot } from "./snapshot";
 import { generateTrace } from "./trace";
 import type { SystemId } from "./transports";
 import { FILE } from "./typing";
@@ -25,23 +24,8 @@ if (env.BENCH_REPORT) {
   process.exit(0);
 }
 
-// Re-run from a snapshot of one commit unless told to measure the working tree.
-if (!env.BENCH_SNAPSHOT && env.BENCH_REF !== "worktree") {
-  const snapshot = exportSnapshot(env.BENCH_REF ?? "HEAD");
-  console.log(
-    `measuring ${snapshot.commit}${snapshot.isDirty ? " (working tree differs; not measured)" : ""} from ${snapshot.dir}`,
-  );
-  const child = spawnSync(
-    process.execPath,
-    ["--import", "tsx", path.join(snapshot.dir, "bench/collab/run.ts")],
-    {
-      cwd: snapshot.dir,
-      stdio: "inherit",
-      env: { ...env, BENCH_SNAPSHOT: snapshot.commit, BENCH_OUT: outDir },
-    },
-  );
-  process.exit(child.status ?? 1);
-}
+// Measure one commit's production bundle, exported and built, while others edit the working tree.
+rerunInSnapshot("collab/run.ts", outDir);
 
 // About 2 kB of code in every document before typing starts (notes §5.3, S4).
 const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
@@ -71,7 +55,7 @@ if (env.BENCH_WORKSPACE === "1") {
   const rounds = await runWorkspace(load, workspace);
   const results = {
     date: new Date().toISOString(),
-    commit: env.BENCH_SNAPSHOT ?? "working tree",
+    commit: env.BENCH_SNAPSHOT ?? "unknown",
     machine: machineInfo(),
     config: { ...load, seedText: `${load.seedText.length} chars`, workspace },
     rounds,
@@ -113,7 +97,7 @@ for (const system of systems) cold.push(await runColdLoad(system, traceFor, rest
 
 const results = {
   date: new Date().toISOString(),
-  commit: env.BENCH_SNAPSHOT ?? "working tree",
+  commit: env.BENCH_SNAPSHOT ?? "unknown",
   machine: machineInfo(),
   config: { ...config, seedText: `${config.seedText.length} chars`, traceOps, restarts },
   trace: { ops: trace.ops, updates: trace.chunks.length, stateBytes: trace.stateBytes },

@@ -1,5 +1,5 @@
 /**
- * Preloaded into every server under test (`node --expose-gc --import tsx --import ./serverProbe.ts`),
+ * Preloaded into every server under test (`node --expose-gc --import <this, compiled> server.js`),
  * so the three servers are instrumented the same way without patching any of them. Over the IPC
  * channel it answers `{ type: "probe" }` with memory and event-loop delay, after a full GC when
  * asked; the delay histogram restarts after each answer.

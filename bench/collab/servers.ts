@@ -1,7 +1,9 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
+import { buildSync } from "esbuild";
+import { descendantsRssBytes, treeCpuMs } from "./processTree";
 import type { ProbeReply } from "./serverProbe";
 import { sleep } from "./stats";
 import type { SystemId } from "./transports";
@@ -13,6 +15,8 @@ const yWebsocketServer = path.join(
   path.dirname(require.resolve("y-websocket/package.json")),
   "bin/server.js",
 );
+/** Our production bundle, built by `snapshot.ts` in the exported tree this harness runs from. */
+const OUR_BUNDLE = path.join(root, "apps/server/dist/main.js");
 
 export interface ServerOptions {
   port: number;
@@ -22,7 +26,14 @@ export interface ServerOptions {
   persist?: boolean;
   /** Ours only: PostgreSQL instead of the embedded PGlite. */
   databaseUrl?: string;
+  /** More of the server's configuration (ours: `RUN_NICE`, …). */
+  env?: Record<string, string>;
+  /** More TypeScript modules preloaded after the probe (compiled like it), e.g. the vcs trace. */
+  preload?: string[];
 }
+
+/** An IPC message to the modules preloaded into a server under test. */
+export type Message = { type: string } & Record<string, unknown>;
 
 /** A running server under test, in its own process. */
 export interface ServerHandle {
@@ -30,16 +41,43 @@ export interface ServerHandle {
   url: string;
   healthUrl: string;
   pid: number;
-  /** CPU time (user + system) the process has used so far, in ms. */
+  /** CPU time (user + system) the server's process tree has used so far, in ms. */
   cpuMs(): number;
-  /** Memory and event-loop delay from the preloaded probe; `gc` forces a full GC first. */
+  /**
+   * Memory and event-loop delay from the preloaded probe; `gc` forces a full GC first. `rss`
+   * is the whole process tree's (a child process the server starts counts).
+   */
   probe(gc: boolean): Promise<ProbeReply>;
+  /** Sends `message` to the preloaded modules and resolves with the first answer of `replyType`. */
+  ask<T>(message: Message, replyType: string): Promise<T>;
   stop(): Promise<void>;
+}
+
+/**
+ * `entry`, a TypeScript module of the harness, bundled into plain JavaScript beside it (npm
+ * packages stay imports), so no server under test runs with a TypeScript loader: ours runs as
+ * its production bundle, the others as published.
+ */
+function compiled(entry: string): string {
+  const outfile = path.join(path.dirname(entry), ".compiled", path.basename(entry).replace(/\.ts$/, ".mjs"));
+  buildSync({
+    entryPoints: [entry],
+    outfile,
+    bundle: true,
+    platform: "node",
+    format: "esm",
+    target: "node20",
+    packages: "external",
+    logLevel: "warning",
+  });
+  return outfile;
 }
 
 function command(system: SystemId, options: ServerOptions): { args: string[]; env: NodeJS.ProcessEnv } {
   const port = String(options.port);
   if (system === "ours") {
+    if (!existsSync(OUR_BUNDLE))
+      throw new Error(`${OUR_BUNDLE} is missing: run the bench through its run.ts, which builds it`);
     const env: NodeJS.ProcessEnv = {
       PORT: port,
       HOST: "127.0.0.1",
@@ -47,12 +85,12 @@ function command(system: SystemId, options: ServerOptions): { args: string[]; en
       LOG_LEVEL: "warn",
     };
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-    return { args: [path.join(root, "apps/server/src/main.ts")], env };
+    return { args: [OUR_BUNDLE], env };
   }
   if (system === "hocuspocus") {
     const env: NodeJS.ProcessEnv = { PORT: port };
     if (options.persist) env.PERSIST_DIR = options.dataDir;
-    return { args: [path.join(here, "hocuspocusServer.ts")], env };
+    return { args: [compiled(path.join(here, "hocuspocusServer.ts"))], env };
   }
   const env: NodeJS.ProcessEnv = { PORT: port, HOST: "127.0.0.1" };
   if (options.persist) env.YPERSISTENCE = options.dataDir;
@@ -66,27 +104,32 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
   const profile = process.env.BENCH_CPU_PROF
     ? ["--cpu-prof", `--cpu-prof-dir=${process.env.BENCH_CPU_PROF}`]
     : [];
-  const child = spawn(
-    process.execPath,
-    [...profile, "--expose-gc", "--import", "tsx", "--import", path.join(here, "serverProbe.ts"), ...args],
-    {
-      cwd: root,
-      env: { ...process.env, NODE_ENV: "production", ...env },
-      stdio: ["ignore", "ignore", "inherit", "ipc"],
-    },
-  );
+  const preloads = [path.join(here, "serverProbe.ts"), ...(options.preload ?? [])].flatMap((file) => [
+    "--import",
+    compiled(file),
+  ]);
+  const child = spawn(process.execPath, [...profile, "--expose-gc", ...preloads, ...args], {
+    cwd: root,
+    env: { ...process.env, NODE_ENV: "production", ...env, ...options.env },
+    stdio: ["ignore", "ignore", "inherit", "ipc"],
+  });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${system} did not start`);
   const url = `http://127.0.0.1:${options.port}`;
   const healthUrl = `${url}${system === "ours" ? "/api/health" : "/health"}`;
   await waitForHealth(healthUrl, child);
+  const ask = <T>(message: Message, replyType: string) => askChild<T>(child, message, replyType);
   return {
     system,
     url,
     healthUrl,
     pid,
-    cpuMs: () => cpuMsOf(pid),
-    probe: (gc) => probe(child, gc),
+    cpuMs: () => treeCpuMs(pid),
+    probe: async (gc) => {
+      const reply = await ask<ProbeReply>({ type: "probe", gc }, "probe");
+      return { ...reply, rss: reply.rss + descendantsRssBytes(pid) };
+    },
+    ask,
     stop: () => stop(child),
   };
 }
@@ -104,22 +147,15 @@ async function waitForHealth(healthUrl: string, child: ChildProcess) {
   throw new Error(`${healthUrl} did not answer within 30 s`);
 }
 
-/** utime + stime of the whole process (all its threads) from /proc, in ms (USER_HZ = 100). */
-function cpuMsOf(pid: number): number {
-  const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  return (Number(fields[11]) + Number(fields[12])) * 10;
-}
-
-function probe(child: ChildProcess, gc: boolean): Promise<ProbeReply> {
+function askChild<T>(child: ChildProcess, message: Message, replyType: string): Promise<T> {
   return new Promise((resolve) => {
-    const onMessage = (message: ProbeReply) => {
-      if (message.type !== "probe") return;
+    const onMessage = (reply: { type?: unknown }) => {
+      if (reply.type !== replyType) return;
       child.off("message", onMessage);
-      resolve(message);
+      resolve(reply as T);
     };
     child.on("message", onMessage);
-    child.send({ type: "probe", gc });
+    child.send(message);
   });
 }
 

@@ -1,0 +1,73 @@
+import { readdirSync, readFileSync } from "node:fs";
+
+/** /proc/<pid>/stat's fields after the command name (field 3 of proc(5) first); [] when gone. */
+function statFields(pid: number): string[] {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // The command name is in parentheses and may itself hold spaces or parentheses.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  } catch {
+    return [];
+  }
+}
+
+/** The living children of `pid`, of all its threads (any thread may have started one). */
+function childrenOf(pid: number): number[] {
+  let tasks: string[];
+  try {
+    tasks = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    return []; // It exited meanwhile.
+  }
+  return tasks.flatMap((task) => {
+    try {
+      return readFileSync(`/proc/${pid}/task/${task}/children`, "utf8")
+        .split(" ")
+        .filter(Boolean)
+        .map(Number);
+    } catch {
+      return [];
+    }
+  });
+}
+
+/** `pid` and every living process below it. */
+export function processTree(pid: number): number[] {
+  const found: number[] = [];
+  const queue = [pid];
+  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
+    found.push(next);
+    queue.push(...childrenOf(next));
+  }
+  return found;
+}
+
+/**
+ * CPU time (user + system, all threads) of `pid` and of every process below it, living or
+ * ended and reaped by its parent, in ms (USER_HZ = 100). A server that moves work into a child
+ * process (its database, git, a sandbox) is then charged for it all the same.
+ */
+export function treeCpuMs(pid: number): number {
+  return processTree(pid).reduce((sum, member) => {
+    const fields = statFields(member);
+    // utime, stime, cutime, cstime: fields 14-17 of proc(5).
+    return sum + [11, 12, 13, 14].reduce((ticks, i) => ticks + Number(fields[i] ?? 0), 0) * 10;
+  }, 0);
+}
+
+/** Resident memory of one process, in bytes (0 once it is gone). */
+export function rssBytes(pid: number): number {
+  try {
+    const kb = /VmRSS:\s*(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Resident memory of the processes below `pid` (not `pid` itself), in bytes; shared pages count in each. */
+export function descendantsRssBytes(pid: number): number {
+  return processTree(pid)
+    .slice(1)
+    .reduce((sum, member) => sum + rssBytes(member), 0);
+}
