@@ -82,7 +82,7 @@ export async function runColdLoad(
     persist: true,
     ...extra,
   };
-  const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0 };
+  const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0, updatesSent: 0 };
   let server = await startServer(system, options);
   const [name = "cold"] = await createDocuments(server, 1, `cold-${system}`);
   const { client: writer, textName } = await syncedClient(system, server.url, name, counters);

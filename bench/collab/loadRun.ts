@@ -3,11 +3,12 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { createDocuments } from "./documents";
-import type { LoadgenCommand, LoadgenStats } from "./loadgen";
+import type { LoadgenCommand, LoadgenStats, UpdatesSent } from "./loadgen";
 import { machineBusyMs, waitForQuiet } from "./machineLoad";
 import { type ServerHandle, type ServerOptions, startServer } from "./servers";
 import { type Summary, sleep, summarize } from "./stats";
 import type { SystemId } from "./transports";
+import { tallyUpdates, type UpdateTally } from "./updateCheck";
 
 export interface LoadConfig {
   sessions: number;
@@ -61,6 +62,8 @@ export interface StepResult {
   backgroundCpuPercent: number;
   /** Machine busy share just before the step's load started, after waiting for quiet. */
   busyBeforePercent: number;
+  /** From before the typing started to after the last keystroke was delivered (warm-up included). */
+  updates: UpdateTally;
 }
 
 export interface LoadResult {
@@ -68,6 +71,8 @@ export interface LoadResult {
   label: string;
   connectMs: number;
   idle: { sessions: number; rssPerSessionKb: number; heapPerSessionKb: number; rssMb: number };
+  /** The seed texts the sessions' first clients typed while connecting. */
+  connectUpdates: UpdateTally;
   steps: StepResult[];
 }
 
@@ -85,6 +90,12 @@ function startLoadgen() {
       child.send(command);
     });
   return { child, ask };
+}
+
+/** Updates the load generators' clients have sent so far, in all. */
+async function updatesSent(loadgens: ReturnType<typeof startLoadgen>[]): Promise<number> {
+  const counts = await Promise.all(loadgens.map((lg) => lg.ask<UpdatesSent>({ type: "count" })));
+  return counts.reduce((sum, c) => sum + c.updatesSent, 0);
 }
 
 /** Pings the server's trivial HTTP endpoint every 200 ms: an outside view of its event loop. */
@@ -130,6 +141,7 @@ export async function runLoad(
     }
     await sleep(2000);
     const before = await server.probe(true);
+    const updatesBefore = await server.updates();
     const started = performance.now();
     await Promise.all(
       loadgens.map((lg, i) => {
@@ -154,14 +166,22 @@ export async function runLoad(
       heapPerSessionKb: (after.heapUsed - before.heapUsed) / 1024 / config.sessions,
       rssMb: after.rss / 1024 / 1024,
     };
+    const connectUpdates = tallyUpdates(
+      label,
+      "connect",
+      await updatesSent(loadgens),
+      updatesBefore,
+      await server.updates(),
+    );
     console.log(`[${label}] ${config.sessions} sessions connected in ${connectMs.toFixed(0)} ms; idle`, idle);
+    console.log(`[${label}] updates while connecting`, connectUpdates);
     await hooks.idle?.(server, names);
     const steps: StepResult[] = [];
     for (const active of config.steps) {
       // Other people's processes share the 2 cores: a step they disturbed is run again.
       let best: StepResult | undefined;
       for (let attempt = 1; attempt <= config.attempts; attempt++) {
-        const step = await runStep(server, loadgens, active, config);
+        const step = await runStep(server, loadgens, active, config, label);
         console.log(
           `[${label}] step (attempt ${attempt})`,
           JSON.stringify(step, (k, v) => (k === "count" ? undefined : v)),
@@ -171,7 +191,7 @@ export async function runLoad(
       }
       if (best) steps.push(best);
     }
-    return { system, label, connectMs, idle, steps };
+    return { system, label, connectMs, idle, connectUpdates, steps };
   } finally {
     await Promise.all(loadgens.map((lg) => closeLoadgen(lg.child)));
     await server.stop();
@@ -188,9 +208,12 @@ async function runStep(
   loadgens: ReturnType<typeof startLoadgen>[],
   active: number,
   config: LoadConfig,
+  label: string,
 ): Promise<StepResult> {
   const n = loadgens.length;
   const busyBeforePercent = await waitForQuiet(90_000);
+  // Nobody types between steps: these and the counts after the step bound what was in flight.
+  const [sentBefore, serverBefore] = [await updatesSent(loadgens), await server.updates()];
   await Promise.all(loadgens.map((lg, i) => lg.ask({ type: "type", active: Math.ceil((active - i) / n) })));
   await sleep(config.warmupMs);
   await Promise.all(loadgens.map((lg) => lg.ask({ type: "mark" })));
@@ -212,6 +235,13 @@ async function runStep(
   const keystrokes = sum((s) => s.keystrokes);
   const delivered = sum((s) => s.received);
   await sleep(2000);
+  const updates = tallyUpdates(
+    label,
+    `${active} sessions typing`,
+    (await updatesSent(loadgens)) - sentBefore,
+    serverBefore,
+    await server.updates(),
+  );
   return {
     sessions: active,
     keystrokes,
@@ -237,6 +267,7 @@ async function runStep(
         config.dwellMs) *
       100,
     busyBeforePercent,
+    updates,
   };
 }
 

@@ -20,8 +20,15 @@ export type LoadgenCommand =
     }
   | { type: "type"; active: number }
   | { type: "mark" }
+  /** Answers the updates its clients have sent since they connected (`UpdatesSent`). */
+  | { type: "count" }
   | { type: "stop"; graceMs: number }
   | { type: "close" };
+
+export interface UpdatesSent {
+  type: "count";
+  updatesSent: number;
+}
 
 export interface LoadgenStats {
   type: "stats";
@@ -40,7 +47,7 @@ export interface LoadgenStats {
 process.setMaxListeners(0);
 
 const sessions: BenchSession[] = [];
-const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0 };
+const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0, updatesSent: 0 };
 const samples: Samples = { service: [], intended: [], lost: 0 };
 let typing = 0;
 const loop = monitorEventLoopDelay({ resolution: 10 });
@@ -86,6 +93,9 @@ async function handle(command: LoadgenCommand) {
       loop.enable();
       markedAt = { wall: performance.now(), cpu: process.cpuUsage() };
       reply({ type: "marked" });
+      return;
+    case "count":
+      reply({ type: "count", updatesSent: counters.updatesSent } satisfies UpdatesSent);
       return;
     case "stop": {
       const wall = performance.now() - markedAt.wall;

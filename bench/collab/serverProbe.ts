@@ -2,9 +2,13 @@
  * Preloaded into every server under test (`node --expose-gc --import <this, compiled> server.js`),
  * so the three servers are instrumented the same way without patching any of them. Over the IPC
  * channel it answers `{ type: "probe" }` with memory and event-loop delay, after a full GC when
- * asked; the delay histogram restarts after each answer.
+ * asked; the delay histogram restarts after each answer. With `BENCH_PROBE_YJS_FROM` set (the
+ * y-websocket server's script), it also counts the Yjs updates that server applied and answers
+ * them to `{ type: "updates" }`.
  */
+import { createRequire } from "node:module";
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import type * as Y from "yjs";
 
 export interface ProbeReply {
   type: "probe";
@@ -14,6 +18,16 @@ export interface ProbeReply {
   loopDelay: { p50: number; p99: number; max: number };
 }
 
+export interface YjsUpdatesReply {
+  type: "updates";
+  /** Updates from a connection that changed a document (the `update` events a client caused). */
+  applied: number;
+  /** Messages the server failed on (y-websocket reports them as a document's `error` event). */
+  refused: number;
+  /** Whether the documents the server holds are of the `yjs` instance counted here. */
+  isSameInstance: boolean;
+}
+
 // The histogram records whole timer intervals; the delay is what exceeds the resolution.
 const RESOLUTION_MS = 10;
 const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
@@ -21,8 +35,42 @@ histogram.enable();
 
 const gc = (globalThis as { gc?: () => void }).gc;
 
+/**
+ * Counts applied updates in a CommonJS server by hooking `Doc.prototype.emit` of the `yjs` it
+ * loads: `require` caches modules by file, so resolving `yjs` from the server's own script
+ * gives the very instance its documents are made of (checked on every answer through the
+ * server's `docs` map, y-websocket's export of the documents it holds).
+ */
+function countYjsUpdates(serverScript: string) {
+  const requireFromServer = createRequire(serverScript);
+  const yjs = requireFromServer("yjs") as typeof Y;
+  const counts = { applied: 0, refused: 0 };
+  type Emitter = { emit(name: string, args: unknown[]): void };
+  const prototype = yjs.Doc.prototype as unknown as Emitter;
+  const emit = prototype.emit;
+  prototype.emit = function (this: Y.Doc, name: string, args: unknown[]) {
+    // A connection is the origin of a client's update; a null origin is the server's own load.
+    if (name === "update" && args[1] != null) counts.applied += 1;
+    else if (name === "error") counts.refused += 1;
+    emit.call(this, name, args);
+  };
+  const utils = requireFromServer.resolve("./utils.js");
+  const isSameInstance = () => {
+    const docs: unknown = requireFromServer.cache[utils]?.exports?.docs;
+    return docs instanceof Map && [...docs.values()].every((doc) => doc instanceof yjs.Doc);
+  };
+  return (): YjsUpdatesReply => ({ type: "updates", ...counts, isSameInstance: isSameInstance() });
+}
+
+const yjsServer = process.env.BENCH_PROBE_YJS_FROM;
+const updates = yjsServer ? countYjsUpdates(yjsServer) : undefined;
+
 if (process.send) {
   process.on("message", (message: { type?: string; gc?: boolean }) => {
+    if (message.type === "updates" && updates) {
+      process.send?.(updates());
+      return;
+    }
     if (message.type !== "probe") return;
     if (message.gc && gc) {
       gc();

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { descendantsRssBytes, treeCpuMs } from "./processTree";
-import type { ProbeReply } from "./serverProbe";
+import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
 import { sleep } from "./stats";
 import type { SystemId } from "./transports";
 
@@ -32,6 +32,14 @@ export interface ServerOptions {
   preload?: string[];
 }
 
+/** Client updates a server applied and refused since it started, as it counts them. */
+export interface UpdateCounts {
+  applied: number;
+  refused: number;
+  /** Ours only: updates built on content the server lacked, not applied; the client resends. */
+  deferred?: number;
+}
+
 /** An IPC message to the modules preloaded into a server under test. */
 export type Message = { type: string } & Record<string, unknown>;
 
@@ -48,6 +56,8 @@ export interface ServerHandle {
    * is the whole process tree's (a child process the server starts counts).
    */
   probe(gc: boolean): Promise<ProbeReply>;
+  /** The client updates the server applied and refused since it started. */
+  updates(): Promise<UpdateCounts>;
   /** Sends `message` to the preloaded modules and resolves with the first answer of `replyType`. */
   ask<T>(message: Message, replyType: string): Promise<T>;
   stop(): Promise<void>;
@@ -92,7 +102,8 @@ function command(system: SystemId, options: ServerOptions): { args: string[]; en
     if (options.persist) env.PERSIST_DIR = options.dataDir;
     return { args: [compiled(path.join(here, "hocuspocusServer.ts"))], env };
   }
-  const env: NodeJS.ProcessEnv = { PORT: port, HOST: "127.0.0.1" };
+  // The probe counts what y-websocket applied through the `yjs` its script loads.
+  const env: NodeJS.ProcessEnv = { PORT: port, HOST: "127.0.0.1", BENCH_PROBE_YJS_FROM: yWebsocketServer };
   if (options.persist) env.YPERSISTENCE = options.dataDir;
   return { args: [yWebsocketServer], env };
 }
@@ -129,9 +140,36 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
       const reply = await ask<ProbeReply>({ type: "probe", gc }, "probe");
       return { ...reply, rss: reply.rss + descendantsRssBytes(pid) };
     },
+    updates: async () => {
+      if (system !== "ywebsocket") return updatesFromHealth(healthUrl);
+      const reply = await ask<YjsUpdatesReply>({ type: "updates" }, "updates");
+      if (!reply.isSameInstance)
+        console.error(
+          "\n!!! y-websocket's documents are not of the yjs the probe counts: its counts are wrong\n",
+        );
+      return { applied: reply.applied, refused: reply.refused };
+    },
     ask,
     stop: () => stop(child),
   };
+}
+
+/** Ours answers `/api/health` with `{ ok, liveSessions, updates }`; our Hocuspocus wrapper `/health` with `{ ok, updates }`. */
+async function updatesFromHealth(healthUrl: string): Promise<UpdateCounts> {
+  const body: unknown = await (await fetch(healthUrl)).json();
+  const updates = field(body, "updates");
+  const count = (name: string) => {
+    const value = field(updates, name);
+    return typeof value === "number" ? value : undefined;
+  };
+  const [applied, refused, deferred] = [count("applied"), count("refused"), count("deferred")];
+  if (applied === undefined || refused === undefined)
+    throw new Error(`${healthUrl} answered no update counts: ${JSON.stringify(body)}`);
+  return deferred === undefined ? { applied, refused } : { applied, refused, deferred };
+}
+
+function field(value: unknown, key: string): unknown {
+  return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
 }
 
 async function waitForHealth(healthUrl: string, child: ChildProcess) {

@@ -59,7 +59,8 @@ export class BenchSession {
     this.clients = [0, 1, 2].map(() => connectClient(system, url, name, counters));
     this.clients.forEach((client, index) => {
       client.doc.on("update", (update: Uint8Array, origin: unknown) => {
-        if (origin !== LOCAL && this.measuring) this.record(index, update);
+        if (origin === LOCAL) this.counters.updatesSent += 1;
+        else if (this.measuring) this.record(index, update);
       });
     });
   }

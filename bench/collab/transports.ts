@@ -15,6 +15,8 @@ export interface Counters {
   keystrokes: number;
   received: number;
   disconnects: number;
+  /** Local Yjs updates the clients made (each goes out as one message), since they connected. */
+  updatesSent: number;
 }
 
 /** One connected editor: its own Y.Doc and awareness, synced with the server. */

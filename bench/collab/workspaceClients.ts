@@ -55,7 +55,7 @@ export async function fillWorkspaces(
  * has its text (what the tree and the first editor need). Returns milliseconds.
  */
 export async function timeJoin(baseUrl: string, sessionId: string, fileCount: number): Promise<number> {
-  const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0 };
+  const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0, updatesSent: 0 };
   const started = performance.now();
   const client = connectClient("ours", baseUrl, sessionId, counters);
   const isShown = () => {
