@@ -1,0 +1,197 @@
+// Lighthouse's default run (mobile, simulated throttling) on the landing page of the production
+// build: the server on a temp DATA_DIR, Debian's Chromium fresh for each run (a new profile, so
+// no cache carries over), medians of BENCH_RUNS runs. Writes results.json, each run's full
+// report in runs/ (not committed) and the part of RESULTS.md below its marker.
+import { type ChildProcess, spawn } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import lighthouse, { type Result } from "lighthouse";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const RUNS = Number(process.env.BENCH_RUNS ?? 3);
+const PORT = 3890;
+const PAGE = process.env.BENCH_PAGE ?? "/";
+const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
+// Chromium runs as root here and the machine has no network but localhost.
+const CHROMIUM_FLAGS = [
+  "--headless=new",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+  "--remote-debugging-port=0",
+];
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
+};
+
+async function stop(child: ChildProcess, isGroup = false): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  if (isGroup && child.pid) process.kill(-child.pid, "SIGTERM");
+  else child.kill("SIGTERM");
+  await exited;
+}
+
+async function startServer(dataDir: string): Promise<ChildProcess> {
+  const main = path.join(ROOT, "apps/server/dist/main.js");
+  if (!existsSync(main) || !existsSync(path.join(ROOT, "apps/web/dist/index.html")))
+    throw new Error("no production build: run `npm run build` first");
+  const child = spawn(process.execPath, [main], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    stdio: ["ignore", "ignore", "inherit"],
+  });
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
+    const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then(
+      (r) => r.ok,
+      () => false,
+    );
+    if (ok) return child;
+    await sleep(20);
+  }
+}
+
+/** Starts Chromium on a fresh profile; resolves with its DevTools port once it listens. */
+async function startChromium(profile: string): Promise<{ child: ChildProcess; port: number }> {
+  // Its own process group, so that stopping it stops its renderers and helpers too.
+  const child = spawn(CHROMIUM, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, "about:blank"], {
+    stdio: ["ignore", "ignore", "pipe"],
+    detached: true,
+  });
+  const port = await new Promise<number>((resolve, reject) => {
+    let stderr = "";
+    child.stderr?.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString();
+      const match = stderr.match(/DevTools listening on ws:\/\/[^:]+:(\d+)\//);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`chromium exited with ${code}: ${stderr}`)));
+  });
+  return { child, port };
+}
+
+interface Sample {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  lcpMs: number;
+  fcpMs: number;
+  tbtMs: number;
+  cls: number;
+  speedIndexMs: number;
+  totalBytes: number;
+}
+
+const score = (lhr: Result, category: string) => Math.round((lhr.categories[category]?.score ?? 0) * 100);
+const numeric = (lhr: Result, audit: string) => lhr.audits[audit]?.numericValue ?? Number.NaN;
+
+function sampleOf(lhr: Result): Sample {
+  return {
+    performance: score(lhr, "performance"),
+    accessibility: score(lhr, "accessibility"),
+    bestPractices: score(lhr, "best-practices"),
+    lcpMs: numeric(lhr, "largest-contentful-paint"),
+    fcpMs: numeric(lhr, "first-contentful-paint"),
+    tbtMs: numeric(lhr, "total-blocking-time"),
+    cls: numeric(lhr, "cumulative-layout-shift"),
+    speedIndexMs: numeric(lhr, "speed-index"),
+    totalBytes: numeric(lhr, "total-byte-weight"),
+  };
+}
+
+/** What the run says is worth fixing: failed audits that carry savings or a finding, worst first. */
+function findings(lhr: Result): string[] {
+  const ids = lhr.categories.performance?.auditRefs.map((ref) => ref.id) ?? [];
+  return ids
+    .map((id) => lhr.audits[id])
+    .filter((audit) => audit !== undefined && audit.score !== null && audit.score < 0.9)
+    .filter((audit) => audit?.scoreDisplayMode !== "informative" || audit.displayValue)
+    .map((audit) => `${audit?.title}${audit?.displayValue ? `: ${audit.displayValue}` : ""}`);
+}
+
+const runsDir = path.join(import.meta.dirname, "runs");
+mkdirSync(runsDir, { recursive: true });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-lighthouse-"));
+const server = await startServer(dataDir);
+const samples: Sample[] = [];
+const reports: Result[] = [];
+try {
+  for (let run = 0; run < RUNS; run++) {
+    const profile = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-chromium-"));
+    const chromium = await startChromium(profile);
+    try {
+      const result = await lighthouse(`http://127.0.0.1:${PORT}${PAGE}`, {
+        port: chromium.port,
+        logLevel: "error",
+        output: "json",
+      });
+      if (!result) throw new Error("lighthouse returned no result");
+      if (result.lhr.runtimeError) throw new Error(`lighthouse: ${result.lhr.runtimeError.message}`);
+      reports.push(result.lhr);
+      samples.push(sampleOf(result.lhr));
+      writeFileSync(path.join(runsDir, `run-${run + 1}.json`), JSON.stringify(result.lhr));
+      console.log(`run ${run + 1}:`, sampleOf(result.lhr));
+    } finally {
+      await stop(chromium.child, true);
+      // Chromium's helpers may still be writing the profile for a moment after it exits.
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
+    }
+  }
+} finally {
+  await stop(server);
+  rmSync(dataDir, { recursive: true, force: true });
+}
+
+const summary = Object.fromEntries(
+  (Object.keys(samples[0] ?? {}) as (keyof Sample)[]).map((key) => [key, median(samples.map((s) => s[key]))]),
+) as Record<keyof Sample, number>;
+// The run whose performance score is the median one speaks for the findings.
+const medianRun = reports[samples.findIndex((s) => s.performance === summary.performance)] ?? reports[0];
+const lcpElement = medianRun?.audits["largest-contentful-paint-element"]?.details;
+const lcpNode =
+  lcpElement?.type === "list" && lcpElement.items[0]?.type === "table"
+    ? lcpElement.items[0].items[0]?.node
+    : undefined;
+const lcpSnippet = lcpNode && typeof lcpNode === "object" && "snippet" in lcpNode ? lcpNode.snippet : "";
+
+const date = new Date().toISOString();
+writeFileSync(
+  path.join(import.meta.dirname, "results.json"),
+  `${JSON.stringify({ date, page: PAGE, lighthouse: medianRun?.lighthouseVersion, summary, samples }, null, 2)}\n`,
+);
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
+const row = (name: string, s: Sample) =>
+  `| ${name} | ${s.performance} | ${s.accessibility} | ${s.bestPractices} | ${seconds(s.lcpMs)} | ${seconds(s.fcpMs)} | ${Math.round(s.tbtMs)} ms | ${s.cls.toFixed(3)} | ${seconds(s.speedIndexMs)} | ${Math.round(s.totalBytes / 1024)} KiB |`;
+const marker = "<!-- Everything below is written by run.ts. -->";
+const resultsFile = path.join(import.meta.dirname, "RESULTS.md");
+const head = existsSync(resultsFile) ? (readFileSync(resultsFile, "utf8").split(marker)[0] ?? "") : "";
+const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+const body = [
+  marker,
+  "",
+  `Run ${date} on ${os.cpus().length} cores (${cpu}), Node ${process.version}, Lighthouse ${medianRun?.lighthouseVersion}, ${medianRun?.environment.hostUserAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "Chromium"}; page \`${PAGE}\`, ${RUNS} runs, medians.`,
+  "",
+  "| run | performance | accessibility | best practices | LCP | FCP | TBT | CLS | Speed Index | bytes |",
+  "|---|---|---|---|---|---|---|---|---|---|",
+  ...samples.map((s, i) => row(`${i + 1}`, s)),
+  row("**median**", summary),
+  "",
+  `LCP element: \`${lcpSnippet}\``,
+  "",
+  "What the median run still flags:",
+  "",
+  ...(medianRun ? findings(medianRun).map((line) => `- ${line}`) : []),
+  "",
+].join("\n");
+writeFileSync(resultsFile, `${head}${body}`);
+console.log(body);
