@@ -1,3 +1,4 @@
+import { AuthResponseSchema, CreateSessionResponseSchema } from "@ensemble/protocol";
 import type { ServerHandle } from "./servers";
 
 /**
@@ -31,21 +32,19 @@ async function postJson(url: string, body: object, token?: string): Promise<unkn
   return response.json();
 }
 
-async function register(baseUrl: string, prefix: string): Promise<string> {
+/** Registers a new user named after `prefix` through the REST API; resolves with their token. */
+export async function register(baseUrl: string, prefix: string): Promise<string> {
   const name = `${prefix}-${Date.now()}`;
   const body = await postJson(`${baseUrl}/api/auth/register`, {
     name,
     email: `${name}@bench.invalid`,
     password: "benchmark password",
   });
-  const token = (body as { token?: unknown }).token;
-  if (typeof token !== "string") throw new Error("register answered without a token");
-  return token;
+  return AuthResponseSchema.parse(body).token;
 }
 
-async function createSession(baseUrl: string, token: string, title: string): Promise<string> {
+/** Creates a session hosted by the holder of `token`; resolves with its id. */
+export async function createSession(baseUrl: string, token: string, title: string): Promise<string> {
   const body = await postJson(`${baseUrl}/api/session/create`, { title }, token);
-  const id = (body as { session_id?: unknown }).session_id;
-  if (typeof id !== "string") throw new Error("session/create answered without a session_id");
-  return id;
+  return CreateSessionResponseSchema.parse(body).session_id;
 }

@@ -1,12 +1,9 @@
-import { CollabClient, fromWire, toWire } from "@ensemble/collab";
-import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
 import { HocuspocusProvider, type HocuspocusProviderConfiguration } from "@hocuspocus/provider";
-import { io } from "socket.io-client";
-import msgpackParser from "socket.io-msgpack-parser";
 import WebSocket from "ws";
 import { Awareness } from "y-protocols/awareness";
 import { WebsocketProvider } from "y-websocket";
 import * as Y from "yjs";
+import { attachCollab, joinSession, ourSocket } from "./ourSocket";
 
 export type SystemId = "ours" | "hocuspocus" | "ywebsocket";
 
@@ -46,39 +43,19 @@ function connectOurs(
   awareness: Awareness,
   counters: Counters,
 ) {
-  const socket = io(baseUrl, {
-    transports: ["websocket"],
-    parser: msgpackParser,
-    auth: { protocolVersion: PROTOCOL_VERSION },
-    // Every client gets its own connection, as separate browsers would.
-    forceNew: true,
-  });
-  const client = new CollabClient(doc, awareness, {
-    // As the protocol package says Node must: a bare Uint8Array would not go out as msgpack bin.
-    sendSync: (m) => socket.emit("yjsSync", toWire(m)),
-    sendAwareness: (m) => socket.emit("yjsAwareness", toWire(m)),
+  const socket = ourSocket(baseUrl);
+  const client = attachCollab(socket, doc, awareness, () => {
+    counters.received += 1;
   });
   const synced = new Promise<void>((resolve) => client.onSynced((isSynced) => isSynced && resolve()));
   socket.on("connect", () => {
-    socket.emit("joinSession", sessionId, (ack: Ack<Joined>) => {
-      if (ack.ok) client.connected();
-      else console.error(`joinSession ${sessionId} refused: ${ack.error.message}`);
-    });
+    joinSession(socket, sessionId).then(
+      () => client.connected(),
+      (error: unknown) => console.error(String(error)),
+    );
   });
   socket.on("disconnect", () => {
     counters.disconnects += 1;
-    client.disconnected();
-  });
-  socket.on("socketError", (error: { event: string; code: string; message: string }) => {
-    console.error(`socketError on ${error.event}: ${error.code} ${error.message}`);
-  });
-  socket.on("yjsSync", (m: Uint8Array | ArrayBuffer) => {
-    counters.received += 1;
-    client.receiveSync(fromWire(m));
-  });
-  socket.on("yjsAwareness", (m: Uint8Array | ArrayBuffer) => {
-    counters.received += 1;
-    client.receiveAwareness(fromWire(m));
   });
   const close = () => {
     client.destroy();

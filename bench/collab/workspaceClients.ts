@@ -1,21 +1,14 @@
 import { listWorkspace } from "@ensemble/collab";
-import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
-import { io } from "socket.io-client";
-import msgpackParser from "socket.io-msgpack-parser";
+import type { Ack } from "@ensemble/protocol";
+import { joinSession, ourSocket } from "./ourSocket";
 import type { ProjectFile } from "./project";
 import { MAIN_FILE, textNameOf } from "./session";
 import { type Counters, connectClient } from "./transports";
 
 /** A socket joined to a session as the browser joins it (guest, msgpack, websocket only). */
 async function joinedSocket(baseUrl: string, sessionId: string) {
-  const socket = io(baseUrl, {
-    transports: ["websocket"],
-    parser: msgpackParser,
-    auth: { protocolVersion: PROTOCOL_VERSION },
-    forceNew: true,
-  });
-  const ack: Ack<Joined> = await socket.emitWithAck("joinSession", sessionId);
-  if (!ack.ok) throw new Error(`joinSession ${sessionId} refused: ${ack.error.message}`);
+  const socket = ourSocket(baseUrl);
+  await joinSession(socket, sessionId);
   return socket;
 }
 
