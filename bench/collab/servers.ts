@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { createServer } from "node:net";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { descendantsRssBytes, treeCpuMs } from "./processTree";
@@ -170,6 +171,19 @@ async function updatesFromHealth(healthUrl: string): Promise<UpdateCounts> {
 
 function field(value: unknown, key: string): unknown {
   return typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+}
+
+/** A loopback port nobody listens on right now (the system picks it), for a server that needs a fixed one. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once("error", reject);
+    probe.listen(0, "127.0.0.1", () => {
+      const address = probe.address();
+      const port = typeof address === "object" && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
 }
 
 async function waitForHealth(healthUrl: string, child: ChildProcess) {

@@ -1,18 +1,12 @@
 /**
  * The bare-git anchor in a process of its own, small as a shell's (git is started by fork +
  * exec, whose cost grows with the parent's memory). Started by `startSmallAnchor`; answers
- * each command of `WorkerCommand` with `WorkerReply`.
+ * each `WorkerCommand` with a `WorkerReply`.
  */
-import { type Anchor, createBareRepo } from "./bareRepo";
+import { type AnchorCommand, serveAnchor } from "./anchorProtocol";
 import { installTrace } from "./trace";
 
-export type WorkerCommand = { id: number } & (
-  | { command: "create"; dir: string; files: [string, string][] }
-  | { command: "write"; files: [string, string][] }
-  | { command: "status" }
-  | { command: "addAndCommit"; message: string }
-  | { command: "close" }
-);
+export type WorkerCommand = { id: number } & AnchorCommand;
 
 export interface WorkerReply {
   id: number;
@@ -22,24 +16,7 @@ export interface WorkerReply {
   rssMb: number;
 }
 
-const trace = installTrace();
-let repo: Anchor | undefined;
-
-async function answer(message: WorkerCommand): Promise<unknown> {
-  if (message.command === "create") {
-    trace.watch(message.dir);
-    repo = await createBareRepo(message.dir, new Map(message.files), trace);
-    return undefined;
-  }
-  if (!repo) throw new Error("no repository yet");
-  if (message.command === "write") return repo.write(new Map(message.files));
-  if (message.command === "status") return repo.status();
-  if (message.command === "addAndCommit") return repo.addAndCommit(message.message);
-  await repo.close();
-  // After the reply below has gone.
-  setImmediate(() => process.disconnect());
-  return undefined;
-}
+const serve = serveAnchor(installTrace());
 
 process.on("message", (message: WorkerCommand) => {
   const reply = (fields: { value?: unknown; error?: string }) =>
@@ -48,8 +25,12 @@ process.on("message", (message: WorkerCommand) => {
       ...fields,
       rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
     } satisfies WorkerReply);
-  answer(message).then(
-    (value) => reply({ value }),
+  serve(message).then(
+    (value) => {
+      reply({ value });
+      // After the reply has gone.
+      if (message.command === "close") setImmediate(() => process.disconnect());
+    },
     (error: unknown) => reply({ error: String(error) }),
   );
 });

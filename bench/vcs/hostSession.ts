@@ -1,9 +1,11 @@
 import { fileIdAt, listWorkspace } from "@ensemble/collab";
-import { type GitOperation, type GitOutcome, GitOutcomeSchema } from "@ensemble/protocol";
-import { openEditor, type TestEditor, waitFor } from "../../apps/server/test/collabClient";
-import { apiClient, buildSession } from "../../apps/server/test/harness";
+import { type Ack, type GitOperation, type GitOutcome, GitOutcomeSchema } from "@ensemble/protocol";
+import { Awareness } from "y-protocols/awareness";
+import * as Y from "yjs";
+import { createSession, register } from "../collab/documents";
+import { attachCollab, joinSession, ourSocket } from "../collab/ourSocket";
 import type { ProjectFile } from "../collab/project";
-import { between } from "../collab/stats";
+import { between, waitFor } from "../collab/stats";
 import { fillWorkspaces } from "../collab/workspaceClients";
 
 /** A git operation's answer and when it was sent and acknowledged (`performance.now()`). */
@@ -18,33 +20,37 @@ export interface Timed {
  * does, its workspace filled with `files` through `createFile` (src/main.js comes with it).
  */
 export async function openHostSession(url: string, files: ProjectFile[]) {
-  const { host: user, sessionId } = await buildSession(apiClient(url), "vcs bench");
-  const host: TestEditor = await openEditor(url, user.token);
-  const joined = await host.join(sessionId);
-  if (!joined.ok) throw new Error(`joinSession refused: ${joined.error.message}`);
-  await waitFor(() => host.client.synced, 10_000, "the host's sync");
+  const token = await register(url, "vcs-bench");
+  const sessionId = await createSession(url, token, "vcs bench");
+  const socket = ourSocket(url, token);
+  const doc = new Y.Doc();
+  const client = attachCollab(socket, doc, new Awareness(doc));
+  await joinSession(socket, sessionId);
+  client.connected();
+  await waitFor(() => client.synced, 10_000, "the host's sync");
   await fillWorkspaces(url, [sessionId], files, 1);
   const count = files.length + 1;
-  await waitFor(() => listWorkspace(host.doc).files.length === count, 60_000, `${count} files at the host`);
+  await waitFor(() => listWorkspace(doc).files.length === count, 60_000, `${count} files at the host`);
 
   const textOf = (path: string) => {
-    const id = fileIdAt(host.doc, path);
+    const id = fileIdAt(doc, path);
     if (id === undefined) throw new Error(`no file ${path}`);
-    return host.doc.getText(id);
+    return doc.getText(id);
   };
 
   return {
     sessionId,
-    host,
     /** Every file's text as the host's document holds it. */
     files(): Map<string, string> {
-      return new Map(listWorkspace(host.doc).files.map((f) => [f.path, host.doc.getText(f.id).toString()]));
+      return new Map(listWorkspace(doc).files.map((f) => [f.path, doc.getText(f.id).toString()]));
     },
 
     /** Sends one `gitOperation` and waits for its ack; a refusal is an error. */
     async git(operation: GitOperation): Promise<Timed> {
       const sent = performance.now();
-      const ack = await host.request<unknown>("gitOperation", { sessionId, operation }, 60_000);
+      const ack: Ack<unknown> = await socket
+        .timeout(60_000)
+        .emitWithAck("gitOperation", { sessionId, operation });
       const acked = performance.now();
       if (!ack.ok) throw new Error(`git ${operation.op} refused: ${ack.error.message}`);
       return { sent, acked, outcome: GitOutcomeSchema.parse(ack.data) };
@@ -67,13 +73,21 @@ export async function openHostSession(url: string, files: ProjectFile[]) {
         )
           starts.push(i + 1);
         const at = starts[between(random, 0, starts.length - 1)] ?? 0;
-        host.doc.transact(() => text.insert(at, `const ${label} = ${between(random, 1, 9999)};\n`));
+        doc.transact(() => text.insert(at, `const ${label} = ${between(random, 1, 9999)};\n`));
         edited.set(path, text.toString());
       }
       return edited;
     },
 
-    close: () => host.close(),
+    /** Leaves the session (waiting for the ack, so no sent update is dropped), then disconnects. */
+    async close() {
+      await socket
+        .timeout(2000)
+        .emitWithAck("leaveSession", sessionId)
+        .catch(() => {});
+      client.destroy();
+      socket.disconnect();
+    },
   };
 }
 

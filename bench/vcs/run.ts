@@ -8,41 +8,25 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "nod
 import os, { tmpdir } from "node:os";
 import path from "node:path";
 import { STARTER_CODE } from "@ensemble/protocol";
-import { waitFor } from "../../apps/server/test/collabClient";
-import { startTestServer } from "../../apps/server/test/harness";
 import { machineBusyMs, waitForQuiet } from "../collab/machineLoad";
+import { rssBytes, treeCpuMs } from "../collab/processTree";
 import { generateProject } from "../collab/project";
 import { machineInfo } from "../collab/report";
-import { exportSnapshot } from "../collab/snapshot";
-import { between, seededRandom, sleep } from "../collab/stats";
-import { createBareRepo, headTree } from "./bareRepo";
+import { rerunInSnapshot } from "../collab/snapshot";
+import { between, seededRandom, sleep, waitFor } from "../collab/stats";
+import { headTree } from "./bareRepo";
 import { openHostSession } from "./hostSession";
+import { startOurServer } from "./ourServer";
 import { summarizeSegments } from "./phases";
 import { renderResults, type SideName, type SideResult, type VcsResults } from "./report";
 import { anchorSide, type Measured, oursSide, type Side } from "./sides";
 import { startSmallAnchor } from "./smallAnchor";
-import { installTrace } from "./trace";
 
 const env = process.env;
 const outDir = env.BENCH_OUT ?? import.meta.dirname;
 
-// Measure one commit of the server, exported, while others edit the working tree.
-if (!env.BENCH_SNAPSHOT && env.BENCH_REF !== "worktree") {
-  const snapshot = exportSnapshot(env.BENCH_REF ?? "HEAD");
-  console.log(
-    `measuring ${snapshot.commit}${snapshot.isDirty ? " (working tree differs; not measured)" : ""} from ${snapshot.dir}`,
-  );
-  const child = spawnSync(
-    process.execPath,
-    ["--import", "tsx", path.join(snapshot.dir, "bench/vcs/run.ts")],
-    {
-      cwd: snapshot.dir,
-      stdio: "inherit",
-      env: { ...env, BENCH_SNAPSHOT: snapshot.commit, BENCH_OUT: outDir },
-    },
-  );
-  process.exit(child.status ?? 1);
-}
+// Measure one commit's production bundle, exported and built, while others edit the working tree.
+rerunInSnapshot("vcs/run.ts", outDir);
 
 const config = {
   files: Number(env.BENCH_FILES ?? 200),
@@ -54,13 +38,12 @@ const config = {
   settleMs: 100,
 };
 
-// The server runs in this process, so the trace can wrap its execFile and fs calls.
-const trace = installTrace();
-const server = await startTestServer("pglite", { LOG_LEVEL: "warn" });
-const reposDir = path.join(server.dataDir, "repos");
-trace.watch(reposDir);
+// The production server in its own process; its preloaded hooks trace its calls under the
+// repositories and run the anchor that starts git from the server's process.
+const ours = await startOurServer();
+const { server, reposDir, trace } = ours;
+await trace.watch(reposDir);
 const anchorsDir = mkdtempSync(path.join(tmpdir(), "ensemble-bench-vcs-"));
-trace.watch(anchorsDir);
 
 const project = generateProject(
   config.files - 1,
@@ -75,7 +58,7 @@ const initial = session.files();
 // Two anchors on copies of the tree: git started from a small process (a person's shell),
 // and from this one, which holds the server (so it pays the server's cost of starting git).
 const small = await startSmallAnchor(path.join(anchorsDir, "small"), initial);
-const inServer = await createBareRepo(path.join(anchorsDir, "in-server"), initial, trace);
+const inServer = await ours.anchor(path.join(anchorsDir, "in-server"), initial);
 const sides: Record<SideName, Side> = {
   ours: oursSide(session, trace),
   bare: anchorSide(small),
@@ -95,22 +78,8 @@ function pick(list: readonly string[], count: number, random: () => number): str
   return copy.slice(0, count);
 }
 
-/**
- * CPU time of a process, of the children it has reaped (git processes) and of its living
- * children (the anchor process, a git helper the server may start), in ms.
- */
-function cpuMsOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    const own = [11, 12, 13, 14].reduce((sum, i) => sum + Number(fields[i]), 0) * 10;
-    const children = readFileSync(`/proc/${pid}/task/${pid}/children`, "utf8").split(" ").filter(Boolean);
-    return own + children.reduce((sum, child) => sum + cpuMsOf(Number(child)), 0);
-  } catch {
-    return 0; // It exited meanwhile.
-  }
-}
-const benchCpuMs = () => cpuMsOf(process.pid);
+// The bench's own tree holds the server, the anchor process and whatever they start.
+const benchCpuMs = () => treeCpuMs(process.pid);
 
 const measured = { ours: [] as Measured[], bare: [] as Measured[], bareInServer: [] as Measured[] };
 const order = Object.keys(sides) as SideName[];
@@ -126,16 +95,19 @@ for (let i = 0; i < config.warmup + config.iterations; i++) {
   if (i === config.warmup)
     cpuAtStart = { machine: machineBusyMs(), bench: benchCpuMs(), at: performance.now() };
   const changed = pick(paths, config.changed, random);
+  const before = await server.updates();
   const edited = session.edit(changed, random, `edit${i}`);
-  // The live workspace on the server holds the edits before anything is timed.
+  // The server has applied the edits (one update per file) before anything is timed.
   await waitFor(
-    () => {
-      const live = server.app.collab.workspace.files(session.sessionId) ?? [];
-      return changed.every((p) => live.find((f) => f.path === p)?.content === edited.get(p));
-    },
+    async () => (await server.updates()).applied >= before.applied + changed.length,
     10_000,
-    "the edits on the server",
+    "the server to apply the edits",
   );
+  const after = await server.updates();
+  if (after.refused > before.refused || after.applied > before.applied + changed.length)
+    throw new Error(
+      `the server applied ${after.applied - before.applied} and refused ${after.refused - before.refused} of ${changed.length} edits`,
+    );
   await small.write(edited);
   await inServer.write(edited);
   await sleep(config.settleMs);
@@ -180,9 +152,11 @@ const results: VcsResults = {
   machine: {
     ...machineInfo(),
     git: gitVersion,
-    rssMb: Math.round(process.memoryUsage().rss / 1024 / 1024),
+    rssMb: Math.round(rssBytes(server.pid) / 1024 / 1024),
     // fork copies the page tables: their size is what starting a process costs the server.
-    pageTablesKb: Number(/VmPTE:\s*(\d+)/.exec(readFileSync("/proc/self/status", "utf8"))?.[1] ?? Number.NaN),
+    pageTablesKb: Number(
+      /VmPTE:\s*(\d+)/.exec(readFileSync(`/proc/${server.pid}/status`, "utf8"))?.[1] ?? Number.NaN,
+    ),
     anchorRssMb: small.rssMb(),
     loadBefore,
     loadAfter: os.loadavg(),
@@ -199,7 +173,8 @@ const results: VcsResults = {
 };
 await session.close();
 await small.close();
-await server.close();
+await inServer.close();
+await ours.close();
 rmSync(anchorsDir, { recursive: true, force: true });
 
 mkdirSync(path.join(outDir, "runs"), { recursive: true });

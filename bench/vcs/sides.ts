@@ -1,13 +1,19 @@
 import type { Anchor, BareTiming } from "./bareRepo";
 import type { HostSession } from "./hostSession";
 import { type Segments, segmentsOf } from "./phases";
-import type { Trace } from "./trace";
+import type { Span } from "./trace";
 
 /** One iteration of one side: both timings (ms) and the traced segments of each request. */
 export interface Measured {
   status: number;
   addCommit: number;
   segments: Record<string, Segments>;
+}
+
+/** The server's trace, reached from this process: spans on this process's clock. */
+export interface ServerTrace {
+  start(): Promise<void>;
+  take(): Promise<Span[]>;
 }
 
 /** Something whose `git status` and add + commit are timed: ours, or a bare-git anchor. */
@@ -40,11 +46,11 @@ export const IPC_SEGMENT = "IPC round trip to the helper process";
  * the server. Checks that status lists exactly the changed files, unstaged, and that the
  * commit leaves nothing behind.
  */
-export function oursSide(session: HostSession, trace: Trace): Side {
+export function oursSide(session: HostSession, trace: ServerTrace): Side {
   const traced = async (operation: Parameters<HostSession["git"]>[0]) => {
-    trace.start();
+    await trace.start();
     const timed = await session.git(operation);
-    return { ...timed, segments: segmentsOf(timed.sent, timed.acked, trace.take()) };
+    return { ...timed, segments: segmentsOf(timed.sent, timed.acked, await trace.take()) };
   };
   return {
     async measure(changed, message) {

@@ -113,3 +113,33 @@ export function installTrace() {
 }
 
 export type Trace = ReturnType<typeof installTrace>;
+
+/** How far this process's `performance.now()` is behind the machine's monotonic clock, in ms. */
+function monotonicOffset(): number {
+  return Number(process.hrtime.bigint()) / 1e6 - performance.now();
+}
+
+/**
+ * `spans` moved from this process's `performance.now()` to the machine's monotonic clock
+ * (CLOCK_MONOTONIC, which both count from), so another process can place them on its own.
+ */
+export function toMonotonic(spans: readonly Span[]): Span[] {
+  const offset = monotonicOffset();
+  return spans.map((s) => ({
+    ...s,
+    start: s.start + offset,
+    spawned: s.spawned + offset,
+    end: s.end + offset,
+  }));
+}
+
+/** The inverse of `toMonotonic`, in the receiving process. */
+export function fromMonotonic(spans: readonly Span[]): Span[] {
+  const offset = monotonicOffset();
+  return spans.map((s) => ({
+    ...s,
+    start: s.start - offset,
+    spawned: s.spawned - offset,
+    end: s.end - offset,
+  }));
+}
