@@ -54,7 +54,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
 
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
-  const collab = createCollabFeature(io, db, sessions.service, logger);
+  const collab = createCollabFeature(server, io, db, sessions.service, logger);
   createCallsFeature(io, config.ICE_SERVERS, logger);
   const terminal = createTerminalFeature({
     io,

@@ -1,4 +1,14 @@
-import { CollabClient, fileIdAt, fromWire, toWire } from "@ensemble/collab";
+import {
+  CollabClient,
+  fileIdAt,
+  fromWire,
+  LANE_AWARENESS,
+  LANE_SYNC,
+  LaneClient,
+  type LaneRefusal,
+  laneUrl,
+  toWire,
+} from "@ensemble/collab";
 import {
   type Ack,
   type GithubTarget,
@@ -8,6 +18,7 @@ import {
   type TerminalEntry,
 } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
+import WebSocket from "ws";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { socketClient } from "./harness";
@@ -18,8 +29,10 @@ export interface TestEditor {
   doc: Y.Doc;
   awareness: Awareness;
   client: CollabClient;
-  /** Every event received, by name, for assertions. */
+  /** Every event received, by name, for assertions (lane refusals as `laneRefusal`). */
   received: Map<string, unknown[]>;
+  /** The open Yjs lane, when the editor was opened with `lane` and it opened. */
+  lane(): LaneClient | undefined;
   join(sessionId: string): Promise<Ack<Joined>>;
   /** The Y.Text of the workspace file at `path` (the JavaScript main file by default). */
   file(path?: string): Y.Text;
@@ -50,7 +63,8 @@ export interface TestEditor {
 export async function openEditor(
   url: string,
   token?: string,
-  options: { reconnection?: boolean; guestId?: string } = {},
+  /** `lane`: Yjs messages over the lane after each join, as the browser does. */
+  options: { reconnection?: boolean; guestId?: string; lane?: boolean } = {},
 ) {
   const identity = token ? { token } : options.guestId ? { guestId: options.guestId } : {};
   const socket = socketClient(
@@ -64,14 +78,31 @@ export async function openEditor(
   );
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
+  let lane: LaneClient | undefined;
   const client = new CollabClient(doc, awareness, {
-    sendSync: (m) => socket.emit("yjsSync", toWire(m)),
-    sendAwareness: (m) => socket.emit("yjsAwareness", toWire(m)),
+    sendSync: (m) => (lane ? lane.send(LANE_SYNC, m) : socket.emit("yjsSync", toWire(m))),
+    sendAwareness: (m) => (lane ? lane.send(LANE_AWARENESS, m) : socket.emit("yjsAwareness", toWire(m))),
   });
   const received = new Map<string, unknown[]>();
-  socket.onAny((event: string, ...args: unknown[]) => {
-    received.set(event, [...(received.get(event) ?? []), args[0]]);
-  });
+  const record = (event: string, value: unknown) =>
+    received.set(event, [...(received.get(event) ?? []), value]);
+  socket.onAny((event: string, ...args: unknown[]) => record(event, args[0]));
+  /** Opens the lane with the join's ticket and syncs over it (over socket.io if it fails). */
+  const openLane = (ticket: string) => {
+    const opening = new LaneClient(new WebSocket(laneUrl(url, ticket)) as never, {
+      open: () => {
+        lane = opening;
+        client.connected();
+      },
+      message: (kind, m) => (kind === LANE_SYNC ? client.receiveSync(m) : client.receiveAwareness(m)),
+      refused: (refusal: LaneRefusal) => record("laneRefusal", refusal),
+      closed: (_code, wasOpen) => {
+        if (lane === opening) lane = undefined;
+        if (wasOpen) client.disconnected();
+        if (socket.connected) client.connected();
+      },
+    });
+  };
   socket.on("yjsSync", (m: Uint8Array) => client.receiveSync(fromWire(m)));
   socket.on("yjsAwareness", (m: Uint8Array) => client.receiveAwareness(fromWire(m)));
   socket.on("disconnect", () => client.disconnected());
@@ -81,7 +112,8 @@ export async function openEditor(
       socket.emit("joinSession", sessionId, (result: Ack<Joined>) => {
         if (result.ok) {
           joinedSession = sessionId;
-          client.connected();
+          if (options.lane) openLane(result.data.laneTicket);
+          else client.connected();
         }
         resolve(result);
       });
@@ -100,6 +132,7 @@ export async function openEditor(
     awareness,
     client,
     received,
+    lane: () => lane,
     join,
     file: (path = LANGUAGE_MAIN_FILES.javascript) => {
       const id = fileIdAt(doc, path);
@@ -124,6 +157,7 @@ export async function openEditor(
         await new Promise((resolve) => socket.timeout(2000).emit("leaveSession", sessionId, resolve));
       }
       client.destroy();
+      lane?.close();
       socket.disconnect();
     },
   };

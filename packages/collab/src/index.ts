@@ -1,4 +1,5 @@
 export * from "./client";
+export * from "./lane";
 export * from "./messages";
 export * from "./wire";
 export * from "./workspace";

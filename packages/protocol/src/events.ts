@@ -71,6 +71,8 @@ export const JoinedSchema = z.object({
   title: z.string(),
   /** When the host ended the session (read-only until reopened), or null while it is open. */
   endedAt: z.string().nullable(),
+  /** A one-time ticket to open this connection's Yjs lane (see @ensemble/collab's lane). */
+  laneTicket: z.string(),
 });
 export type Joined = z.infer<typeof JoinedSchema>;
 

@@ -8,6 +8,8 @@ export const LIMITS = {
   sessionIdMax: 64,
   /** Largest JSON body the REST API accepts before answering 413. */
   jsonBodyBytes: 100 * 1024,
+  /** Largest message a socket.io connection or a Yjs lane accepts. */
+  socketMessageBytes: 1_000_000,
 } as const;
 
 /** The public playground session that always exists. */
@@ -22,4 +24,4 @@ export const STORAGE_KEYS = {
 } as const;
 
 /** Bumped whenever a socket event changes shape; checked on connect. */
-export const PROTOCOL_VERSION = 3;
+export const PROTOCOL_VERSION = 4;

@@ -4,6 +4,7 @@ import {
   type ClientToServerEvents,
   CONNECT_ERRORS,
   HandshakeSchema,
+  LIMITS,
   PROTOCOL_VERSION,
   type ServerToClientEvents,
 } from "@ensemble/protocol";
@@ -51,7 +52,7 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
   // msgpack carries a binary Yjs message in the same frame as its event, not as an attachment.
   const io: EditorServer = new Server(httpServer, {
     path: "/socket.io",
-    maxHttpBufferSize: 1_000_000,
+    maxHttpBufferSize: LIMITS.socketMessageBytes,
     serveClient: false,
     parser: msgpackParser,
   });

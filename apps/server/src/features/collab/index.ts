@@ -1,4 +1,5 @@
-import { toWire } from "@ensemble/collab";
+import type { Server as HttpServer } from "node:http";
+import { LANE_AWARENESS, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
@@ -6,6 +7,7 @@ import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import { applyTree, type TreeApplied } from "./applyTree";
+import { type Lane, LaneServer } from "./lane";
 import { createDocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
 import { registerCollabSocket } from "./socket";
@@ -31,24 +33,47 @@ export interface WorkspaceAccess extends WorkspaceReader {
 }
 
 /** Wires live editing: rooms of Yjs documents stored in the database, over socket.io. */
-export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionService, logger: Logger) {
-  // Broadcasts go through socket.io rooms so each message is encoded once for all receivers.
+export function createCollabFeature(
+  server: HttpServer,
+  io: EditorServer,
+  db: Db,
+  sessions: SessionService,
+  logger: Logger,
+) {
+  const lanes = new LaneServer(server, logger);
+  const laneMembers = new Map<string, Map<string, Lane>>();
+
+  /**
+   * Sends to everyone in the session but `except`: through each open lane, and to sockets
+   * without one in a socket.io room broadcast, which encodes the message once for them all.
+   */
+  const broadcast = (
+    sessionId: string,
+    kind: LaneKind,
+    message: Uint8Array,
+    exceptId: string | undefined,
+  ) => {
+    const members = laneMembers.get(sessionId);
+    if (members) for (const [socketId, lane] of members) if (socketId !== exceptId) lane.send(kind, message);
+    const inRoom = io.sockets.adapter.rooms.get(sessionRoom(sessionId));
+    const without = [...(members?.keys() ?? []), ...(exceptId && !members?.has(exceptId) ? [exceptId] : [])];
+    // The socket.io broadcast encodes even for no one: skip it when every socket has a lane.
+    if (!inRoom || inRoom.size <= without.filter((id) => inRoom.has(id)).length) return;
+    const event = kind === LANE_SYNC ? "yjsSync" : "yjsAwareness";
+    io.to(sessionRoom(sessionId)).except(without).emit(event, toWire(message));
+  };
   const rooms = new RoomRegistry(
     createDocRepo(db),
     (sessionId) => ({
-      sync: (message, except) => {
-        const target = io.to(sessionRoom(sessionId));
-        (except ? target.except(except.id) : target).emit("yjsSync", toWire(message));
-      },
-      awareness: (message, except) => {
-        const target = io.to(sessionRoom(sessionId));
-        (except ? target.except(except.id) : target).emit("yjsAwareness", toWire(message));
-      },
+      sync: (message, except) => broadcast(sessionId, LANE_SYNC, message, except?.id),
+      awareness: (message, except) => broadcast(sessionId, LANE_AWARENESS, message, except?.id),
     }),
     logger,
   );
   const presences = new Map<string, Presence>();
-  io.on("connection", (socket) => registerCollabSocket(socket, { io, sessions, rooms, presences, logger }));
+  io.on("connection", (socket) =>
+    registerCollabSocket(socket, { io, sessions, rooms, presences, lanes, laneMembers, logger }),
+  );
   const workspace: WorkspaceAccess = {
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
@@ -58,5 +83,12 @@ export function createCollabFeature(io: EditorServer, db: Db, sessions: SessionS
       return room?.change((w) => applyTree(room.doc, w, base, target));
     },
   };
-  return { rooms, workspace, close: () => rooms.closeAll() };
+  return {
+    rooms,
+    workspace,
+    close: () => {
+      lanes.close();
+      return rooms.closeAll();
+    },
+  };
 }

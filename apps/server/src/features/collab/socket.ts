@@ -1,10 +1,11 @@
-import { toWire } from "@ensemble/collab";
+import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
 import { type Presence, SESSION_ENDED_MESSAGE, type SessionState } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
+import type { Lane, LaneEnd, LaneServer } from "./lane";
 import { type Room, type RoomConnection, RoomMessageError } from "./room";
 import type { RoomRegistry } from "./rooms";
 import { type Workspace, WorkspaceError } from "./workspace";
@@ -15,6 +16,9 @@ export interface CollabSocketDeps {
   rooms: RoomRegistry;
   /** socket id → presence, for every socket in a session on this process. */
   presences: Map<string, Presence>;
+  lanes: LaneServer;
+  /** session id → the open lanes of its sockets, by socket id (broadcasts go through them). */
+  laneMembers: Map<string, Map<string, Lane>>;
   logger: Logger;
 }
 
@@ -22,6 +26,9 @@ interface Membership {
   sessionId: string;
   presence: Presence;
   connection: RoomConnection;
+  /** The Yjs lane, once the client opened it; until then Yjs messages go over socket.io. */
+  lane?: Lane | undefined;
+  laneEnd: LaneEnd;
 }
 
 /** Who is in a session now, one entry per person however many tabs they have open. */
@@ -39,7 +46,7 @@ export function presenceList(deps: CollabSocketDeps, sessionId: string): Presenc
  * has joined, every message about a session is refused and nothing of a session reaches it.
  */
 export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDeps) {
-  const { sessions, rooms, presences, logger } = deps;
+  const { sessions, rooms, presences, lanes, laneMembers, logger } = deps;
   const identity = socket.data.identity;
   const selfId = identity.id;
   let membership: Membership | undefined;
@@ -57,6 +64,11 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     membership = undefined;
     socket.data.session = undefined;
     presences.delete(socket.id);
+    lanes.revoke(current.laneEnd);
+    if (current.lane) {
+      dropLane(current.sessionId);
+      current.lane.close(LANE_CLOSE.left, "left the session");
+    }
     rooms.loaded(current.sessionId)?.leave(current.connection);
     await socket.leave(sessionRoom(current.sessionId));
     if (!presenceList(deps, current.sessionId).some((p) => p.id === current.presence.id)) {
@@ -78,15 +90,40 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     const connection: RoomConnection = {
       id: socket.id,
       user: { id: selfId, name: identity.name },
-      sendSync: (message) => socket.emit("yjsSync", toWire(message)),
-      sendAwareness: (message) => socket.emit("yjsAwareness", toWire(message)),
+      sendSync: (message) => {
+        if (membership?.lane) membership.lane.send(LANE_SYNC, message);
+        else socket.emit("yjsSync", toWire(message));
+      },
+      sendAwareness: (message) => {
+        if (membership?.lane) membership.lane.send(LANE_AWARENESS, message);
+        else socket.emit("yjsAwareness", toWire(message));
+      },
     };
     const room = await rooms.open(sessionId);
     // The database says whether the session is ended when the room is loaded; from then the
     // room knows (a later join's read could predate an end or a reopen that raced with it).
     room.isEnded ??= endedAt !== null;
     const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
-    membership = { sessionId, presence, connection };
+    const laneEnd: LaneEnd = {
+      open: (lane) => {
+        if (membership?.laneEnd !== laneEnd || membership.lane) return false;
+        membership.lane = lane;
+        let members = laneMembers.get(sessionId);
+        if (!members) {
+          members = new Map();
+          laneMembers.set(sessionId, members);
+        }
+        members.set(socket.id, lane);
+        return true;
+      },
+      receive: (kind, message) => relay(kind === LANE_SYNC ? "sync" : "awareness")(message),
+      closed: (lane) => {
+        if (membership?.lane !== lane) return;
+        membership.lane = undefined;
+        dropLane(sessionId);
+      },
+    };
+    membership = { sessionId, presence, connection, laneEnd };
     socket.data.session = { id: sessionId, participantId: selfId, isHost: presence.isHost };
     presences.set(socket.id, presence);
     await socket.join(sessionRoom(sessionId));
@@ -99,8 +136,15 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       language,
       title,
       endedAt: endedAt?.toISOString() ?? null,
+      laneTicket: lanes.issue(laneEnd),
     };
   });
+
+  function dropLane(sessionId: string) {
+    const members = laneMembers.get(sessionId);
+    members?.delete(socket.id);
+    if (members?.size === 0) laneMembers.delete(sessionId);
+  }
 
   handle(socket, "leaveSession", logger, async (sessionId) => {
     requireMember(sessionId);

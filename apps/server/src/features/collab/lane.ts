@@ -1,0 +1,174 @@
+import { randomBytes } from "node:crypto";
+import type { Server as HttpServer } from "node:http";
+import {
+  decodeLaneFrame,
+  encodeLaneFrame,
+  LANE_CLOSE,
+  LANE_PATH,
+  type LaneKind,
+  type LaneMessage,
+  type LaneRefusal,
+} from "@ensemble/collab";
+import { LIMITS } from "@ensemble/protocol";
+import { type RawData, WebSocket, WebSocketServer } from "ws";
+import type { Logger } from "../../logger";
+import { SocketEventError } from "../../realtime/handle";
+
+/** How long a `joinSession` answer's ticket can open a lane. */
+const TICKET_TTL_MS = 30_000;
+
+/** The joined connection a ticket opens a lane for (the collab socket handler). */
+export interface LaneEnd {
+  /** Takes the lane; false when the connection has left the session meanwhile. */
+  open(lane: Lane): boolean;
+  /** A message from the lane; throws SocketEventError to refuse it. */
+  receive(kind: LaneKind, message: Uint8Array): void;
+  closed(lane: Lane): void;
+}
+
+/**
+ * One open lane. Messages sent in one event-loop turn leave together as one frame when the
+ * turn ends (`setImmediate`), so a receiver gets a typist's update and cursor in one write.
+ */
+export class Lane {
+  private pending: LaneMessage[] = [];
+
+  constructor(
+    private readonly ws: WebSocket,
+    private readonly flusher: LaneFlusher,
+  ) {}
+
+  send(kind: LaneKind, message: Uint8Array): void {
+    if (this.pending.length === 0) this.flusher.schedule(this);
+    this.pending.push([kind, message]);
+  }
+
+  flush(): void {
+    if (this.pending.length === 0) return;
+    const frame = encodeLaneFrame(this.pending);
+    this.pending = [];
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
+  }
+
+  /** Tells the client a message was not taken, after what was sent before it. */
+  refuse(refusal: LaneRefusal): void {
+    this.flush();
+    if (this.ws.readyState === WebSocket.OPEN) this.ws.send(JSON.stringify(refusal));
+  }
+
+  close(code: number, reason: string): void {
+    this.flush();
+    this.ws.close(code, reason);
+  }
+}
+
+/** Flushes every lane with pending messages once the current event-loop turn is done. */
+class LaneFlusher {
+  private readonly due = new Set<Lane>();
+  private isScheduled = false;
+
+  schedule(lane: Lane): void {
+    this.due.add(lane);
+    if (this.isScheduled) return;
+    this.isScheduled = true;
+    setImmediate(this.flushAll);
+  }
+
+  private readonly flushAll = () => {
+    this.isScheduled = false;
+    for (const lane of this.due) lane.flush();
+    this.due.clear();
+  };
+}
+
+/**
+ * Serves lanes on `LANE_PATH` of the HTTP server. A lane opens only with a ticket from a
+ * `joinSession` answer, once, within `TICKET_TTL_MS`; it carries the Yjs messages of that
+ * socket.io connection, whose membership checks apply to every message, and closes when
+ * the connection leaves the session.
+ */
+export class LaneServer {
+  private readonly tickets = new Map<string, { end: LaneEnd; expiresAt: number }>();
+  private readonly wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.socketMessageBytes });
+  private readonly flusher = new LaneFlusher();
+
+  constructor(
+    httpServer: HttpServer,
+    private readonly logger: Logger,
+  ) {
+    // engine.io answers its own path; an upgrade to any other path it ends unless we wrote to it.
+    httpServer.on("upgrade", (req, socket, head) => {
+      const url = new URL(req.url ?? "/", "http://localhost");
+      if (url.pathname !== LANE_PATH) return;
+      this.wss.handleUpgrade(req, socket, head, (ws) => this.accept(ws, url.searchParams.get("ticket")));
+    });
+  }
+
+  /** A one-time ticket that opens a lane for `end`. */
+  issue(end: LaneEnd): string {
+    const now = Date.now();
+    for (const [ticket, entry] of this.tickets) if (entry.expiresAt < now) this.tickets.delete(ticket);
+    const ticket = randomBytes(18).toString("base64url");
+    this.tickets.set(ticket, { end, expiresAt: now + TICKET_TTL_MS });
+    return ticket;
+  }
+
+  /** Forgets the tickets of a connection that left (they would open nothing). */
+  revoke(end: LaneEnd): void {
+    for (const [ticket, entry] of this.tickets) if (entry.end === end) this.tickets.delete(ticket);
+  }
+
+  close(): void {
+    for (const ws of this.wss.clients) ws.terminate();
+    this.wss.close();
+  }
+
+  private accept(ws: WebSocket, ticket: string | null): void {
+    const entry = ticket === null ? undefined : this.tickets.get(ticket);
+    if (ticket !== null) this.tickets.delete(ticket);
+    if (!entry || entry.expiresAt < Date.now()) {
+      ws.close(LANE_CLOSE.badTicket, "unknown, used or expired ticket");
+      return;
+    }
+    const { end } = entry;
+    const lane = new Lane(ws, this.flusher);
+    if (!end.open(lane)) {
+      ws.close(LANE_CLOSE.left, "left the session");
+      return;
+    }
+    ws.on("message", (data, isBinary) => this.receive(lane, end, data, isBinary));
+    ws.on("close", () => end.closed(lane));
+    ws.on("error", (error) => this.logger.debug({ err: error }, "lane error"));
+  }
+
+  private receive(lane: Lane, end: LaneEnd, data: RawData, isBinary: boolean): void {
+    if (!isBinary || !Buffer.isBuffer(data)) {
+      lane.close(LANE_CLOSE.malformed, "a lane carries binary frames only");
+      return;
+    }
+    let messages: LaneMessage[];
+    try {
+      messages = decodeLaneFrame(data);
+    } catch (error) {
+      lane.refuse({
+        event: "yjsSync",
+        code: "invalid_message",
+        message: `malformed lane frame: ${String(error)}`,
+      });
+      return;
+    }
+    for (const [kind, message] of messages) {
+      try {
+        end.receive(kind, message);
+      } catch (error) {
+        const event = kind === 0 ? "yjsSync" : "yjsAwareness";
+        if (error instanceof SocketEventError) {
+          lane.refuse({ event, code: error.code, message: error.message });
+        } else {
+          this.logger.error({ err: error, event }, "lane message failed");
+          lane.refuse({ event, code: "internal", message: "Something went wrong" });
+        }
+      }
+    }
+  }
+}
