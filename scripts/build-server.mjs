@@ -1,8 +1,7 @@
 #!/usr/bin/env node
 // Builds the production server: apps/server/src/main.ts and our workspace packages bundled
 // into apps/server/dist/main.js (npm packages stay imports, resolved from node_modules), with
-// the files the server reads beside its code: migrations, the database worker, the helper
-// processes, the launcher.
+// the files the server reads beside its code: migrations, the helper processes, the launcher.
 // `npm start` then runs plain JavaScript: no TypeScript loader, no esbuild at run time.
 import fs from "node:fs";
 import path from "node:path";
@@ -37,7 +36,6 @@ const result = await build({
 
 const assets = [
   ["src/db/migrations", "migrations"],
-  ["src/db/pgliteWorker.js", "pgliteWorker.js"],
   ["src/features/vcs/gitProcess.js", "gitProcess.js"],
   ["src/features/execution/spawnerProcess.js", "spawnerProcess.js"],
   ["src/features/execution/launcher.py", "launcher.py"],

@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
 import { openDatabase } from "./db/index";
@@ -17,9 +18,23 @@ async function main() {
     process.exit(78);
   }
   const logger = createLogger(config.LOG_LEVEL);
-  const db = await openDatabase({ url: config.DATABASE_URL, dataDir: path.join(config.DATA_DIR, "pglite") });
+  const db = await openDatabase({
+    url: config.DATABASE_URL,
+    dataDir: path.join(config.DATA_DIR, "postgres"),
+    // Without its database the server can only fail requests: exit, for a supervisor to restart.
+    onEmbeddedExit: (error) => {
+      logger.fatal({ err: error }, "the embedded database stopped");
+      process.exit(1);
+    },
+  });
   const applied = await migrate(db);
   logger.info({ database: db.kind, applied }, "database ready");
+  const pglite = path.join(config.DATA_DIR, "pglite");
+  if (!config.DATABASE_URL && existsSync(pglite))
+    logger.warn(
+      { folder: pglite },
+      "this folder holds the embedded database of an earlier version (PGlite): not read",
+    );
   const jwtSecret = await loadJwtSecret(config.JWT_SECRET, config.DATA_DIR);
   const app = createApp({ config, db, logger, jwtSecret });
 

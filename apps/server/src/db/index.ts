@@ -1,7 +1,8 @@
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { openPgliteWorker } from "./pglite";
+import { EMBEDDED_USER, startEmbeddedPostgres } from "./embedded";
 
 /** A row-returning SQL runner shared by the embedded and the server database. */
 export interface Queryable {
@@ -10,35 +11,56 @@ export interface Queryable {
 
 /** The store: queries, transactions, multi-statement scripts, close. */
 export interface Db extends Queryable {
-  readonly kind: "pglite" | "postgres";
+  readonly kind: "embedded" | "postgres";
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   exec(script: string): Promise<void>;
   close(): Promise<void>;
 }
 
 export interface DbOptions {
-  /** A postgres:// URL; without it the embedded PGlite is used. */
+  /** A postgres:// URL; without it the embedded PostgreSQL is used. */
   url?: string | undefined;
-  /** Folder of the embedded database; undefined keeps it in memory (tests). */
+  /** Folder of the embedded database; undefined gives a temporary one, removed on close (tests). */
   dataDir?: string | undefined;
   /** Schema to work in on a server (tests isolate themselves this way); created if missing. */
   schema?: string | undefined;
+  /** Called if the embedded PostgreSQL exits while the database is open (it is not restarted). */
+  onEmbeddedExit?: ((error: Error) => void) | undefined;
 }
 
 /**
- * Opens the configured database: PostgreSQL when a URL is given, otherwise the embedded
- * PGlite in a worker thread (pglite.ts), off the event loop.
+ * Opens the configured database: PostgreSQL at a URL when one is given, otherwise PostgreSQL's
+ * own binaries started as a child process on `dataDir` (embedded.ts), reached on a Unix socket.
  */
 export async function openDatabase(options: DbOptions): Promise<Db> {
-  if (options.url) return openPostgres(options.url, options.schema);
-  if (options.dataDir) await fs.mkdir(path.dirname(options.dataDir), { recursive: true });
-  return openPgliteWorker(options.dataDir);
+  if (options.url) return openPostgres("postgres", { connectionString: options.url }, options.schema);
+  const temporary = options.dataDir ? undefined : await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-db-"));
+  const dataDir = options.dataDir ?? path.join(temporary ?? "", "postgres");
+  const server = await startEmbeddedPostgres(dataDir);
+  let isClosing = false;
+  void server.exited.then((message) => {
+    if (!isClosing) options.onEmbeddedExit?.(new Error(message));
+  });
+  const db = await openPostgres("embedded", {
+    host: server.socketDir,
+    user: EMBEDDED_USER,
+    database: "postgres",
+  });
+  return {
+    ...db,
+    close: async () => {
+      isClosing = true;
+      await db.close();
+      await server.stop();
+      if (temporary) await fs.rm(temporary, { recursive: true, force: true });
+    },
+  };
 }
 
-async function openPostgres(url: string, schema: string | undefined): Promise<Db> {
+async function openPostgres(kind: Db["kind"], connection: pg.PoolConfig, schema?: string): Promise<Db> {
   if (schema !== undefined && !/^[a-z_][a-z0-9_]*$/.test(schema)) throw new Error("bad schema name");
   const pool = new pg.Pool({
-    connectionString: url,
+    ...connection,
     max: 10,
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   });
@@ -48,7 +70,7 @@ async function openPostgres(url: string, schema: string | undefined): Promise<Db
   const query = async <T extends object>(sql: string, params: readonly unknown[] = []) =>
     (await pool.query<T>(sql, [...params])).rows;
   return {
-    kind: "postgres",
+    kind,
     query,
     transaction: async (fn) => {
       const client = await pool.connect();
