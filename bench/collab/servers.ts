@@ -31,6 +31,8 @@ export interface ServerOptions {
   env?: Record<string, string>;
   /** More TypeScript modules preloaded after the probe (compiled like it), e.g. the vcs trace. */
   preload?: string[];
+  /** Keep what the server prints on stdout (its log) for `ServerHandle.stdout`; otherwise it is dropped. */
+  keepStdout?: boolean;
 }
 
 /** Client updates a server applied and refused since it started, as it counts them. */
@@ -59,6 +61,8 @@ export interface ServerHandle {
   probe(gc: boolean): Promise<ProbeReply>;
   /** The client updates the server applied and refused since it started. */
   updates(): Promise<UpdateCounts>;
+  /** What the server printed on stdout so far, when started with `keepStdout`. */
+  stdout(): string;
   /** Sends `message` to the preloaded modules and resolves with the first answer of `replyType`. */
   ask<T>(message: Message, replyType: string): Promise<T>;
   stop(): Promise<void>;
@@ -123,8 +127,10 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
   const child = spawn(process.execPath, [...profile, "--expose-gc", ...preloads, ...args], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", ...env, ...options.env },
-    stdio: ["ignore", "ignore", "inherit", "ipc"],
+    stdio: ["ignore", options.keepStdout ? "pipe" : "ignore", "inherit", "ipc"],
   });
+  const printed: string[] = [];
+  child.stdout?.setEncoding("utf8").on("data", (chunk: string) => printed.push(chunk));
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${system} did not start`);
   const url = `http://127.0.0.1:${options.port}`;
@@ -150,6 +156,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
         );
       return { applied: reply.applied, refused: reply.refused };
     },
+    stdout: () => printed.join(""),
     ask,
     stop: () => stop(child),
   };

@@ -1,27 +1,56 @@
 /**
  * Run Code benchmark (see README.md): the sandbox's per-run overhead against the bare
  * interpreter, side by side; a hello-world round trip through the HTTP API; throughput at
- * 1, 2, 4 and 8 concurrent clients. Writes RESULTS.md beside this file.
+ * 1, 2, 4 and 8 concurrent clients. Everything goes through the production server's HTTP API.
+ * Writes RESULTS.md beside this file (or into BENCH_OUT).
  */
 import { execFileSync, spawn } from "node:child_process";
+import { realpathSync } from "node:fs";
 import fs from "node:fs/promises";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
-import { createApp } from "../../apps/server/src/app";
-import { openDatabase } from "../../apps/server/src/db/index";
-import { migrate } from "../../apps/server/src/db/migrate";
-import { loadConfig } from "../../apps/server/src/env";
-import { createLocalRunner } from "../../apps/server/src/features/execution/local";
-import { createLogger } from "../../apps/server/src/logger";
+import { type Language, LanguageSchema, type Runtime } from "@ensemble/protocol";
+import { rerunInSnapshot } from "../collab/snapshot";
+import { execute, type RunServer, runnerReadyLine, runtimesOf, startRunServer } from "./server";
 import { ms, percentile } from "./stats";
 
-const RUNS = Number(process.env.BENCH_RUNS ?? 200);
-const ROUND_TRIPS = Number(process.env.BENCH_ROUND_TRIPS ?? 100);
-const THROUGHPUT_SECONDS = Number(process.env.BENCH_THROUGHPUT_SECONDS ?? 10);
-const GAP_MS = Number(process.env.BENCH_GAP_MS ?? 100);
-const quiet = createLogger("silent", new Writable({ write: (_c, _e, done) => done() }));
+const env = process.env;
+const outDir = env.BENCH_OUT ?? import.meta.dirname;
+// Measure one commit's production bundle, exported and built, while others edit the working tree.
+rerunInSnapshot("execution/run.ts", outDir);
+
+const RUNS = Number(env.BENCH_RUNS ?? 200);
+const ROUND_TRIPS = Number(env.BENCH_ROUND_TRIPS ?? 100);
+const THROUGHPUT_SECONDS = Number(env.BENCH_THROUGHPUT_SECONDS ?? 10);
+const GAP_MS = Number(env.BENCH_GAP_MS ?? 100);
+
+/** The bare commands, and what the server runs for each language: the same interpreter. */
+const BARE: Record<Language, { command: string; args: string[]; label: string }> = {
+  javascript: { command: "node", args: ["-e", "0"], label: "`node -e 0`" },
+  python: { command: "python3", args: ["-c", "pass"], label: "`python3 -c pass`" },
+};
+
+/**
+ * The interpreter the server runs: the first `command` on PATH whose real path is under /usr
+ * (the only tree the sandbox binds in), checked against the version the server reports.
+ */
+function bareBinary(runtime: Runtime): string {
+  const { command } = BARE[LanguageSchema.parse(runtime.language)];
+  for (const dir of (env.PATH ?? "/usr/bin:/bin").split(":")) {
+    let real: string;
+    try {
+      real = realpathSync(path.join(dir, command));
+    } catch {
+      continue;
+    }
+    if (!real.startsWith("/usr/")) continue;
+    const version = execFileSync(real, ["--version"], { encoding: "utf8" }).trim();
+    if (!version.endsWith(runtime.version))
+      throw new Error(`${real} is ${version}, the server runs ${runtime.language} ${runtime.version}`);
+    return real;
+  }
+  throw new Error(`no ${command} under /usr on PATH`);
+}
 
 function spawnBare(file: string, args: string[]): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -38,42 +67,31 @@ const pause = (ms: number) => new Promise((r) => setTimeout(r, ms));
 /**
  * `gapMs` is an idle pause before every run, bare and sandboxed alike: a person clicking Run,
  * whose slot has its launcher parked (see parkSandbox). With 0 the runs follow each other at
- * once and a sandboxed run may wait for its slot's launcher to be parked.
+ * once and a sandboxed run may wait for its slot's launcher to be parked. The server has one
+ * slot (RUN_CONCURRENCY 1) at `RUN_NICE` `nice`; the sandboxed time is the answer's
+ * `wall_time` (the sandbox's own measure), beside the HTTP round trip around it.
  */
-async function overhead(nice: number, gapMs: number) {
-  const config = loadConfig({ LOG_LEVEL: "silent", RUN_NICE: String(nice) });
-  const runner = createLocalRunner(config, quiet, 1);
-  const state = await runner.ready;
-  if (!state.available) throw new Error(state.reason);
+async function overhead(server: RunServer, nice: number, gapMs: number) {
   const rows: string[][] = [];
-  for (const runtime of state.runtimes) {
-    const bareArgs = runtime.id === "javascript" ? ["-e", "0"] : ["-c", "pass"];
+  for (const runtime of await runtimesOf(server)) {
+    const language = LanguageSchema.parse(runtime.language);
+    const binary = bareBinary(runtime);
+    // The first run of a fresh server may wait for the runner's start-up check.
+    await execute(server, language, "");
     const bare: number[] = [];
     const boxed: number[] = [];
+    const trips: number[] = [];
     for (let i = 0; i < RUNS; i++) {
       // Interleaved, so both see the same machine.
       await pause(gapMs);
-      bare.push(await spawnBare(runtime.binary, bareArgs));
+      bare.push(await spawnBare(binary, BARE[language].args));
       await pause(gapMs);
-      const started = performance.now();
-      const result = await runner.run(
-        {
-          runtime,
-          files: [{ name: runtime.defaultFile, content: Buffer.from("") }],
-          args: [],
-          stdin: "\n",
-          timeoutMs: 10_000,
-          cpuTimeMs: 10_000,
-          memoryBytes: config.RUN_MEMORY_LIMIT_BYTES,
-        },
-        0,
-      );
-      if (result.code !== 0) throw new Error(`sandboxed run failed: ${result.stderr}`);
-      boxed.push(performance.now() - started);
+      const run = await execute(server, language, "");
+      boxed.push(run.wallMs);
+      trips.push(run.roundTripMs);
     }
-    const label = runtime.id === "javascript" ? "`node -e 0`" : "`python3 -c pass`";
     rows.push([
-      `${label} (${runtime.language} ${runtime.version})`,
+      `${BARE[language].label} (${runtime.language} ${runtime.version})`,
       String(nice),
       String(gapMs),
       ms(percentile(bare, 50)),
@@ -82,49 +100,11 @@ async function overhead(nice: number, gapMs: number) {
       ms(percentile(boxed, 99)),
       ms(percentile(boxed, 50) - percentile(bare, 50)),
       ms(percentile(boxed, 99) - percentile(bare, 99)),
+      ms(percentile(trips, 50)),
+      ms(percentile(trips, 99)),
     ]);
   }
-  await runner.close();
-  return { rows, cgroups: state.cgroups };
-}
-
-async function startServer() {
-  const dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-bench-exec-"));
-  const config = loadConfig({
-    LOG_LEVEL: "silent",
-    DATA_DIR: dataDir,
-    WEB_DIST: path.join(dataDir, "none"),
-    JWT_SECRET: "bench-secret-that-is-long-enough-0123456789",
-    RUN_RATE_MAX: "1000000",
-    RUN_QUEUE_MAX: "64",
-  });
-  const db = await openDatabase({});
-  await migrate(db);
-  const app = createApp({
-    config,
-    db,
-    logger: quiet,
-    jwtSecret: new TextEncoder().encode(config.JWT_SECRET),
-  });
-  await new Promise<void>((resolve) => app.server.listen(0, "127.0.0.1", resolve));
-  const url = `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
-  const register = await fetch(`${url}/api/auth/register`, {
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: JSON.stringify({ name: "bench", email: "bench@example.test", password: "pa55word!" }),
-  });
-  const { token } = (await register.json()) as { token: string };
-  return {
-    url,
-    token,
-    concurrency: config.RUN_CONCURRENCY,
-    async close() {
-      await app.close();
-      await new Promise((r) => app.server.close(r));
-      await db.close();
-      await fs.rm(dataDir, { recursive: true, force: true });
-    },
-  };
+  return rows;
 }
 
 const HELLO = {
@@ -132,31 +112,21 @@ const HELLO = {
   python: 'print("Hello, world!")',
 } as const;
 
-async function execute(
-  server: { url: string; token: string },
-  language: keyof typeof HELLO,
-): Promise<number> {
-  const started = performance.now();
-  const res = await fetch(`${server.url}/api/v2/execute`, {
-    method: "POST",
-    headers: { "content-type": "application/json", authorization: `Bearer ${server.token}` },
-    body: JSON.stringify({ language, version: "*", files: [{ content: HELLO[language] }] }),
-  });
-  const body = (await res.json()) as { run?: { stdout: string } };
-  if (res.status !== 200 || body.run?.stdout !== "Hello, world!\n") {
-    throw new Error(`bad answer ${res.status} ${JSON.stringify(body)}`);
-  }
-  return performance.now() - started;
+/** A hello world through POST /api/v2/execute: its round trip in ms, checked for its output. */
+async function hello(server: RunServer, language: keyof typeof HELLO): Promise<number> {
+  const run = await execute(server, language, HELLO[language]);
+  if (run.stdout !== "Hello, world!\n") throw new Error(`${language} printed ${JSON.stringify(run.stdout)}`);
+  return run.roundTripMs;
 }
 
-async function roundTrips(server: { url: string; token: string }) {
+async function roundTrips(server: RunServer) {
   const rows: string[][] = [];
   for (const gapMs of [GAP_MS, 0]) {
     for (const language of ["javascript", "python"] as const) {
       const samples: number[] = [];
       for (let i = 0; i < ROUND_TRIPS; i++) {
         await pause(gapMs);
-        samples.push(await execute(server, language));
+        samples.push(await hello(server, language));
       }
       rows.push([
         language,
@@ -170,7 +140,7 @@ async function roundTrips(server: { url: string; token: string }) {
   return rows;
 }
 
-async function throughput(server: { url: string; token: string }) {
+async function throughput(server: RunServer) {
   const rows: string[][] = [];
   for (const language of ["python", "javascript"] as const) {
     for (const clients of [1, 2, 4, 8]) {
@@ -179,7 +149,7 @@ async function throughput(server: { url: string; token: string }) {
       const started = performance.now();
       await Promise.all(
         Array.from({ length: clients }, async () => {
-          while (performance.now() < deadline) samples.push(await execute(server, language));
+          while (performance.now() < deadline) samples.push(await hello(server, language));
         }),
       );
       const seconds = (performance.now() - started) / 1000;
@@ -228,13 +198,22 @@ function machine(): string {
 async function main() {
   const header = machine();
   console.log(header);
-  console.log(`\nsandbox overhead over ${RUNS} runs each...`);
+  const { cgroups } = await runnerReadyLine();
+  console.log(`\nsandbox overhead over ${RUNS} runs each (the runner's cgroups: ${cgroups})...`);
   // At the default nice 10 the run yields to everything else on a busy machine; nice 0 shows
-  // what the sandbox itself costs.
-  const atDefault = await overhead(10, GAP_MS);
-  const atZero = await overhead(0, GAP_MS);
-  const backToBack = await overhead(10, 0);
-  const cgroups = atDefault.cgroups;
+  // what the sandbox itself costs. One slot, as one person's runs would use.
+  const rows: string[][] = [];
+  for (const nice of [10, 0]) {
+    const server = await startRunServer({ RUN_NICE: String(nice), RUN_CONCURRENCY: "1" });
+    try {
+      rows.push(...(await overhead(server, nice, GAP_MS)));
+      if (nice === 10) rows.push(...(await overhead(server, nice, 0)));
+    } finally {
+      await server.close();
+    }
+  }
+  // The table's order: both at the idle gap, then back to back.
+  const ordered = [...rows.filter((r) => r[2] !== "0"), ...rows.filter((r) => r[2] === "0")];
   const overheadTable = table(
     [
       "command",
@@ -246,16 +225,20 @@ async function main() {
       "sandboxed p99",
       "overhead p50",
       "overhead p99",
+      "HTTP round trip p50",
+      "HTTP round trip p99",
     ],
-    [...atDefault.rows, ...atZero.rows, ...backToBack.rows],
+    ordered,
   );
   console.log(overheadTable);
-  const server = await startServer();
+  // The server's default concurrency: one slot per core.
+  const concurrency = os.availableParallelism();
+  const server = await startRunServer();
   try {
     console.log(`\nhello world through POST /api/v2/execute, ${ROUND_TRIPS} runs each...`);
     const roundTripTable = table(["language", "gap", "runs", "p50", "p99"], await roundTrips(server));
     console.log(roundTripTable);
-    console.log(`\nthroughput, ${THROUGHPUT_SECONDS} s per step (RUN_CONCURRENCY ${server.concurrency})...`);
+    console.log(`\nthroughput, ${THROUGHPUT_SECONDS} s per step (RUN_CONCURRENCY ${concurrency})...`);
     const throughputTable = table(
       ["language", "clients", "runs", "runs/s", "latency p50", "latency p99"],
       await throughput(server),
@@ -263,7 +246,8 @@ async function main() {
     console.log(throughputTable);
     const results = `# Run Code benchmark results
 
-Produced by \`node --import tsx bench/execution/run.ts\` (see README.md). Times in ms.
+Produced by \`node --import tsx bench/execution/run.ts\` (see README.md) against the production
+server of \`${env.BENCH_SNAPSHOT ?? "unknown"}\`, over its HTTP API. Times in ms.
 
 ${header}
 - Load average at end: ${os
@@ -276,10 +260,14 @@ ${header}
 
 ## Sandbox overhead (${RUNS} runs each, interleaved with the bare run)
 
-The sandboxed time is the runner's whole \`run()\` (an empty \`main.js\`/\`main.py\`), from the
-server's side: taking the slot's parked launcher, the cgroup limit and meters, the launch plan,
-bwrap, the interpreter and output collection. Cleaning the slot and parking its next launcher
-happen after \`run()\` returns, as in the server, where the answer does not wait for them.
+The sandboxed time is the \`wall_time\` the server answers for an empty \`main.js\`/\`main.py\`
+sent to \`POST /api/v2/execute\` (one slot, \`RUN_CONCURRENCY\` 1): the sandbox's own measure,
+from handing the parked launcher its plan (after the run's cgroup limit is set) through bwrap
+and the interpreter until it exits and its output is collected, in whole ms. It leaves out
+taking the slot's parked launcher (waiting for it, when it is not parked yet) and reading the
+cgroup meters after, which the HTTP round trip beside it includes, with authentication, the
+queue and the JSON. Cleaning the slot and parking its next launcher happen after the answer,
+as always.
 The bare time is \`spawn\` of the same interpreter with a clean environment. "Overhead" is sandboxed minus bare at the same
 percentile. "gap" is an idle pause before every run, bare and sandboxed alike (a person
 clicking Run): the slot's launcher is then parked, the common case. With gap 0 the runs follow
@@ -297,14 +285,14 @@ as the answer arrives, so it waits for its slot's launcher to be parked).
 
 ${roundTripTable}
 
-## Throughput (${THROUGHPUT_SECONDS} s per step, hello world, RUN_CONCURRENCY ${server.concurrency})
+## Throughput (${THROUGHPUT_SECONDS} s per step, hello world, RUN_CONCURRENCY ${concurrency})
 
 Each client sends its next run as soon as the previous answer arrives.
 
 ${throughputTable}
 `;
-    await fs.writeFile(path.join(import.meta.dirname, "RESULTS.md"), results);
-    console.log("\nwrote bench/execution/RESULTS.md");
+    await fs.writeFile(path.join(outDir, "RESULTS.md"), results);
+    console.log(`\nwrote ${path.join(outDir, "RESULTS.md")}`);
   } finally {
     await server.close();
   }
