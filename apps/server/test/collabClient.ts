@@ -89,7 +89,7 @@ export async function openEditor(
   socket.onAny((event: string, ...args: unknown[]) => record(event, args[0]));
   /** Opens the lane with the join's ticket and syncs over it (over socket.io if it fails). */
   const openLane = (ticket: string) => {
-    const opening = new LaneClient(new WebSocket(laneUrl(url, ticket)) as never, {
+    const opening = new LaneClient(new WebSocket(laneUrl(url, ticket)), {
       open: () => {
         lane = opening;
         client.connected();
@@ -152,12 +152,13 @@ export async function openEditor(
           ),
       ),
     close: async () => {
+      // The lane first: the server has then applied all it carried before we leave.
+      await lane?.close();
       if (joinedSession && socket.connected) {
         const sessionId = joinedSession;
         await new Promise((resolve) => socket.timeout(2000).emit("leaveSession", sessionId, resolve));
       }
       client.destroy();
-      lane?.close();
       socket.disconnect();
     },
   };

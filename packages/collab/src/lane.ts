@@ -30,7 +30,8 @@ export const LANE_CLOSE = {
 
 /** A message the server did not take, as `socketError` reports it on socket.io. */
 export interface LaneRefusal {
-  event: "yjsSync" | "yjsAwareness";
+  /** `yjsSync` or `yjsAwareness`. */
+  event: string;
   code: string;
   message: string;
 }
@@ -57,14 +58,16 @@ export function decodeLaneFrame(frame: Uint8Array): LaneMessage[] {
   return messages;
 }
 
+/** An event handler slot of a WebSocket, whatever event type the implementation declares. */
+type Slot = ((this: never, event: never) => unknown) | null;
+
 /** What a lane client needs of a WebSocket: the browser's, or the `ws` package's in Node. */
 export interface LaneWebSocket {
   binaryType: string;
-  readonly readyState: number;
-  onopen: ((event: unknown) => void) | null;
-  onmessage: ((event: { data: unknown }) => void) | null;
-  onclose: ((event: { code: number; reason: string }) => void) | null;
-  onerror: ((event: unknown) => void) | null;
+  onopen: Slot;
+  onmessage: Slot;
+  onclose: Slot;
+  onerror: Slot;
   send(data: Uint8Array): void;
   close(code?: number, reason?: string): void;
 }
@@ -94,7 +97,7 @@ export class LaneClient {
       this.isOpen = true;
       handlers.open();
     };
-    ws.onmessage = ({ data }) => {
+    ws.onmessage = ({ data }: { data: unknown }) => {
       if (typeof data === "string") {
         handlers.refused(JSON.parse(data) as LaneRefusal);
         return;
@@ -102,7 +105,7 @@ export class LaneClient {
       const bytes = data instanceof ArrayBuffer ? new Uint8Array(data) : (data as Uint8Array);
       for (const [kind, message] of decodeLaneFrame(bytes)) handlers.message(kind, message);
     };
-    ws.onclose = ({ code }) => {
+    ws.onclose = ({ code }: { code: number }) => {
       const wasOpen = this.isOpen;
       this.isOpen = false;
       this.pending = [];
@@ -121,12 +124,21 @@ export class LaneClient {
     this.pending.push([kind, message]);
   }
 
-  close(): void {
+  /**
+   * Sends what is pending and closes; resolves once the server has closed too, so it has
+   * handled every message sent before (or at once when the lane was not open).
+   */
+  close(): Promise<void> {
     this.flush();
+    const wasOpen = this.isOpen;
     this.isOpen = false;
-    this.ws.onclose = null;
     this.ws.onmessage = null;
+    const closed = new Promise<void>((resolve) => {
+      this.ws.onclose = () => resolve();
+      if (!wasOpen) resolve();
+    });
     this.ws.close(1000, "closed by the client");
+    return closed;
   }
 
   private readonly flush = () => {

@@ -1,4 +1,16 @@
-import { CollabClient, filesMap, foldersMap, fromWire, listWorkspace, toWire } from "@ensemble/collab";
+import {
+  CollabClient,
+  filesMap,
+  foldersMap,
+  fromWire,
+  LANE_AWARENESS,
+  LANE_SYNC,
+  LaneClient,
+  type LaneRefusal,
+  laneUrl,
+  listWorkspace,
+  toWire,
+} from "@ensemble/collab";
 import {
   type Ack,
   type ClientPayloadInput,
@@ -70,6 +82,8 @@ export class CollabSession {
   private persistence: IndexeddbPersistence | null = null;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private uninstallTestHook: () => void = () => {};
+  /** The Yjs lane of the current join, once open; until then Yjs goes over socket.io. */
+  private lane: LaneClient | null = null;
   /** Bumped on every join and disconnect, so a late ack of an older connection is ignored. */
   private generation = 0;
   private isDestroyed = false;
@@ -86,13 +100,15 @@ export class CollabSession {
     this.pulls = new PullsChannel(this.socket, options.sessionId);
     this.call = new CallSession(this.socket, options.sessionId);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
-      if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
+      if (this.lane) this.lane.send(LANE_AWARENESS, message);
+      else if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
     });
     this.client = new CollabClient(this.doc, this.awareness, {
       // A message while disconnected would sit in socket.io's buffer and reach the server
       // before our next join; the sync handshake after that join resends what matters.
       sendSync: (message) => {
-        if (this.socket.connected) this.socket.emit("yjsSync", toWire(message));
+        if (this.lane) this.lane.send(LANE_SYNC, message);
+        else if (this.socket.connected) this.socket.emit("yjsSync", toWire(message));
       },
       sendAwareness: () => this.awarenessOut.request(),
     });
@@ -177,12 +193,18 @@ export class CollabSession {
     this.awarenessOut.cancel();
     this.client.destroy();
     this.socket.removeAllListeners();
-    // socket.io drops events that arrive with a disconnect: leave first, so the last
-    // keystrokes are applied before the socket closes (the IndexedDB copy holds them anyway).
+    // socket.io drops events that arrive with a disconnect: close the lane (the server has
+    // then applied what it carried), then leave, so the last keystrokes are applied before
+    // the socket closes (the IndexedDB copy holds them anyway).
     const socket = this.socket;
-    if (socket.connected)
-      socket.timeout(1000).emit("leaveSession", this.sessionId, () => socket.disconnect());
-    else socket.disconnect();
+    const laneClosed = this.lane?.close() ?? Promise.resolve();
+    this.lane = null;
+    const leave = () => {
+      if (socket.connected)
+        socket.timeout(1000).emit("leaveSession", this.sessionId, () => socket.disconnect());
+      else socket.disconnect();
+    };
+    void Promise.race([laneClosed, new Promise((resolve) => setTimeout(resolve, 1000))]).then(leave);
     void this.persistence?.destroy();
     this.awareness.destroy();
     this.doc.destroy();
@@ -299,6 +321,8 @@ export class CollabSession {
     socket.on("connect", () => this.join());
     socket.on("disconnect", () => {
       this.generation++;
+      void this.lane?.close();
+      this.lane = null;
       client.disconnected();
       useCollabStore.setState({ status: "offline", isSynced: false });
     });
@@ -318,6 +342,7 @@ export class CollabSession {
       // A refusal by the server (not a network error) is not retried by socket.io.
       if (!socket.active) this.fail({ code: "refused", message: "The server refused the connection." });
     });
+    // Yjs comes over socket.io until the lane opens, and whenever it cannot.
     socket.on("yjsSync", (message) => client.receiveSync(fromWire(message)));
     socket.on("yjsAwareness", (message) => client.receiveAwareness(fromWire(message)));
     socket.on("participantsList", (participants) => useCollabStore.setState({ participants }));
@@ -336,11 +361,40 @@ export class CollabSession {
     socket.on("sessionState", ({ sessionId, endedAt }) => {
       if (sessionId === this.sessionId) useCollabStore.setState({ endedAt });
     });
-    socket.on("socketError", ({ event, code, message }) => {
-      console.warn(`Ensemble: the server refused ${event} (${code}): ${message}`);
-      // An edit the server will never take (not allowed, or the session ended meanwhile).
-      if (event === "yjsSync" && (code === "update_refused" || code === "session_ended"))
-        void this.discardLocalCopy(message);
+    socket.on("socketError", (refusal) => this.handleRefusal(refusal));
+  }
+
+  private handleRefusal({ event, code, message }: LaneRefusal): void {
+    console.warn(`Ensemble: the server refused ${event} (${code}): ${message}`);
+    // An edit the server will never take (not allowed, or the session ended meanwhile).
+    if (event === "yjsSync" && (code === "update_refused" || code === "session_ended"))
+      void this.discardLocalCopy(message);
+  }
+
+  /**
+   * Opens this join's Yjs lane and syncs over it. If it cannot open, or closes while the
+   * socket stays, Yjs goes over socket.io from then on (a resync covers the switch).
+   */
+  private openLane(ticket: string, generation: number): void {
+    const isCurrent = () => generation === this.generation && !this.isDestroyed;
+    const lane = new LaneClient(new WebSocket(laneUrl(window.location.origin, ticket)), {
+      open: () => {
+        if (!isCurrent()) {
+          void lane.close();
+          return;
+        }
+        this.lane = lane;
+        this.client.connected();
+      },
+      message: (kind, message) =>
+        kind === LANE_SYNC ? this.client.receiveSync(message) : this.client.receiveAwareness(message),
+      refused: (refusal) => this.handleRefusal(refusal),
+      closed: (_code, wasOpen) => {
+        if (this.lane === lane) this.lane = null;
+        if (!isCurrent()) return;
+        if (wasOpen) this.client.disconnected();
+        if (this.socket.connected) this.client.connected();
+      },
     });
   }
 
@@ -361,7 +415,7 @@ export class CollabSession {
       const { self, participants, language, title, endedAt } = result.data;
       this.awareness.setLocalStateField("user", userField(self.name, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });
-      this.client.connected();
+      this.openLane(result.data.laneTicket, generation);
       this.terminal.joined();
       this.git.joined(self.isHost);
       this.pulls.joined(self);
