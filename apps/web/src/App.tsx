@@ -1,16 +1,6 @@
-import { lazy, Suspense } from "react";
+import { type ComponentType, lazy, Suspense } from "react";
 import { Route, Routes, useLocation } from "react-router-dom";
-import { Slide, ToastContainer } from "react-toastify/unstyled";
-import { AccountPage } from "./features/auth/AccountPage";
-import { AuthCallbackPage } from "./features/auth/AuthCallbackPage";
-import { SignInPage } from "./features/auth/SignInPage";
-import { SignUpPage } from "./features/auth/SignUpPage";
 import { useProfileBootstrap } from "./features/auth/useProfileBootstrap";
-import { DocTopicPage } from "./features/docs/DocTopicPage";
-import { DocumentationPage } from "./features/docs/DocumentationPage";
-import { DOC_TOPICS, topicPath } from "./features/docs/topics";
-import { AboutPage } from "./features/info/AboutPage";
-import { BlogsPage } from "./features/info/BlogsPage";
 import { LandingPage } from "./features/landing/LandingPage";
 import { Footer } from "./ui/Footer";
 import { NavBar } from "./ui/NavBar";
@@ -18,19 +8,37 @@ import { NotFoundPage } from "./ui/NotFoundPage";
 import { ScrollToTop } from "./ui/ScrollToTop";
 import { Spinner } from "./ui/Spinner";
 
-// The editor (Yjs, socket.io, Monaco) is loaded only when a session is opened.
+/** A page loaded on first visit to its route, from a module that exports it by name. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
+// Only the landing page and the shell ship in the entry; every other page is its own chunk,
+// and the editor (Yjs, socket.io, Monaco) loads only when a session is opened.
+const SignInPage = lazyPage(() => import("./features/auth/SignInPage"), "SignInPage");
+const SignUpPage = lazyPage(() => import("./features/auth/SignUpPage"), "SignUpPage");
+const AccountPage = lazyPage(() => import("./features/auth/AccountPage"), "AccountPage");
+const AuthCallbackPage = lazyPage(() => import("./features/auth/AuthCallbackPage"), "AuthCallbackPage");
+const DocumentationPage = lazyPage(() => import("./features/docs/DocumentationPage"), "DocumentationPage");
+const DocTopicRoute = lazy(() => import("./features/docs/DocTopicRoute"));
+const BlogsPage = lazyPage(() => import("./features/info/BlogsPage"), "BlogsPage");
+const AboutPage = lazyPage(() => import("./features/info/AboutPage"), "AboutPage");
 const EditorPage = lazy(() => import("./features/editor/EditorPage"));
+// Toasts raised before it mounts are queued by react-toastify, so it need not be in the entry.
+const Toasts = lazy(() => import("./ui/Toasts"));
 const EDITOR_PATH = "/code-editor-dashboard";
+
+function Loading({ label }: { label: string }) {
+  return (
+    <div className="page center-page">
+      <Spinner /> <span className="visually-hidden">{label}</span>
+    </div>
+  );
+}
 
 function EditorRoute() {
   return (
-    <Suspense
-      fallback={
-        <div className="page center-page">
-          <Spinner /> <span className="visually-hidden">Loading the editor</span>
-        </div>
-      }
-    >
+    <Suspense fallback={<Loading label="Loading the editor" />}>
       <EditorPage />
     </Suspense>
   );
@@ -49,25 +57,28 @@ export function App() {
       <ScrollToTop />
       <NavBar />
       <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined}>
-        <Routes>
-          <Route path="/" element={<LandingPage />} />
-          <Route path="/signin" element={<SignInPage />} />
-          <Route path="/signup" element={<SignUpPage />} />
-          <Route path="/account" element={<AccountPage />} />
-          <Route path="/documentation" element={<DocumentationPage />} />
-          {DOC_TOPICS.map((topic) => (
-            <Route key={topic.title} path={topicPath(topic.title)} element={<DocTopicPage topic={topic} />} />
-          ))}
-          <Route path="/blogs" element={<BlogsPage />} />
-          <Route path="/About" element={<AboutPage />} />
-          <Route path="/auth/callback" element={<AuthCallbackPage />} />
-          <Route path={EDITOR_PATH} element={<EditorRoute />} />
-          <Route path={`${EDITOR_PATH}/:sessionId`} element={<EditorRoute />} />
-          <Route path="*" element={<NotFoundPage />} />
-        </Routes>
+        <Suspense fallback={<Loading label="Loading" />}>
+          <Routes>
+            <Route path="/" element={<LandingPage />} />
+            <Route path="/signin" element={<SignInPage />} />
+            <Route path="/signup" element={<SignUpPage />} />
+            <Route path="/account" element={<AccountPage />} />
+            <Route path="/documentation" element={<DocumentationPage />} />
+            <Route path="/blogs" element={<BlogsPage />} />
+            <Route path="/About" element={<AboutPage />} />
+            <Route path="/auth/callback" element={<AuthCallbackPage />} />
+            <Route path={EDITOR_PATH} element={<EditorRoute />} />
+            <Route path={`${EDITOR_PATH}/:sessionId`} element={<EditorRoute />} />
+            {/* The documentation topics (/introduction, /apis, …); any other name is a 404. */}
+            <Route path="/:topic" element={<DocTopicRoute />} />
+            <Route path="*" element={<NotFoundPage />} />
+          </Routes>
+        </Suspense>
       </main>
       {!isEditor && <Footer />}
-      <ToastContainer position="top-right" autoClose={5000} theme="dark" transition={Slide} />
+      <Suspense fallback={null}>
+        <Toasts />
+      </Suspense>
     </>
   );
 }

@@ -1,6 +1,5 @@
 import { useCallback } from "react";
 import { useNavigate } from "react-router-dom";
-import { toast } from "react-toastify/unstyled";
 import { useAuthStore } from "./store";
 
 /** The user-initiated logout of the nav bar: clear, go home, confirm (spec §2). */
@@ -9,6 +8,7 @@ export function useLogout(): () => void {
   return useCallback(() => {
     useAuthStore.getState().logout();
     navigate("/");
-    toast.success("Logged out successfully");
+    // Imported here, not at the top: the nav bar is on every first page, react-toastify is not needed there.
+    void import("react-toastify/unstyled").then(({ toast }) => toast.success("Logged out successfully"));
   }, [navigate]);
 }
