@@ -1,4 +1,5 @@
 import { ApiErrorSchema, AUTH_MESSAGES } from "@ensemble/protocol";
+import { apiHooks } from "./apiSession";
 
 /** Why a request failed: the server answered with an error, or it could not be reached. */
 export type ApiErrorKind = "http" | "network" | "invalid_response";
@@ -19,20 +20,6 @@ export class ApiError extends Error {
     this.status = status;
     this.serverMessage = serverMessage;
   }
-}
-
-interface ApiHooks {
-  getToken: () => string | null;
-  /** Called when the server rejects our token; the auth store clears itself. */
-  onTokenRejected: () => void;
-}
-
-// The auth store registers itself here, so this module never imports the store (no cycle).
-let hooks: ApiHooks = { getToken: () => null, onTokenRejected: () => {} };
-
-/** Connects the wrapper to whoever owns the token. */
-export function configureApi(next: ApiHooks): void {
-  hooks = next;
 }
 
 /** The part of a zod schema this wrapper needs; keeps zod itself a protocol dependency. */
@@ -75,7 +62,7 @@ export async function apiRequest<T>(
 ): Promise<T> {
   const { method = "GET", body, auth = true } = options;
   const headers: Record<string, string> = { Accept: "application/json" };
-  const token = auth ? hooks.getToken() : null;
+  const token = auth ? apiHooks().getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
 
@@ -95,7 +82,7 @@ export async function apiRequest<T>(
     const parsed = ApiErrorSchema.safeParse(data);
     const serverMessage = parsed.success ? parsed.data.message : undefined;
     if (response.status === 401 && token && serverMessage && REJECTED_TOKEN_MESSAGES.has(serverMessage)) {
-      hooks.onTokenRejected();
+      apiHooks().onTokenRejected();
     }
     throw new ApiError("http", response.status, serverMessage ?? `HTTP ${response.status}`, serverMessage);
   }

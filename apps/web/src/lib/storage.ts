@@ -1,7 +1,9 @@
-import { STORAGE_KEYS, type User, UserSchema } from "@ensemble/protocol";
+import { STORAGE_KEYS, type User } from "@ensemble/protocol";
 
 // localStorage throws in some privacy modes; auth must then degrade to memory-only.
-function read(key: string): string | null {
+
+/** The stored value under `key`, or null (also when storage is unavailable). */
+export function read(key: string): string | null {
   try {
     return window.localStorage.getItem(key);
   } catch {
@@ -21,18 +23,6 @@ function write(key: string, value: string | null): void {
 /** The stored token, or null. */
 export function readStoredToken(): string | null {
   return read(STORAGE_KEYS.token);
-}
-
-/** The stored user, or null when missing or not a valid user (storage is outside data). */
-export function readStoredUser(): User | null {
-  const raw = read(STORAGE_KEYS.user);
-  if (raw === null) return null;
-  try {
-    const parsed = UserSchema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
 }
 
 /** The stored user id (spec key userId), used when the user object is not loaded yet. */

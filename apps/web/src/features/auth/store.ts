@@ -1,8 +1,8 @@
-import { AUTH_MESSAGES, type User } from "@ensemble/protocol";
+import type { User } from "@ensemble/protocol";
 import { create } from "zustand";
-import { ApiError, configureApi } from "../../lib/api";
-import { clearAuthStorage, readStoredToken, readStoredUser, storeToken, storeUser } from "../../lib/storage";
-import { getCurrentUser, postLogin, postRegister } from "./authApi";
+import { configureApi } from "../../lib/apiSession";
+import { clearAuthStorage, readStoredToken, storeToken, storeUser } from "../../lib/storage";
+import type { RequestResult } from "./authRequests";
 
 /** Outcome of an auth action; components turn it into toasts and inline messages. */
 export type AuthResult = { ok: true; user: User | null } | { ok: false; message: string };
@@ -25,59 +25,62 @@ interface AuthState {
 
 const signedOut = { user: null, token: null, isAuthenticated: false, loading: false, error: null };
 
-/** Spec §8 register messages, most specific first. */
-function registerFailureMessage(error: unknown): string {
-  if (!(error instanceof ApiError)) return "An unexpected error occurred. Please try again.";
-  if (error.kind === "network") return "Network error. Please check your connection and try again.";
-  if (error.serverMessage) return error.serverMessage;
-  if (error.kind === "http") return `Registration failed: ${error.status}`;
-  return "An unexpected error occurred. Please try again.";
-}
+type Requests = typeof import("./authRequests");
 
-function isRejectedToken(message: string | undefined): boolean {
-  return message === AUTH_MESSAGES.invalidToken || message === AUTH_MESSAGES.tokenExpired;
+/**
+ * Runs one of the auth requests, loaded on first use: they bring the API client and the
+ * protocol's schemas, which a signed-out visitor's first page never needs. A chunk that
+ * cannot load fails like an unreachable server, with the request's own fallback message.
+ */
+async function request<T>(
+  run: (requests: Requests) => Promise<RequestResult<T>>,
+  fallback: string,
+): Promise<RequestResult<T>> {
+  try {
+    return await run(await import("./authRequests"));
+  } catch {
+    return { ok: false, message: fallback, isTokenRejected: false };
+  }
 }
-
-const initialToken = readStoredToken();
-const initialUser = initialToken ? readStoredUser() : null;
 
 /** The signed-in session: state mirrored in localStorage under the spec's keys. */
 export const useAuthStore = create<AuthState>()((set, get) => ({
-  user: initialUser,
-  token: initialToken,
-  isAuthenticated: Boolean(initialToken && initialUser),
+  // The stored user joins in restoreStoredUser, before the first render.
+  user: null,
+  token: readStoredToken(),
+  isAuthenticated: false,
   loading: false,
   error: null,
 
   async login(email, password) {
     set({ loading: true, error: null });
-    try {
-      const { token, user } = await postLogin({ email, password });
-      storeToken(token);
-      storeUser(user);
-      set({ user, token, isAuthenticated: true, loading: false, error: null });
-      return { ok: true, user };
-    } catch (error) {
-      const message = (error instanceof ApiError && error.serverMessage) || "Something went wrong";
-      set({ loading: false, error: message });
-      return { ok: false, message };
+    const result = await request((r) => r.requestLogin(email, password), "Something went wrong");
+    if (!result.ok) {
+      set({ loading: false, error: result.message });
+      return { ok: false, message: result.message };
     }
+    const { token, user } = result.data;
+    storeToken(token);
+    storeUser(user);
+    set({ user, token, isAuthenticated: true, loading: false, error: null });
+    return { ok: true, user };
   },
 
   async register(name, email, password) {
     set({ loading: true, error: null });
-    try {
-      // The returned token is deliberately not stored (the spec stored it): a stored token
-      // signs the user in on the next page load, which bounced /signin straight to the home
-      // page and left a half-signed-in state. The user signs in next, as the spec's flow says.
-      await postRegister({ name: name.trim(), email: email.trim(), password });
-      set({ loading: false });
-      return { ok: true, user: null };
-    } catch (error) {
-      const message = registerFailureMessage(error);
-      set({ loading: false, error: message || "Registration failed" });
-      return { ok: false, message };
+    // The returned token is deliberately not stored (the spec stored it): a stored token
+    // signs the user in on the next page load, which bounced /signin straight to the home
+    // page and left a half-signed-in state. The user signs in next, as the spec's flow says.
+    const result = await request(
+      (r) => r.requestRegister(name, email, password),
+      "Network error. Please check your connection and try again.",
+    );
+    if (!result.ok) {
+      set({ loading: false, error: result.message || "Registration failed" });
+      return { ok: false, message: result.message };
     }
+    set({ loading: false });
+    return { ok: true, user: null };
   },
 
   logout() {
@@ -92,20 +95,18 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
       return { ok: false, message: "No token found" };
     }
     set({ loading: true });
-    try {
-      const user = await getCurrentUser();
-      // A logout while the request was in flight wins over its late answer.
-      if (get().token !== token) return { ok: false, message: "Signed out" };
-      storeUser(user);
-      set({ user, isAuthenticated: true, loading: false, error: null });
-      return { ok: true, user };
-    } catch (error) {
-      const serverMessage = error instanceof ApiError ? error.serverMessage : undefined;
-      const message = serverMessage || "Failed to get user profile";
-      if (isRejectedToken(serverMessage)) get().logout();
-      else set({ loading: false, error: message });
-      return { ok: false, message };
+    const result = await request((r) => r.requestProfile(), "Failed to get user profile");
+    if (!result.ok) {
+      if (result.isTokenRejected) get().logout();
+      else set({ loading: false, error: result.message });
+      return { ok: false, message: result.message };
     }
+    // A logout while the request was in flight wins over its late answer.
+    if (get().token !== token) return { ok: false, message: "Signed out" };
+    const user = result.data;
+    storeUser(user);
+    set({ user, isAuthenticated: true, loading: false, error: null });
+    return { ok: true, user };
   },
 
   setToken(token) {
@@ -127,3 +128,14 @@ configureApi({
   getToken: () => useAuthStore.getState().token,
   onTokenRejected: () => useAuthStore.getState().logout(),
 });
+
+/**
+ * Loads the user stored beside a stored token, as signed in; resolves at once when no token
+ * is stored. main.tsx awaits it before the first render, so no page sees a half-restored state.
+ */
+export async function restoreStoredUser(): Promise<void> {
+  if (!useAuthStore.getState().token) return;
+  const { readStoredUser } = await import("../../lib/storedUser");
+  const user = readStoredUser();
+  useAuthStore.setState({ user, isAuthenticated: user !== null });
+}

@@ -1,7 +1,16 @@
-import { useState } from "react";
-import { CreateSessionDialog } from "../sessions/CreateSessionDialog";
-import { JoinSessionDialog } from "../sessions/JoinSessionDialog";
+import { lazy, Suspense, useState } from "react";
 import { useSessionStore } from "../sessions/store";
+
+// The dialogs bring the API client and the protocol's schemas: they load when the visitor
+// heads for a button (pointer over it, or focus), so the landing page itself does not wait
+// for them.
+const loadCreateDialog = () => import("../sessions/CreateSessionDialog");
+const loadJoinDialog = () => import("../sessions/JoinSessionDialog");
+const CreateSessionDialog = lazy(() => loadCreateDialog().then((m) => ({ default: m.CreateSessionDialog })));
+const JoinSessionDialog = lazy(() => loadJoinDialog().then((m) => ({ default: m.JoinSessionDialog })));
+
+const preloadCreate = () => void loadCreateDialog();
+const preloadJoin = () => void loadJoinDialog();
 
 type OpenDialog = "create" | "join" | null;
 
@@ -34,6 +43,8 @@ export function Hero() {
             <button
               type="button"
               className="button button-primary button-lg"
+              onPointerEnter={preloadCreate}
+              onFocus={preloadCreate}
               onClick={() => setOpenDialog("create")}
             >
               Start Building
@@ -41,6 +52,8 @@ export function Hero() {
             <button
               type="button"
               className="button button-ghost button-lg"
+              onPointerEnter={preloadJoin}
+              onFocus={preloadJoin}
               onClick={() => setOpenDialog("join")}
             >
               Collaborate
@@ -64,8 +77,10 @@ export function Hero() {
           />
         </div>
       </div>
-      <CreateSessionDialog isOpen={openDialog === "create"} onClose={close} />
-      <JoinSessionDialog isOpen={openDialog === "join"} onClose={close} />
+      <Suspense fallback={null}>
+        {openDialog === "create" && <CreateSessionDialog isOpen onClose={close} />}
+        {openDialog === "join" && <JoinSessionDialog isOpen onClose={close} />}
+      </Suspense>
     </section>
   );
 }
