@@ -1,8 +1,4 @@
-import "@fontsource/inter/400.css";
-import "@fontsource/inter/500.css";
-import "@fontsource/inter/600.css";
-import "@fontsource/inter/700.css";
-import "@fontsource/jetbrains-mono/400.css";
+import "./styles/fonts.css";
 import "./styles/base.css";
 import "./styles/chrome.css";
 import "./styles/components.css";
