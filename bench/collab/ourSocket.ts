@@ -1,7 +1,17 @@
-import { CollabClient, fromWire, toWire } from "@ensemble/collab";
+import {
+  CollabClient,
+  fromWire,
+  LANE_AWARENESS,
+  LANE_SYNC,
+  LaneClient,
+  type LaneMessage,
+  laneUrl,
+  toWire,
+} from "@ensemble/collab";
 import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
 import { io, type Socket } from "socket.io-client";
 import msgpackParser from "socket.io-msgpack-parser";
+import WebSocket from "ws";
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
 
@@ -26,22 +36,42 @@ export async function joinSession(socket: Socket, sessionId: string): Promise<Jo
   return ack.data;
 }
 
+/** How our clients carry Yjs: `lane` (as the browser does) or `socketio` (BENCH_OUR_TRANSPORT). */
+export const OUR_TRANSPORT = process.env.BENCH_OUR_TRANSPORT === "socketio" ? "socketio" : "lane";
+
+/** Our `CollabClient` and how to start syncing once a session is joined. */
+export interface OurCollab {
+  client: CollabClient;
+  /** Syncs over the join's lane (or socket.io, with BENCH_OUR_TRANSPORT=socketio). */
+  start(joined: Joined): void;
+  close(): void;
+}
+
 /**
- * Our `CollabClient` for `doc` on `socket`: Yjs messages go out through `toWire` and come in
- * through `fromWire`, as the protocol package says Node must (a bare Uint8Array would not go
- * out as msgpack bin). Call `client.connected()` once the session is joined; `onReceived` sees
- * every Yjs or awareness message the server delivered.
+ * Our `CollabClient` for `doc` on `socket` to the server at `baseUrl`, as the browser wires it: after a join, Yjs goes
+ * over the lane the join's ticket opens; on socket.io (before that, or with
+ * BENCH_OUR_TRANSPORT=socketio) messages go out through `toWire` and come in through
+ * `fromWire`, as the protocol package says Node must. `onReceived` sees every Yjs or
+ * awareness message the server delivered.
  */
 export function attachCollab(
+  baseUrl: string,
   socket: Socket,
   doc: Y.Doc,
   awareness: Awareness,
   onReceived: () => void = () => {},
-): CollabClient {
+): OurCollab {
+  let lane: LaneClient | undefined;
+  const send = ([kind, m]: LaneMessage) => {
+    if (lane) lane.send(kind, m);
+    else socket.emit(kind === LANE_SYNC ? "yjsSync" : "yjsAwareness", toWire(m));
+  };
   const client = new CollabClient(doc, awareness, {
-    sendSync: (m) => socket.emit("yjsSync", toWire(m)),
-    sendAwareness: (m) => socket.emit("yjsAwareness", toWire(m)),
+    sendSync: (m) => send([LANE_SYNC, m]),
+    sendAwareness: (m) => send([LANE_AWARENESS, m]),
   });
+  const refused = (error: { event: string; code: string; message: string }) =>
+    console.error(`refused ${error.event}: ${error.code} ${error.message}`);
   socket.on("yjsSync", (m: Uint8Array | ArrayBuffer) => {
     onReceived();
     client.receiveSync(fromWire(m));
@@ -50,9 +80,40 @@ export function attachCollab(
     onReceived();
     client.receiveAwareness(fromWire(m));
   });
-  socket.on("disconnect", () => client.disconnected());
-  socket.on("socketError", (error: { event: string; code: string; message: string }) => {
-    console.error(`socketError on ${error.event}: ${error.code} ${error.message}`);
+  socket.on("disconnect", () => {
+    void lane?.close();
+    lane = undefined;
+    client.disconnected();
   });
-  return client;
+  socket.on("socketError", refused);
+  return {
+    client,
+    start(joined) {
+      if (OUR_TRANSPORT === "socketio") {
+        client.connected();
+        return;
+      }
+      const opening = new LaneClient(new WebSocket(laneUrl(baseUrl, joined.laneTicket)), {
+        open: () => {
+          lane = opening;
+          client.connected();
+        },
+        message: (kind, m) => {
+          onReceived();
+          if (kind === LANE_SYNC) client.receiveSync(m);
+          else client.receiveAwareness(m);
+        },
+        refused,
+        closed: (code, wasOpen) => {
+          if (lane === opening) lane = undefined;
+          if (!wasOpen) console.error(`the lane did not open (${code}); syncing over socket.io`);
+          if (socket.connected) client.connected();
+        },
+      });
+    },
+    close() {
+      client.destroy();
+      void lane?.close();
+    },
+  };
 }

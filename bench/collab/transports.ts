@@ -44,13 +44,14 @@ function connectOurs(
   counters: Counters,
 ) {
   const socket = ourSocket(baseUrl);
-  const client = attachCollab(socket, doc, awareness, () => {
+  const collab = attachCollab(baseUrl, socket, doc, awareness, () => {
     counters.received += 1;
   });
+  const { client } = collab;
   const synced = new Promise<void>((resolve) => client.onSynced((isSynced) => isSynced && resolve()));
   socket.on("connect", () => {
     joinSession(socket, sessionId).then(
-      () => client.connected(),
+      (joined) => collab.start(joined),
       (error: unknown) => console.error(String(error)),
     );
   });
@@ -58,7 +59,7 @@ function connectOurs(
     counters.disconnects += 1;
   });
   const close = () => {
-    client.destroy();
+    collab.close();
     socket.disconnect();
   };
   return { doc, awareness, synced, close } satisfies BenchClient;

@@ -24,9 +24,9 @@ export async function openHostSession(url: string, files: ProjectFile[]) {
   const sessionId = await createSession(url, token, "vcs bench");
   const socket = ourSocket(url, token);
   const doc = new Y.Doc();
-  const client = attachCollab(socket, doc, new Awareness(doc));
-  await joinSession(socket, sessionId);
-  client.connected();
+  const collab = attachCollab(url, socket, doc, new Awareness(doc));
+  const { client } = collab;
+  collab.start(await joinSession(socket, sessionId));
   await waitFor(() => client.synced, 10_000, "the host's sync");
   await fillWorkspaces(url, [sessionId], files, 1);
   const count = files.length + 1;
