@@ -2,7 +2,7 @@
  * The collaboration load benchmark: ours vs Hocuspocus vs the y-websocket server, same clients,
  * same machine, one run. `npm run bench:collab -w bench` (see README.md for the knobs).
  */
-import { readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { type ColdLoadResult, runColdLoad } from "./coldLoad";
 import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
@@ -60,6 +60,7 @@ if (env.BENCH_WORKSPACE === "1") {
     config: { ...load, seedText: `${load.seedText.length} chars`, workspace },
     rounds,
   };
+  mkdirSync(path.join(outDir, "runs"), { recursive: true });
   const file = path.join(outDir, "runs", `workspace-${isQuick ? "quick" : results.date.slice(0, 10)}.json`);
   writeFileSync(file, `${JSON.stringify(results, null, 1)}\n`);
   console.log(workspaceSummary(results));
