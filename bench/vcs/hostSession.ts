@@ -85,7 +85,7 @@ export async function openHostSession(url: string, files: ProjectFile[]) {
         .timeout(2000)
         .emitWithAck("leaveSession", sessionId)
         .catch(() => {});
-      client.destroy();
+      collab.close();
       socket.disconnect();
     },
   };
