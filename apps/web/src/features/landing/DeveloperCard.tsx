@@ -14,6 +14,7 @@ export function DeveloperCard() {
             alt={`Illustrated portrait of ${DEVELOPER.name}`}
             width="120"
             height="120"
+            loading="lazy"
           />
           <div>
             <h3>{DEVELOPER.name}</h3>

@@ -74,6 +74,7 @@ export function Hero() {
             alt="An editor window with two collaborators' cursors in the same file"
             width="560"
             height="400"
+            fetchPriority="high"
           />
         </div>
       </div>

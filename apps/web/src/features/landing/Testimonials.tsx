@@ -27,6 +27,7 @@ export function Testimonials() {
               alt={`Portrait of ${current.name}`}
               width="48"
               height="48"
+              loading="lazy"
             />
             <span>
               <strong>{current.name}</strong>
