@@ -7,6 +7,7 @@ import { NavBar } from "./ui/NavBar";
 import { NotFoundPage } from "./ui/NotFoundPage";
 import { ScrollToTop } from "./ui/ScrollToTop";
 import { Spinner } from "./ui/Spinner";
+import { useIsHydrated } from "./ui/useIsHydrated";
 
 /** A page loaded on first visit to its route, from a module that exports it by name. */
 function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -49,14 +50,16 @@ export function App() {
   useProfileBootstrap();
   // The editor fills the window under the nav bar, so it has no footer.
   const isEditor = useLocation().pathname.startsWith(EDITOR_PATH);
+  // The prerendered landing page is inert until hydrated: a click before then would be lost.
+  const isHydrated = useIsHydrated();
   return (
     <>
-      <a href="#main" className="skip-link">
+      <a href="#main" className="skip-link" inert={!isHydrated}>
         Skip to content
       </a>
       <ScrollToTop />
       <NavBar />
-      <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined}>
+      <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined} inert={!isHydrated}>
         <Suspense fallback={<Loading label="Loading" />}>
           <Routes>
             <Route path="/" element={<LandingPage />} />
@@ -76,9 +79,11 @@ export function App() {
         </Suspense>
       </main>
       {!isEditor && <Footer />}
-      <Suspense fallback={null}>
-        <Toasts />
-      </Suspense>
+      {isHydrated && (
+        <Suspense fallback={null}>
+          <Toasts />
+        </Suspense>
+      )}
     </>
   );
 }

@@ -4,28 +4,16 @@ import "./styles/chrome.css";
 import "./styles/components.css";
 import "./styles/pages.css";
 import "./styles/landing.css";
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
-import { BrowserRouter } from "react-router-dom";
-import { App } from "./App";
-import { restoreStoredUser } from "./features/auth/store";
+import { pageShown } from "./lib/pageShown";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
-function render(container: HTMLElement) {
-  createRoot(container).render(
-    <StrictMode>
-      <BrowserRouter>
-        <App />
-      </BrowserRouter>
-    </StrictMode>,
-  );
-}
-
-// A signed-in visitor's stored user is parsed first (that loads the protocol's schemas); a
-// signed-out one renders at once. Render even if that fails: the profile is fetched again.
-void restoreStoredUser().then(
-  () => render(root),
-  () => render(root),
-);
+// The build prerenders the landing page into #root (src/prerender.tsx; index.html empties it
+// on any other path). There the app's script is fetched once the page has loaded and painted
+// what it shows, so the page never waits for it; it is inert until hydrated (App), so no
+// click is lost meanwhile.
+const isPrerendered = root.firstElementChild !== null;
+void (isPrerendered ? pageShown() : Promise.resolve())
+  .then(() => import("./startApp"))
+  .then(({ startApp }) => startApp(root, isPrerendered));

@@ -1,4 +1,5 @@
 import { Link } from "react-router-dom";
+import { useIsHydrated } from "./useIsHydrated";
 
 // Placeholders of the spec's footer (they lead nowhere yet), so plain text, not dead links.
 const ABOUT_ITEMS = ["About Us", "Features", "Documentation", "Terms and conditions", "FAQ"];
@@ -12,8 +13,11 @@ const SOCIAL_LINKS = [
 
 /** Site footer: tagline, the About placeholders, contact details and social links. */
 export function Footer() {
+  // This year is the visitor's, not the build's: the line is left out of the prerendered page,
+  // which is inert until hydrated.
+  const isHydrated = useIsHydrated();
   return (
-    <footer className="site-footer">
+    <footer className="site-footer" inert={!isHydrated}>
       <div className="container footer-grid">
         <div className="footer-brand">
           <Link to="/" className="brand">
@@ -54,7 +58,9 @@ export function Footer() {
           </ul>
         </div>
       </div>
-      <p className="container footer-legal">© {new Date().getFullYear()} Ensemble. All rights reserved.</p>
+      {isHydrated && (
+        <p className="container footer-legal">© {new Date().getFullYear()} Ensemble. All rights reserved.</p>
+      )}
     </footer>
   );
 }

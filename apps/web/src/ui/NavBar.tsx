@@ -3,6 +3,7 @@ import { Link, NavLink, useLocation } from "react-router-dom";
 import { useAuthStore } from "../features/auth/store";
 import { useLogout } from "../features/auth/useLogout";
 import { UserMenu } from "./UserMenu";
+import { useIsHydrated } from "./useIsHydrated";
 
 const LINKS = [
   { to: "/documentation", label: "Docs" },
@@ -17,6 +18,9 @@ export function NavBar() {
   const logout = useLogout();
   const [isMobileOpen, setIsMobileOpen] = useState(false);
   const { pathname } = useLocation();
+  // The prerendered landing page cannot know who is signed in: no auth links until hydrated,
+  // and like the rest of it, the bar is inert until then.
+  const isHydrated = useIsHydrated();
 
   // A followed link should not leave the mobile menu covering the new page.
   useEffect(() => {
@@ -32,7 +36,7 @@ export function NavBar() {
   ));
 
   return (
-    <header className="site-header">
+    <header className="site-header" inert={!isHydrated}>
       <nav className="nav container" aria-label="Main">
         <Link to="/" className="brand">
           <img src="/images/logo.svg" alt="" width="28" height="28" />
@@ -40,7 +44,7 @@ export function NavBar() {
         </Link>
         <ul className="nav-links nav-desktop">{pageLinks}</ul>
         <div className="nav-auth nav-desktop">
-          {isAuthenticated ? (
+          {!isHydrated ? null : isAuthenticated ? (
             <UserMenu name={user?.name || "User"} onLogout={logout} />
           ) : (
             <>
@@ -69,7 +73,7 @@ export function NavBar() {
       <div id="mobile-menu" className="mobile-menu" hidden={!isMobileOpen}>
         <ul className="container">
           {pageLinks}
-          {isAuthenticated ? (
+          {!isHydrated ? null : isAuthenticated ? (
             <>
               <li>
                 <Link to="/account" className="nav-link">
