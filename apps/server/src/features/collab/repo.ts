@@ -9,21 +9,48 @@ const fromBase64 = (text: string): Uint8Array => Buffer.from(text, "base64");
 const toBase64 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 
+/**
+ * What `compact` writes (format 1 of doc_snapshots): the whole document of a loaded, initialised
+ * workspace as one update, and its summary.
+ */
+const SNAPSHOT_FORMAT = 1;
+
+/** A session's stored document: the snapshot (if any) and the updates logged after it, in order. */
+export interface StoredDoc {
+  snapshot?: Uint8Array | undefined;
+  /**
+   * The snapshot's state vector and delete set (`Y.encodeSnapshot`), present only when the
+   * snapshot is of the current format: its workspace is initialised, so the session may be
+   * served without building its document.
+   */
+  summary?: Uint8Array | undefined;
+  updates: Uint8Array[];
+}
+
+/** A snapshot to store: the whole document as one update, and its summary (`Y.encodeSnapshot`). */
+export interface Snapshot {
+  state: Uint8Array;
+  summary: Uint8Array;
+}
+
 /** SQL for a session's stored document: the snapshot and the updates logged after it. */
 export function createDocRepo(db: Db) {
   return {
-    async load(sessionId: string): Promise<{ snapshot: Uint8Array | undefined; updates: Uint8Array[] }> {
-      const snapshots = await db.query<{ data: string }>(
-        "SELECT encode(data, 'base64') AS data FROM doc_snapshots WHERE session_id = $1",
+    async load(sessionId: string): Promise<StoredDoc> {
+      const snapshots = await db.query<{ data: string; format: number; summary: string | null }>(
+        `SELECT encode(data, 'base64') AS data, format, encode(summary, 'base64') AS summary
+         FROM doc_snapshots WHERE session_id = $1`,
         [sessionId],
       );
       const updates = await db.query<{ data: string }>(
         "SELECT encode(data, 'base64') AS data FROM doc_updates WHERE session_id = $1 ORDER BY id",
         [sessionId],
       );
-      const snapshot = snapshots[0]?.data;
+      const [snapshot] = snapshots;
+      const summary = snapshot?.format === SNAPSHOT_FORMAT ? snapshot.summary : null;
       return {
-        snapshot: snapshot === undefined ? undefined : fromBase64(snapshot),
+        snapshot: snapshot && fromBase64(snapshot.data),
+        summary: summary === null ? undefined : fromBase64(summary),
         updates: updates.map((u) => fromBase64(u.data)),
       };
     },
@@ -40,19 +67,25 @@ export function createDocRepo(db: Db) {
 
     /**
      * Writes a snapshot and drops the logged updates it is known to contain: those stored
-     * before `encode` ran (every update is applied to the document before it is stored).
-     * A row stored meanwhile stays; applying an update twice is harmless in Yjs.
+     * before `encode` ran. The proof: the rows read when the document loaded are in it, and a
+     * new update is applied to it before its INSERT starts; ids are handed out in order, so a
+     * row with an id up to the largest one committed at our read got its id (and so was in the
+     * document) before that read, which comes before `encode`. A row committed later stays,
+     * even with a smaller id; applying an update twice is harmless in Yjs.
      */
-    async compact(sessionId: string, encode: () => Uint8Array): Promise<void> {
+    async compact(sessionId: string, encode: () => Snapshot): Promise<void> {
       await db.transaction(async (tx) => {
         const [last] = await tx.query<{ id: string | null }>(
           "SELECT max(id)::text AS id FROM doc_updates WHERE session_id = $1",
           [sessionId],
         );
+        const { state, summary } = encode();
         await tx.query(
-          `INSERT INTO doc_snapshots (session_id, data) VALUES ($1, decode($2, 'base64'))
-           ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, updated_at = now()`,
-          [sessionId, toBase64(encode())],
+          `INSERT INTO doc_snapshots (session_id, data, format, summary)
+           VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'))
+           ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, format = EXCLUDED.format,
+             summary = EXCLUDED.summary, updated_at = now()`,
+          [sessionId, toBase64(state), SNAPSHOT_FORMAT, toBase64(summary)],
         );
         if (last?.id) {
           await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND id <= $2", [sessionId, last.id]);

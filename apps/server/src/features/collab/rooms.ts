@@ -10,9 +10,10 @@ interface LiveRoom {
 }
 
 /**
- * The sessions whose document is loaded. A room is loaded on its first join and unloaded
- * (flushed and compacted) when its last connection leaves; a join that arrives while a
- * room is unloading waits for it, so it never loads a state missing the last writes.
+ * The sessions whose document is loaded. A room is loaded on its first join (as its stored
+ * bytes: see Room) and unloaded (flushed, and compacted if anything changed) when its last
+ * connection leaves; a join that arrives while a room is unloading waits for it, so it never
+ * loads a state missing the last writes.
  */
 export class RoomRegistry {
   private readonly live = new Map<string, Promise<LiveRoom>>();
@@ -83,8 +84,7 @@ export class RoomRegistry {
 
   private async load(sessionId: string): Promise<LiveRoom> {
     await this.closing.get(sessionId);
-    const { snapshot, updates } = await this.repo.load(sessionId);
-    const stored = snapshot ? [snapshot, ...updates] : updates;
+    const stored = await this.repo.load(sessionId);
     let writer: DocWriter | undefined;
     const room = new Room(
       sessionId,
@@ -93,7 +93,9 @@ export class RoomRegistry {
       stored,
       this.counts,
     );
-    writer = new DocWriter(sessionId, room.doc, this.repo, this.log, this.logger, this.compactEvery);
+    // One current snapshot and an empty log: nothing to fold until something changes.
+    const isFolded = stored.summary !== undefined && stored.updates.length === 0;
+    writer = new DocWriter(sessionId, room, this.repo, this.log, this.logger, this.compactEvery, !isFolded);
     // A new or migrated document is stored at once, so every later update builds on it.
     if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);

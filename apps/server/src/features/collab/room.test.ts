@@ -1,0 +1,200 @@
+import { CollabClient, fileIdAt } from "@ensemble/collab";
+import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
+import { describe, expect, it, vi } from "vitest";
+import { Awareness } from "y-protocols/awareness";
+import * as Y from "yjs";
+import { Room, type RoomBroadcast, type RoomConnection } from "./room";
+import { Workspace } from "./workspace";
+
+// Counted, not changed: which Yjs work the server does for a client is what these tests check.
+vi.mock("yjs", async (importOriginal) => {
+  const actual = await importOriginal<typeof import("yjs")>();
+  return {
+    ...actual,
+    applyUpdate: vi.fn(actual.applyUpdate),
+    encodeStateAsUpdate: vi.fn(actual.encodeStateAsUpdate),
+  };
+});
+
+const MAIN = LANGUAGE_MAIN_FILES.javascript;
+
+/** A client over an in-memory pipe: messages wait in queues until `deliver`. */
+class PipeClient {
+  readonly doc = new Y.Doc();
+  readonly toServer: Uint8Array[] = [];
+  readonly toClient: Uint8Array[] = [];
+  readonly client = new CollabClient(this.doc, new Awareness(this.doc), {
+    sendSync: (m) => this.toServer.push(m),
+    sendAwareness: () => {},
+  });
+  readonly connection: RoomConnection;
+
+  constructor(readonly name: string) {
+    this.connection = {
+      id: name,
+      user: { id: name, name },
+      sendSync: (m) => this.toClient.push(m),
+      sendAwareness: () => {},
+    };
+  }
+
+  get file(): Y.Text {
+    return this.doc.getText(fileIdAt(this.doc, MAIN) ?? "missing");
+  }
+}
+
+/** A session typed for a while (inserts and deletes), stored as our compaction stores it. */
+function storedHistory() {
+  const doc = new Y.Doc();
+  new Workspace(doc).ensureInitialised();
+  const text = doc.getText(fileIdAt(doc, MAIN) ?? "missing");
+  for (let i = 0; i < 300; i++) {
+    text.insert((i * 7) % (text.length + 1), `w${i} `);
+    if (i % 3 === 0) text.delete(i % text.length, 2);
+  }
+  return {
+    doc,
+    snapshot: Y.encodeStateAsUpdate(doc),
+    summary: Y.encodeSnapshot(Y.snapshot(doc)),
+    text: text.toString(),
+  };
+}
+
+function setup(stored = storedHistory(), tail: Uint8Array[] = []) {
+  const clients: PipeClient[] = [];
+  const logged: Uint8Array[] = [];
+  const broadcast: RoomBroadcast = {
+    sync: (m, except) => {
+      for (const c of clients) if (c.connection !== except) c.toClient.push(m);
+    },
+    awareness: () => {},
+  };
+  const room = new Room("s", broadcast, async (u) => void logged.push(u), {
+    snapshot: stored.snapshot,
+    summary: stored.summary,
+    updates: tail,
+  });
+  /** Delivers every queued message both ways until all queues are empty. */
+  const deliver = () => {
+    while (clients.some((c) => c.toServer.length + c.toClient.length > 0)) {
+      for (const c of clients) {
+        for (let m = c.toServer.shift(); m; m = c.toServer.shift()) room.receiveSync(c.connection, m);
+        for (let m = c.toClient.shift(); m; m = c.toClient.shift()) c.client.receiveSync(m);
+      }
+    }
+  };
+  const connect = (name: string, doc?: Y.Doc) => {
+    const c = new PipeClient(name);
+    if (doc) Y.applyUpdate(c.doc, Y.encodeStateAsUpdate(doc));
+    clients.push(c);
+    room.join(c.connection);
+    c.client.connected();
+    deliver();
+    return c;
+  };
+  /** Whether the server built its document from the stored snapshot. */
+  const isBuilt = () => vi.mocked(Y.applyUpdate).mock.calls.some(([, update]) => update === stored.snapshot);
+  /** How often the server (not a client) encoded its whole document. */
+  const serverEncodes = () =>
+    vi.mocked(Y.encodeStateAsUpdate).mock.calls.filter(([doc]) => !clients.some((c) => c.doc === doc)).length;
+  // What making the history cost is not the room's.
+  vi.clearAllMocks();
+  return { room, stored, storedUpdates: logged, connect, deliver, isBuilt, serverEncodes };
+}
+
+describe("a room loaded from a stored snapshot", () => {
+  it("gives a first and a late client the exact text without building the document", () => {
+    const { stored, connect, isBuilt, serverEncodes } = setup();
+    const first = connect("a");
+    const late = connect("b");
+    expect(first.file.toString()).toBe(stored.text);
+    expect(late.file.toString()).toBe(stored.text);
+    expect(first.client.synced && late.client.synced).toBe(true);
+    expect(isBuilt()).toBe(false);
+    expect(serverEncodes()).toBe(0);
+  });
+
+  it("checks and applies an edit after the lazy load, and every client converges on it", () => {
+    const { room, stored, storedUpdates, connect, deliver, isBuilt } = setup();
+    const a = connect("a");
+    const b = connect("b");
+    a.file.insert(0, "// first edit\n");
+    b.file.insert(b.file.length, "\n// second edit");
+    deliver();
+    const expected = `// first edit\n${stored.text}\n// second edit`;
+    expect(isBuilt()).toBe(true);
+    expect(a.file.toString()).toBe(expected);
+    expect(b.file.toString()).toBe(expected);
+    expect(room.text(MAIN)).toBe(expected);
+    expect(storedUpdates).toHaveLength(2);
+  });
+
+  it("gives a client that joins after edits the snapshot and the tail, encoding nothing", () => {
+    const { stored, connect, deliver, serverEncodes } = setup();
+    const a = connect("a");
+    for (let i = 0; i < 20; i++) a.file.insert(i, `${i}`);
+    deliver();
+    vi.clearAllMocks();
+    const second = connect("second");
+    const third = connect("third");
+    expect(second.file.toString()).toBe(a.file.toString());
+    expect(third.file.toString()).toBe(a.file.toString());
+    expect(a.file.toString()).not.toBe(stored.text);
+    expect(serverEncodes()).toBe(0);
+  });
+
+  it("serves a tail left in the log, and a returning client only what it lacks", () => {
+    const stored = storedHistory();
+    const typist = new Y.Doc();
+    Y.applyUpdate(typist, stored.snapshot);
+    const tail: Uint8Array[] = [];
+    typist.on("update", (u: Uint8Array) => tail.push(u));
+    const text = typist.getText(fileIdAt(typist, MAIN) ?? "missing");
+    text.insert(0, "from the log ");
+    text.delete(5, 3);
+    const { room, connect, isBuilt } = setup(stored, tail);
+    const fresh = connect("fresh");
+    const returning = connect("returning", stored.doc);
+    expect(fresh.file.toString()).toBe(text.toString());
+    expect(returning.file.toString()).toBe(text.toString());
+    expect(fresh.client.synced && returning.client.synced).toBe(true);
+    // Its answer holds its whole delete set: the summary shows it is nothing new.
+    expect(isBuilt()).toBe(false);
+
+    const offline = new Y.Doc();
+    Y.applyUpdate(offline, stored.snapshot);
+    offline.getText(fileIdAt(offline, MAIN) ?? "missing").insert(0, "typed offline ");
+    const back = connect("back", offline);
+    expect(isBuilt()).toBe(true);
+    // Both inserts are at 0: their order follows the (random) client ids.
+    expect(room.text(MAIN).replace("typed offline ", "")).toBe(text.toString());
+    for (const client of [fresh, returning, back]) expect(client.file.toString()).toBe(room.text(MAIN));
+  });
+
+  it("keeps an edit made while a snapshot was being stored", () => {
+    const { room, connect, deliver } = setup();
+    const a = connect("a");
+    a.file.insert(0, "before ");
+    deliver();
+    const snapshot = room.snapshot();
+    a.file.insert(0, "during ");
+    deliver();
+    room.snapshotStored(snapshot);
+    const late = connect("late");
+    expect(late.file.toString()).toBe(a.file.toString());
+    expect(late.file.toString().startsWith("during before ")).toBe(true);
+  });
+});
+
+describe("a room loaded from a snapshot of the old format", () => {
+  it("checks its workspace at once: a legacy document gets its files", () => {
+    const legacy = new Y.Doc();
+    legacy.getText("main.js").insert(0, "legacy();\n");
+    const room = new Room("s", { sync: () => {}, awareness: () => {} }, async () => {}, {
+      snapshot: Y.encodeStateAsUpdate(legacy),
+      updates: [],
+    });
+    expect(room.isNew).toBe(true);
+    expect(room.text(MAIN)).toBe("legacy();\n");
+  });
+});
