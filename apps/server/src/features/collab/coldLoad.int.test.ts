@@ -1,11 +1,15 @@
-import { fileIdAt } from "@ensemble/collab";
+import { CollabClient, fileIdAt } from "@ensemble/collab";
 import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vitest";
+import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { editorPool, waitFor } from "../../../test/collabClient";
-import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { buildSession, DATABASES, openTestDb, startTestServer, type TestServer } from "../../../test/harness";
 import type { Db } from "../../db/index";
+import { createLogger } from "../../logger";
 import { createDocRepo } from "./repo";
+import type { RoomConnection } from "./room";
+import { RoomRegistry } from "./rooms";
 
 const MAIN = LANGUAGE_MAIN_FILES.javascript;
 
@@ -76,3 +80,112 @@ describe.each(DATABASES)("a session loaded from its snapshot on %s", (kind) => {
     expect(late.text()).toBe(edited);
   });
 });
+
+describe.each(DATABASES)("idle compaction on %s", (kind) => {
+  let db: Db;
+  let drop: () => Promise<void>;
+  beforeAll(async () => {
+    ({ db, drop } = await openTestDb(kind));
+  });
+  afterAll(() => drop());
+
+  it("folds the log into a snapshot after a quiet spell, keeping an update that came during it", async () => {
+    const sessionId = `idle-${kind}-${Date.now()}`;
+    await db.query("INSERT INTO sessions (id, title) VALUES ($1, 'idle')", [sessionId]);
+    const repo = createDocRepo(db);
+    const typedRows = 30;
+    let duringCompaction: (() => void) | undefined;
+    // The compaction the update arrives in deletes only once that update's row is stored, so a
+    // rule that dropped it would be caught; the next compaction waits until we have looked.
+    let deletes: "free" | "after the update" | "held" = "free";
+    let release = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const orderedDeletes: Db = {
+      ...db,
+      transaction: (fn) =>
+        db.transaction((tx) =>
+          fn({
+            query: async (sql, params) => {
+              if (sql.startsWith("DELETE FROM doc_updates") && deletes === "after the update") {
+                deletes = "held";
+                await waitForRows(db, sessionId, (n) => n > typedRows);
+              } else if (sql.startsWith("DELETE FROM doc_updates") && deletes === "held") {
+                await released;
+              }
+              return tx.query(sql, params);
+            },
+          }),
+        ),
+    };
+    const rooms = new RoomRegistry(
+      {
+        ...createDocRepo(orderedDeletes),
+        compact: (id, encode) =>
+          createDocRepo(orderedDeletes).compact(id, () => {
+            const snapshot = encode();
+            duringCompaction?.();
+            return snapshot;
+          }),
+      },
+      () => ({ sync: () => {}, awareness: () => {} }),
+      createLogger("silent"),
+      { every: 10_000, idleMs: 300 },
+    );
+    onTestFinished(() => rooms.closeAll());
+    const room = await rooms.open(sessionId);
+    const doc = new Y.Doc();
+    const toServer: Uint8Array[] = [];
+    const client = new CollabClient(doc, new Awareness(doc), {
+      sendSync: (m) => toServer.push(m),
+      sendAwareness: () => {},
+    });
+    const connection: RoomConnection = {
+      id: "c",
+      user: { id: "u", name: "U" },
+      sendSync: (m) => client.receiveSync(m),
+      sendAwareness: () => {},
+    };
+    const deliver = () => {
+      for (let m = toServer.shift(); m; m = toServer.shift()) room.receiveSync(connection, m);
+    };
+    room.join(connection);
+    client.connected();
+    deliver();
+    const text = () => doc.getText(fileIdAt(doc, MAIN) ?? "missing");
+    for (let i = 0; i < typedRows; i++) {
+      text().insert(0, `${i};`);
+      deliver();
+    }
+    await waitForRows(db, sessionId, (n) => n === typedRows);
+
+    duringCompaction = () => {
+      duringCompaction = undefined;
+      text().insert(0, "during;");
+      deliver();
+      deletes = "after the update";
+    };
+    // The first quiet spell folds the 30 rows; the row of the update during it stays.
+    await waitForRows(db, sessionId, (n) => n < typedRows);
+    expect(await logRows(db, sessionId)).toBe(1);
+    expect(await storedText(db, sessionId)).toBe(text().toString());
+    // The next one, after the quiet spell that update began, folds it too: an empty log.
+    release();
+    await waitForRows(db, sessionId, (n) => n === 0);
+    const stored = await repo.load(sessionId);
+    expect(stored.summary).toBeDefined();
+    expect(await storedText(db, sessionId)).toBe(text().toString());
+    expect(text().toString().startsWith("during;29;28;")).toBe(true);
+
+    client.destroy();
+  });
+});
+
+async function waitForRows(db: Db, sessionId: string, test: (rows: number) => boolean): Promise<void> {
+  const started = Date.now();
+  while (!test(await logRows(db, sessionId))) {
+    if (Date.now() - started > 10_000) throw new Error("timed out waiting for the update log");
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}

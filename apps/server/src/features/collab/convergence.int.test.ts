@@ -60,7 +60,7 @@ async function simulate(db: Db, seed: number, clientCount: number, opsPerClient:
   const fanOut: RoomBroadcast = { sync: broadcast("sync"), awareness: broadcast("awareness") };
   const repo = createDocRepo(db);
   const logger = createLogger("silent");
-  const rooms = new RoomRegistry(repo, () => fanOut, logger, 50);
+  const rooms = new RoomRegistry(repo, () => fanOut, logger, { every: 50, idleMs: 60_000 });
   const room: Room = await rooms.open(sessionId);
 
   const connect = (c: SimClient) => {

@@ -1,5 +1,5 @@
 import type { Logger } from "../../logger";
-import { DocWriter } from "./docWriter";
+import { COMPACTION, type CompactionPolicy, DocWriter } from "./docWriter";
 import type { DocRepo } from "./repo";
 import { Room, type RoomBroadcast, type UpdateCounts } from "./room";
 import { UpdateLog } from "./updateLog";
@@ -28,7 +28,7 @@ export class RoomRegistry {
     private readonly repo: DocRepo,
     private readonly broadcastFor: (sessionId: string) => RoomBroadcast,
     private readonly logger: Logger,
-    private readonly compactEvery?: number,
+    private readonly compaction: CompactionPolicy = COMPACTION,
   ) {
     this.log = new UpdateLog(repo, logger);
   }
@@ -95,7 +95,7 @@ export class RoomRegistry {
     );
     // One current snapshot and an empty log: nothing to fold until something changes.
     const isFolded = stored.summary !== undefined && stored.updates.length === 0;
-    writer = new DocWriter(sessionId, room, this.repo, this.log, this.logger, this.compactEvery, !isFolded);
+    writer = new DocWriter(sessionId, room, this.repo, this.log, this.logger, this.compaction, !isFolded);
     // A new or migrated document is stored at once, so every later update builds on it.
     if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);
@@ -104,6 +104,7 @@ export class RoomRegistry {
 
   private async unload({ room, writer }: LiveRoom) {
     await writer.compact();
+    writer.close();
     room.destroy();
   }
 }
