@@ -4,7 +4,8 @@ const ROOT_ELEMENT = '<div id="root"></div>';
 
 /**
  * Builds index.html with the landing page's markup in #root: src/prerender.tsx renders it in
- * Node through Vite's SSR loader, once per build.
+ * Node through Vite's SSR loader, once per build. #root stays inert until startApp.tsx has
+ * hydrated it, since a click before then would be lost.
  */
 export function prerenderLanding(root: string): Plugin {
   return {
@@ -28,7 +29,7 @@ export function prerenderLanding(root: string): Plugin {
       } finally {
         await server.close();
       }
-      return html.replace(ROOT_ELEMENT, `<div id="root">${markup}</div>`);
+      return html.replace(ROOT_ELEMENT, `<div id="root" inert>${markup}</div>`);
     },
   };
 }

@@ -7,7 +7,7 @@ import { NavBar } from "./ui/NavBar";
 import { NotFoundPage } from "./ui/NotFoundPage";
 import { ScrollToTop } from "./ui/ScrollToTop";
 import { Spinner } from "./ui/Spinner";
-import { useIsHydrated } from "./ui/useIsHydrated";
+import { Toasts } from "./ui/Toasts";
 
 /** A page loaded on first visit to its route, from a module that exports it by name. */
 function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
@@ -25,8 +25,6 @@ const DocTopicRoute = lazy(() => import("./features/docs/DocTopicRoute"));
 const BlogsPage = lazyPage(() => import("./features/info/BlogsPage"), "BlogsPage");
 const AboutPage = lazyPage(() => import("./features/info/AboutPage"), "AboutPage");
 const EditorPage = lazy(() => import("./features/editor/EditorPage"));
-// Toasts raised before it mounts are queued by react-toastify, so it need not be in the entry.
-const Toasts = lazy(() => import("./ui/Toasts"));
 const EDITOR_PATH = "/code-editor-dashboard";
 
 function Loading({ label }: { label: string }) {
@@ -50,16 +48,14 @@ export function App() {
   useProfileBootstrap();
   // The editor fills the window under the nav bar, so it has no footer.
   const isEditor = useLocation().pathname.startsWith(EDITOR_PATH);
-  // The prerendered landing page is inert until hydrated: a click before then would be lost.
-  const isHydrated = useIsHydrated();
   return (
     <>
-      <a href="#main" className="skip-link" inert={!isHydrated}>
+      <a href="#main" className="skip-link">
         Skip to content
       </a>
       <ScrollToTop />
       <NavBar />
-      <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined} inert={!isHydrated}>
+      <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined}>
         <Suspense fallback={<Loading label="Loading" />}>
           <Routes>
             <Route path="/" element={<LandingPage />} />
@@ -79,11 +75,7 @@ export function App() {
         </Suspense>
       </main>
       {!isEditor && <Footer />}
-      {isHydrated && (
-        <Suspense fallback={null}>
-          <Toasts />
-        </Suspense>
-      )}
+      <Toasts />
     </>
   );
 }

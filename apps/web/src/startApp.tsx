@@ -1,8 +1,14 @@
-import { StrictMode, startTransition } from "react";
+import { type ReactNode, StrictMode, startTransition, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { App } from "./App";
 import { restoreStoredUser } from "./features/auth/store";
+
+/** Makes the prerendered page interactive once hydrated (the build leaves #root inert). */
+function Interactive({ container, children }: { container: HTMLElement; children: ReactNode }) {
+  useEffect(() => container.removeAttribute("inert"), [container]);
+  return children;
+}
 
 /**
  * Renders the app into `container`, or hydrates the landing page the build prerendered there.
@@ -25,6 +31,6 @@ export async function startApp(container: HTMLElement, isPrerendered: boolean): 
   // In a transition, hydration may yield to the browser between components, so the painted
   // page keeps answering input (scrolling) while it becomes interactive.
   startTransition(() => {
-    hydrateRoot(container, app);
+    hydrateRoot(container, <Interactive container={container}>{app}</Interactive>);
   });
 }

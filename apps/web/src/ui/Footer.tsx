@@ -13,11 +13,10 @@ const SOCIAL_LINKS = [
 
 /** Site footer: tagline, the About placeholders, contact details and social links. */
 export function Footer() {
-  // This year is the visitor's, not the build's: the line is left out of the prerendered page,
-  // which is inert until hydrated.
+  // This year is the visitor's, not the build's: the line is left out of the prerendered page.
   const isHydrated = useIsHydrated();
   return (
-    <footer className="site-footer" inert={!isHydrated}>
+    <footer className="site-footer">
       <div className="container footer-grid">
         <div className="footer-brand">
           <Link to="/" className="brand">

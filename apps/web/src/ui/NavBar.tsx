@@ -18,8 +18,7 @@ export function NavBar() {
   const logout = useLogout();
   const [isMobileOpen, setIsMobileOpen] = useState(false);
   const { pathname } = useLocation();
-  // The prerendered landing page cannot know who is signed in: no auth links until hydrated,
-  // and like the rest of it, the bar is inert until then.
+  // The prerendered landing page cannot know who is signed in: no auth links until hydrated.
   const isHydrated = useIsHydrated();
 
   // A followed link should not leave the mobile menu covering the new page.
@@ -36,7 +35,7 @@ export function NavBar() {
   ));
 
   return (
-    <header className="site-header" inert={!isHydrated}>
+    <header className="site-header">
       <nav className="nav container" aria-label="Main">
         <Link to="/" className="brand">
           <img src="/images/logo.svg" alt="" width="28" height="28" />

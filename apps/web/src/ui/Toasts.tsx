@@ -1,11 +1,16 @@
-import "react-toastify/ReactToastify.css";
-import "../styles/toasts.css";
-import { Slide, ToastContainer } from "react-toastify/unstyled";
+import { lazy, Suspense } from "react";
+import { useIsHydrated } from "./useIsHydrated";
 
-/**
- * The toast container with its styles, loaded after the first render: react-toastify queues
- * any toast raised before a container mounts and shows it once this one does.
- */
-export default function Toasts() {
-  return <ToastContainer position="top-right" autoClose={5000} theme="dark" transition={Slide} />;
+// Toasts raised before the container mounts are queued by react-toastify, so it need not be
+// in the entry; nor in the prerendered page, where hydration would report it as a server error.
+const ToastContainer = lazy(() => import("./ToastContainer"));
+
+/** The toast container, loaded once the app runs in the browser. */
+export function Toasts() {
+  const isHydrated = useIsHydrated();
+  return isHydrated ? (
+    <Suspense fallback={null}>
+      <ToastContainer />
+    </Suspense>
+  ) : null;
 }
