@@ -34,6 +34,7 @@ export default defineConfig({
     proxy: {
       "/api": apiTarget,
       "/socket.io": { target: apiTarget, ws: true },
+      "/yjs": { target: apiTarget, ws: true },
     },
   },
 });
