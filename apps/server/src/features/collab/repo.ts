@@ -10,26 +10,28 @@ const toBase64 = (bytes: Uint8Array): string =>
   Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");
 
 /**
- * What `compact` writes (format 1 of doc_snapshots): the whole document of a loaded, initialised
- * workspace as one update, and its summary.
+ * What `compact` writes (format 2 of doc_snapshots): the whole document of a loaded, initialised
+ * workspace as one update, its state vector and its summary. (Format 1 lacked the vector.)
  */
-const SNAPSHOT_FORMAT = 1;
+const SNAPSHOT_FORMAT = 2;
 
 /** A session's stored document: the snapshot (if any) and the updates logged after it, in order. */
 export interface StoredDoc {
   snapshot?: Uint8Array | undefined;
   /**
-   * The snapshot's state vector and delete set (`Y.encodeSnapshot`), present only when the
-   * snapshot is of the current format: its workspace is initialised, so the session may be
-   * served without building its document.
+   * The snapshot's state vector, and its state vector and delete set (`Y.encodeSnapshot`),
+   * present only when the snapshot is of the current format: its workspace is initialised, so
+   * the session may be served without building its document.
    */
+  stateVector?: Uint8Array | undefined;
   summary?: Uint8Array | undefined;
   updates: Uint8Array[];
 }
 
-/** A snapshot to store: the whole document as one update, and its summary (`Y.encodeSnapshot`). */
+/** A snapshot to store: the whole document as one update, its state vector and its summary. */
 export interface Snapshot {
   state: Uint8Array;
+  stateVector: Uint8Array;
   summary: Uint8Array;
 }
 
@@ -37,8 +39,14 @@ export interface Snapshot {
 export function createDocRepo(db: Db) {
   return {
     async load(sessionId: string): Promise<StoredDoc> {
-      const snapshots = await db.query<{ data: string; format: number; summary: string | null }>(
-        `SELECT encode(data, 'base64') AS data, format, encode(summary, 'base64') AS summary
+      const snapshots = await db.query<{
+        data: string;
+        format: number;
+        state_vector: string | null;
+        summary: string | null;
+      }>(
+        `SELECT encode(data, 'base64') AS data, format, encode(state_vector, 'base64') AS state_vector,
+           encode(summary, 'base64') AS summary
          FROM doc_snapshots WHERE session_id = $1`,
         [sessionId],
       );
@@ -47,10 +55,13 @@ export function createDocRepo(db: Db) {
         [sessionId],
       );
       const [snapshot] = snapshots;
-      const summary = snapshot?.format === SNAPSHOT_FORMAT ? snapshot.summary : null;
+      const isCurrent = snapshot?.format === SNAPSHOT_FORMAT;
+      const current = (text: string | null | undefined) =>
+        isCurrent && typeof text === "string" ? fromBase64(text) : undefined;
       return {
         snapshot: snapshot && fromBase64(snapshot.data),
-        summary: summary === null ? undefined : fromBase64(summary),
+        stateVector: current(snapshot?.state_vector),
+        summary: current(snapshot?.summary),
         updates: updates.map((u) => fromBase64(u.data)),
       };
     },
@@ -79,13 +90,13 @@ export function createDocRepo(db: Db) {
           "SELECT max(id)::text AS id FROM doc_updates WHERE session_id = $1",
           [sessionId],
         );
-        const { state, summary } = encode();
+        const { state, stateVector, summary } = encode();
         await tx.query(
-          `INSERT INTO doc_snapshots (session_id, data, format, summary)
-           VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'))
+          `INSERT INTO doc_snapshots (session_id, data, format, state_vector, summary)
+           VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'), decode($5, 'base64'))
            ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, format = EXCLUDED.format,
-             summary = EXCLUDED.summary, updated_at = now()`,
-          [sessionId, toBase64(state), SNAPSHOT_FORMAT, toBase64(summary)],
+             state_vector = EXCLUDED.state_vector, summary = EXCLUDED.summary, updated_at = now()`,
+          [sessionId, toBase64(state), SNAPSHOT_FORMAT, toBase64(stateVector), toBase64(summary)],
         );
         if (last?.id) {
           await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND id <= $2", [sessionId, last.id]);

@@ -55,6 +55,7 @@ function storedHistory() {
   return {
     doc,
     snapshot: Y.encodeStateAsUpdate(doc),
+    stateVector: Y.encodeStateVector(doc),
     summary: Y.encodeSnapshot(Y.snapshot(doc)),
     text: text.toString(),
   };
@@ -71,6 +72,7 @@ function setup(stored = storedHistory(), tail: Uint8Array[] = []) {
   };
   const room = new Room("s", broadcast, async (u) => void logged.push(u), {
     snapshot: stored.snapshot,
+    stateVector: stored.stateVector,
     summary: stored.summary,
     updates: tail,
   });

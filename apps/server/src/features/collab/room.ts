@@ -82,10 +82,9 @@ export class Room {
     stored: StoredDoc = { updates: [] },
     private readonly counts: UpdateCounts = { applied: 0, refused: 0, deferred: 0 },
   ) {
-    this.state = new SyncState(stored.snapshot, stored.summary, stored.updates);
+    this.state = new SyncState(stored);
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
-    const isInitialised = stored.snapshot !== undefined && stored.summary !== undefined;
-    this.isNew = isInitialised ? false : this.build().workspace.ensureInitialised();
+    this.isNew = this.state.isSummarised ? false : this.build().workspace.ensureInitialised();
   }
 
   /** The live document, built from the stored state the first time it is asked for. */
@@ -127,13 +126,14 @@ export class Room {
   }
 
   /**
-   * The whole document as one update and its summary, taken now (building the document if
-   * needed), for `snapshotStored` once it is stored.
+   * The whole document as one update, its state vector and summary, taken now (building the
+   * document if needed), for `snapshotStored` once it is stored.
    */
   snapshot(): MarkedSnapshot {
     const { doc } = this.build();
     return {
       state: Y.encodeStateAsUpdate(doc),
+      stateVector: Y.encodeStateVector(doc),
       summary: Y.encodeSnapshot(Y.snapshot(doc)),
       mark: this.state.mark(),
     };
@@ -234,10 +234,9 @@ export class Room {
    */
   private answerStep1(stateVector: Uint8Array): Uint8Array[] {
     const hasNothing = Y.decodeStateVector(stateVector).size === 0;
-    const summary = this.built ? undefined : this.state.summary();
-    if (summary) {
-      const step1 = syncMessage(SYNC_STEP1, Y.encodeStateVector(summary.sv));
-      return [...this.state.messages(hasNothing ? undefined : stateVector), step1];
+    const vector = this.built ? undefined : this.state.vector();
+    if (vector) {
+      return [...this.state.messages(hasNothing ? undefined : stateVector), syncMessage(SYNC_STEP1, vector)];
     }
     const { doc } = this.build();
     const step2 = hasNothing ? this.state.messages(undefined) : [encodeStep2(doc, stateVector)];

@@ -1,20 +1,26 @@
 import { type SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE } from "@ensemble/collab";
 import * as encoding from "lib0/encoding";
 import * as Y from "yjs";
-import type { Snapshot } from "./repo";
+import type { Snapshot, StoredDoc } from "./repo";
 
 /** A Yjs document with nothing in it, as one update. */
 const EMPTY_STATE = Y.encodeStateAsUpdate(new Y.Doc());
 
-/** A sync message of y-protocols' encoding (what `@ensemble/collab` writes from a document). */
-export function syncMessage(
-  type: typeof SYNC_STEP1 | typeof SYNC_STEP2 | typeof SYNC_UPDATE,
-  payload: Uint8Array,
-) {
-  const encoder = encoding.createEncoder();
-  encoding.writeVarUint(encoder, type);
-  encoding.writeVarUint8Array(encoder, payload);
-  return encoding.toUint8Array(encoder);
+type SyncType = typeof SYNC_STEP1 | typeof SYNC_STEP2 | typeof SYNC_UPDATE;
+
+/**
+ * A sync message of y-protocols' encoding (what `@ensemble/collab` writes from a document),
+ * written with one copy of the payload: for a 1 MB snapshot an encoder would copy it twice.
+ */
+export function syncMessage(type: SyncType, payload: Uint8Array): Uint8Array {
+  const header = encoding.createEncoder();
+  encoding.writeVarUint(header, type);
+  encoding.writeVarUint(header, payload.byteLength);
+  const head = encoding.toUint8Array(header);
+  const message = new Uint8Array(head.byteLength + payload.byteLength);
+  message.set(head);
+  message.set(payload, head.byteLength);
+  return message;
 }
 
 /** A snapshot of the document, with the mark of the sync state it was taken at. */
@@ -24,28 +30,34 @@ export interface MarkedSnapshot extends Snapshot {
 
 /**
  * A session's whole document as bytes that can be sent without encoding the document: the
- * last snapshot (with its summary, when known) and every update broadcast since, in order. A
- * client with nothing gets the snapshot as it is and the tail merged once (cached until the
- * next update); for a 1 MB document that is a copy instead of a 25-70 ms encode, and the
- * document need not exist.
+ * last snapshot (with its state vector and summary, when known) and every update broadcast
+ * since, in order. A client with nothing gets the snapshot's message (made once) and the tail
+ * merged once (cached until the next update); for a 1 MB document that is no work at all
+ * instead of a 25-70 ms encode, and the document need not exist.
  */
 export class SyncState {
   private snapshot: Uint8Array;
+  private snapshotVector: Uint8Array | undefined;
   private snapshotSummary: Uint8Array | undefined;
+  /** The snapshot as the message of each type it was sent as (it changes only with the snapshot). */
+  private snapshotMessages = new Map<SyncType, Uint8Array>();
   private tail: Uint8Array[];
   /** How many updates were appended before `tail[0]`: marks survive a new snapshot. */
   private tailStart = 0;
   private mergedTail: Uint8Array | undefined;
+  private wholeVector: Uint8Array | undefined;
   private wholeSummary: Y.Snapshot | undefined;
 
-  constructor(
-    snapshot: Uint8Array | undefined,
-    summary: Uint8Array | undefined,
-    tail: readonly Uint8Array[],
-  ) {
-    this.snapshot = snapshot ?? EMPTY_STATE;
-    this.snapshotSummary = snapshot && summary;
-    this.tail = [...tail];
+  constructor(stored: StoredDoc) {
+    this.snapshot = stored.snapshot ?? EMPTY_STATE;
+    this.snapshotVector = stored.snapshot && stored.stateVector;
+    this.snapshotSummary = stored.snapshot && stored.summary;
+    this.tail = [...stored.updates];
+  }
+
+  /** Whether the state vector and delete set are known without building the document. */
+  get isSummarised(): boolean {
+    return this.snapshotVector !== undefined && this.snapshotSummary !== undefined;
   }
 
   /** The snapshot, then the tail: applied in order they give the whole document. */
@@ -60,6 +72,7 @@ export class SyncState {
   append(update: Uint8Array): void {
     this.tail.push(update);
     this.mergedTail = undefined;
+    this.wholeVector = undefined;
     this.wholeSummary = undefined;
   }
 
@@ -77,16 +90,34 @@ export class SyncState {
     // A snapshot taken later was installed meanwhile.
     if (covered < 0) return;
     this.snapshot = snapshot.state;
+    this.snapshotVector = snapshot.stateVector;
     this.snapshotSummary = snapshot.summary;
+    this.snapshotMessages.clear();
     this.tail = this.tail.slice(covered);
     this.tailStart = snapshot.mark;
     this.mergedTail = undefined;
+    this.wholeVector = undefined;
     this.wholeSummary = undefined;
   }
 
+  /** The encoded state vector of the whole state (snapshot and tail), when summarised. */
+  vector(): Uint8Array | undefined {
+    if (this.tail.length === 0 || !this.snapshotVector) return this.snapshotVector;
+    if (this.wholeVector) return this.wholeVector;
+    const vector = Y.decodeStateVector(this.snapshotVector);
+    for (const update of this.tail) {
+      for (const [client, clock] of Y.parseUpdateMeta(update).to) {
+        if (clock > (vector.get(client) ?? 0)) vector.set(client, clock);
+      }
+    }
+    this.wholeVector = Y.encodeStateVector(vector);
+    return this.wholeVector;
+  }
+
   /**
-   * The state vector and delete set of the whole state (snapshot and tail), when the snapshot
-   * came with its summary: enough to tell whether an update brings anything new.
+   * The state vector and delete set of the whole state, when summarised: enough to tell
+   * whether an update brings anything new. Reading the delete set costs a few ms for a long
+   * history, so it is read only when an update needs checking.
    */
   summary(): Y.Snapshot | undefined {
     if (this.wholeSummary || !this.snapshotSummary) return this.wholeSummary;
@@ -108,9 +139,18 @@ export class SyncState {
    * synced only once it has both; the snapshot alone as step 2 when there is no tail.
    */
   messages(stateVector: Uint8Array | undefined): Uint8Array[] {
-    const part = (update: Uint8Array) => (stateVector ? Y.diffUpdate(update, stateVector) : update);
-    if (this.tail.length === 0) return [syncMessage(SYNC_STEP2, part(this.snapshot))];
+    const hasTail = this.tail.length > 0;
+    const snapshotType = hasTail ? SYNC_UPDATE : SYNC_STEP2;
+    let snapshot: Uint8Array;
+    if (stateVector) {
+      snapshot = syncMessage(snapshotType, Y.diffUpdate(this.snapshot, stateVector));
+    } else {
+      snapshot = this.snapshotMessages.get(snapshotType) ?? syncMessage(snapshotType, this.snapshot);
+      this.snapshotMessages.set(snapshotType, snapshot);
+    }
+    if (!hasTail) return [snapshot];
     this.mergedTail ??= this.tail.length === 1 ? (this.tail[0] as Uint8Array) : Y.mergeUpdates(this.tail);
-    return [syncMessage(SYNC_UPDATE, part(this.snapshot)), syncMessage(SYNC_STEP2, part(this.mergedTail))];
+    const tail = stateVector ? Y.diffUpdate(this.mergedTail, stateVector) : this.mergedTail;
+    return [snapshot, syncMessage(SYNC_STEP2, tail)];
   }
 }
