@@ -1,11 +1,13 @@
-// The event loop under database load: while clients read sessions as fast as they can
-// (each request two queries), a probe asks /api/health every 20 ms; its latency is how long
-// the event loop was busy. Run against the production build (PGlite in a worker thread) and,
-// when BENCH_BEFORE names another build's main.js (PGlite on the event loop), against it too.
+// The server under database load: while clients read sessions as fast as they can (each
+// request two queries), a probe asks /api/health every 20 ms; its latency is how long the event
+// loop was busy, the reads' latency is the database's. Run against the production build on its
+// embedded PostgreSQL; when BENCH_BEFORE names another build's main.js (PGlite in a worker
+// thread), against it too; with BENCH_DATABASE_URL, the build on that PostgreSQL server too.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type TreeMemory, treeMemory } from "../startup/memory";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const PORT = 3790;
@@ -13,11 +15,22 @@ const URL_BASE = `http://127.0.0.1:${PORT}`;
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 10_000);
 const READERS = 8;
 
-const servers: { name: string; main: string }[] = [
-  { name: "PGlite in a worker thread (this build)", main: path.join(ROOT, "apps/server/dist/main.js") },
+const BUILD = path.join(ROOT, "apps/server/dist/main.js");
+const servers: { name: string; main: string; env: Record<string, string> }[] = [
+  { name: "embedded PostgreSQL, child process (this build)", main: BUILD, env: {} },
 ];
 if (process.env.BENCH_BEFORE)
-  servers.unshift({ name: "PGlite on the event loop (BENCH_BEFORE)", main: process.env.BENCH_BEFORE });
+  servers.unshift({
+    name: "PGlite in a worker thread (BENCH_BEFORE)",
+    main: process.env.BENCH_BEFORE,
+    env: {},
+  });
+if (process.env.BENCH_DATABASE_URL)
+  servers.push({
+    name: "PostgreSQL server at BENCH_DATABASE_URL (this build)",
+    main: BUILD,
+    env: { DATABASE_URL: process.env.BENCH_DATABASE_URL },
+  });
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 const quantile = (values: number[], q: number) => {
@@ -25,10 +38,17 @@ const quantile = (values: number[], q: number) => {
   return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
 };
 
-async function start(main: string, dataDir: string): Promise<ChildProcess> {
+async function start(main: string, dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
   const child = spawn(process.execPath, [main], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: {
+      ...process.env,
+      PORT: String(PORT),
+      HOST: "127.0.0.1",
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      ...env,
+    },
     stdio: ["ignore", "ignore", "inherit"],
   });
   for (;;) {
@@ -53,24 +73,25 @@ async function post(pathname: string, body: unknown, token?: string) {
   return (await response.json()) as Record<string, unknown>;
 }
 
-async function measure(main: string) {
+async function measure(main: string, env: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-db-"));
-  const child = await start(main, dataDir);
+  const child = await start(main, dataDir, env);
   try {
     const user = await post("/api/auth/register", {
       name: "bench",
-      email: "bench@example.test",
+      email: `bench-${Date.now()}@example.test`,
       password: "pa55word!",
     });
     const created = await post("/api/session/create", { title: "bench" }, String(user.token));
     const sessionId = String(created.session_id);
     const stopAt = Date.now() + LOAD_MS;
-    let reads = 0;
+    const reads: number[] = [];
     const readers = Array.from({ length: READERS }, async () => {
       while (Date.now() < stopAt) {
+        const sent = performance.now();
         const response = await fetch(`${URL_BASE}/api/session/${sessionId}`);
-        if (response.ok) reads++;
         await response.arrayBuffer();
+        if (response.ok) reads.push(performance.now() - sent);
       }
     });
     const probe: number[] = [];
@@ -84,7 +105,9 @@ async function measure(main: string) {
     })();
     await Promise.all([...readers, prober]);
     return {
-      readsPerSecond: Math.round(reads / (LOAD_MS / 1000)),
+      readsPerSecond: Math.round(reads.length / (LOAD_MS / 1000)),
+      read: { p50: quantile(reads, 0.5), p99: quantile(reads, 0.99) },
+      memory: treeMemory(child.pid ?? 0),
       probe: {
         samples: probe.length,
         p50: quantile(probe, 0.5),
@@ -100,8 +123,16 @@ async function measure(main: string) {
   }
 }
 
-const results: { name: string; readsPerSecond: number; probe: Record<string, number> }[] = [];
-for (const server of servers) results.push({ name: server.name, ...(await measure(server.main)) });
+interface Result {
+  name: string;
+  readsPerSecond: number;
+  read: Record<string, number>;
+  probe: Record<string, number>;
+  memory: TreeMemory;
+}
+const results: Result[] = [];
+for (const server of servers)
+  results.push({ name: server.name, ...(await measure(server.main, server.env)) });
 
 const date = new Date().toISOString();
 writeFileSync(
@@ -110,7 +141,7 @@ writeFileSync(
 );
 const rows = results.map(
   (r) =>
-    `| ${r.name} | ${r.readsPerSecond} | ${r.probe.p50?.toFixed(1)} | ${r.probe.p99?.toFixed(1)} | ${r.probe.max?.toFixed(1)} | ${r.probe.samples} |`,
+    `| ${r.name} | ${r.readsPerSecond} | ${r.read.p50?.toFixed(1)} | ${r.read.p99?.toFixed(1)} | ${r.probe.p50?.toFixed(1)} | ${r.probe.p99?.toFixed(1)} | ${r.probe.max?.toFixed(1)} | ${r.probe.samples} | ${Math.round(r.memory.rssMb)} / ${Math.round(r.memory.pssMb)} |`,
 );
 const marker = "<!-- Everything below is written by run.ts. -->";
 const file = path.join(import.meta.dirname, "RESULTS.md");
@@ -120,8 +151,8 @@ const body = [
   "",
   `Run ${date} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; ${READERS} readers for ${LOAD_MS / 1000} s each.`,
   "",
-  "| server | session reads per second | /api/health p50 ms | p99 ms | max ms | probes |",
-  "|---|---|---|---|---|---|",
+  "| server | session reads per second | read p50 ms | read p99 ms | /api/health p50 ms | p99 ms | max ms | probes | whole server at the end, RSS / PSS MB |",
+  "|---|---|---|---|---|---|---|---|---|",
   ...rows,
   "",
 ].join("\n");

@@ -1,36 +1,41 @@
-// Start-up of the server: launch to the first answered /api/health, for the production build
-// (`node apps/server/dist/main.js`) against the TypeScript loader it replaced (`node --import
-// tsx apps/server/src/main.ts`), each on a fresh and on an existing embedded database.
+// Start-up of the server: launch to the first answered /api/health, and the memory of the whole
+// server (every process: the server, its embedded PostgreSQL, its helper processes) then and
+// once its helpers have started, before any session. For the production build (`node
+// apps/server/dist/main.js`) and the TypeScript loader it replaced (`node --import tsx
+// apps/server/src/main.ts`), each on a fresh and an existing embedded database; with
+// BENCH_DATABASE_URL, the build on that PostgreSQL server too; with BENCH_BEFORE (another
+// build's main.js), that build on an embedded database as well.
 // Writes results.json and the part of RESULTS.md below its marker.
 import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { type TreeMemory, treeMemory } from "./memory";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PORT = 3690;
+// Long enough for the helper processes (code execution's spawner and its warm launchers).
+const SETTLE_MS = 3000;
 
-const MODES = {
+const MODES: Record<string, string[]> = {
   build: ["apps/server/dist/main.js"],
   tsx: ["--import", "tsx", "apps/server/src/main.ts"],
-} as const;
-type Mode = keyof typeof MODES;
+};
+if (process.env.BENCH_BEFORE) MODES.before = [process.env.BENCH_BEFORE];
+type Database = "fresh" | "existing" | "server";
 
 interface Sample {
-  mode: Mode;
-  database: "fresh" | "existing";
+  mode: string;
+  database: Database;
   readyMs: number;
-  rssMb: number;
+  /** At the first answered /api/health. */
+  ready: TreeMemory;
+  /** SETTLE_MS later, still before any session. */
+  settled: TreeMemory;
 }
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-/** Resident memory of a process, in MB (its own, not its children's). */
-function rssMb(pid: number): number {
-  const line = readFileSync(`/proc/${pid}/status`, "utf8").match(/^VmRSS:\s+(\d+) kB$/m);
-  return line ? Number(line[1]) / 1024 : Number.NaN;
-}
 
 async function stop(child: ChildProcess): Promise<void> {
   if (child.exitCode !== null) return;
@@ -39,12 +44,12 @@ async function stop(child: ChildProcess): Promise<void> {
   await exited;
 }
 
-/** Launches the server and times it until /api/health answers. */
-async function start(mode: Mode, dataDir: string): Promise<{ readyMs: number; rssMb: number }> {
+/** Launches the server, times it until /api/health answers, and reads its memory. */
+async function start(mode: string, env: Record<string, string>): Promise<Omit<Sample, "mode" | "database">> {
   const started = performance.now();
-  const child = spawn(process.execPath, MODES[mode], {
+  const child = spawn(process.execPath, MODES[mode] ?? [], {
     cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
     stdio: ["ignore", "ignore", "inherit"],
   });
   try {
@@ -58,7 +63,9 @@ async function start(mode: Mode, dataDir: string): Promise<{ readyMs: number; rs
       await sleep(5);
     }
     const readyMs = performance.now() - started;
-    return { readyMs, rssMb: rssMb(child.pid ?? 0) };
+    const ready = treeMemory(child.pid ?? 0);
+    await sleep(SETTLE_MS);
+    return { readyMs, ready, settled: treeMemory(child.pid ?? 0) };
   } finally {
     await stop(child);
   }
@@ -72,36 +79,59 @@ const median = (values: number[]) => {
 const samples: Sample[] = [];
 for (let run = 0; run < RUNS; run++) {
   // Alternating modes, so a slow phase of the machine touches both alike.
-  for (const mode of Object.keys(MODES) as Mode[]) {
+  for (const mode of Object.keys(MODES)) {
     const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-startup-"));
     try {
-      samples.push({ mode, database: "fresh", ...(await start(mode, dataDir)) });
-      samples.push({ mode, database: "existing", ...(await start(mode, dataDir)) });
+      samples.push({ mode, database: "fresh", ...(await start(mode, { DATA_DIR: dataDir })) });
+      samples.push({ mode, database: "existing", ...(await start(mode, { DATA_DIR: dataDir })) });
+      if (mode === "build" && process.env.BENCH_DATABASE_URL) {
+        const env = { DATA_DIR: dataDir, DATABASE_URL: process.env.BENCH_DATABASE_URL };
+        samples.push({ mode, database: "server", ...(await start(mode, env)) });
+      }
     } finally {
       rmSync(dataDir, { recursive: true, force: true });
     }
   }
 }
 
+const mb = (value: number) => String(Math.round(value));
 const rows: string[] = [];
-const summary: Record<string, { readyMs: number; rssMb: number }> = {};
-for (const database of ["fresh", "existing"] as const) {
-  for (const mode of Object.keys(MODES) as Mode[]) {
+const summary: Record<string, { readyMs: number; ready: TreeMemory; settled: TreeMemory }> = {};
+for (const database of ["fresh", "existing", "server"] as const) {
+  for (const mode of Object.keys(MODES)) {
     const mine = samples.filter((s) => s.mode === mode && s.database === database);
-    const ready = median(mine.map((s) => s.readyMs));
-    const rss = median(mine.map((s) => s.rssMb));
-    summary[`${mode}/${database}`] = { readyMs: ready, rssMb: rss };
+    if (mine.length === 0) continue;
+    const pick = (of: (s: Sample) => number) => median(mine.map(of));
+    const entry = {
+      readyMs: pick((s) => s.readyMs),
+      ready: {
+        processes: pick((s) => s.ready.processes),
+        mainRssMb: pick((s) => s.ready.mainRssMb),
+        rssMb: pick((s) => s.ready.rssMb),
+        pssMb: pick((s) => s.ready.pssMb),
+      },
+      settled: {
+        processes: pick((s) => s.settled.processes),
+        mainRssMb: pick((s) => s.settled.mainRssMb),
+        rssMb: pick((s) => s.settled.rssMb),
+        pssMb: pick((s) => s.settled.pssMb),
+      },
+    };
+    summary[`${mode}/${database}`] = entry;
     const all = mine.map((s) => Math.round(s.readyMs)).join(", ");
-    rows.push(`| ${database} | ${mode} | ${Math.round(ready)} | ${all} | ${Math.round(rss)} |`);
+    rows.push(
+      `| ${database} | ${mode} | ${Math.round(entry.readyMs)} | ${all} | ${mb(entry.ready.mainRssMb)} | ${mb(entry.ready.rssMb)} / ${mb(entry.ready.pssMb)} (${entry.ready.processes}) | ${mb(entry.settled.rssMb)} / ${mb(entry.settled.pssMb)} (${entry.settled.processes}) |`,
+    );
   }
-  const ratio = (summary[`build/${database}`]?.readyMs ?? 0) / (summary[`tsx/${database}`]?.readyMs ?? 1);
-  rows.push(`| ${database} | **build ÷ tsx** | **${ratio.toFixed(2)}×** | | |`);
+  const build = summary[`build/${database}`]?.readyMs;
+  const tsx = summary[`tsx/${database}`]?.readyMs;
+  if (build && tsx) rows.push(`| ${database} | **build ÷ tsx** | **${(build / tsx).toFixed(2)}×** | | | | |`);
 }
 
 const date = new Date().toISOString();
 writeFileSync(
   path.join(import.meta.dirname, "results.json"),
-  `${JSON.stringify({ date, samples, summary }, null, 2)}\n`,
+  `${JSON.stringify({ date, settleMs: SETTLE_MS, samples, summary }, null, 2)}\n`,
 );
 const marker = "<!-- Everything below is written by run.ts. -->";
 const resultsFile = path.join(import.meta.dirname, "RESULTS.md");
@@ -109,10 +139,10 @@ const head = readFileSync(resultsFile, "utf8").split(marker)[0] ?? "";
 const body = [
   marker,
   "",
-  `Run ${date} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; ${RUNS} launches of each, medians.`,
+  `Run ${date} on ${os.cpus().length} cores (${os.cpus()[0]?.model ?? "unknown CPU"}), Node ${process.version}; ${RUNS} launches of each, medians. Memory in MB: summed RSS / summed PSS (processes), at the first answered /api/health and ${SETTLE_MS / 1000} s later (helper processes started), before any session.`,
   "",
-  "| database | server | launch → /api/health answered, ms (median) | every launch, ms | resident memory at that moment, MB |",
-  "|---|---|---|---|---|",
+  "| database | server | launch → /api/health answered, ms (median) | every launch, ms | main process RSS then | whole server then | whole server settled |",
+  "|---|---|---|---|---|---|---|",
   ...rows,
   "",
 ].join("\n");
