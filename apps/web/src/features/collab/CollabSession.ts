@@ -137,16 +137,25 @@ export class CollabSession {
     this.awareness.setLocalState({ ...state, file, top });
   }
 
-  createFile(payload: Omit<CreateFile, "sessionId">): Promise<string> {
-    return this.request("createFile", { sessionId: this.sessionId, ...payload });
+  /** Resolves with the created path once our document holds it. */
+  async createFile(payload: Omit<CreateFile, "sessionId">): Promise<string> {
+    const path = await this.request("createFile", { sessionId: this.sessionId, ...payload });
+    await this.whenWorkspace((has) => has(path));
+    return path;
   }
 
-  renamePath(payload: Omit<RenamePath, "sessionId">): Promise<string> {
-    return this.request("renamePath", { sessionId: this.sessionId, ...payload });
+  /** Resolves with the new path once our document holds it. */
+  async renamePath(payload: Omit<RenamePath, "sessionId">): Promise<string> {
+    const path = await this.request("renamePath", { sessionId: this.sessionId, ...payload });
+    await this.whenWorkspace((has) => has(path));
+    return path;
   }
 
-  deletePath(payload: Omit<DeletePath, "sessionId">): Promise<string> {
-    return this.request("deletePath", { sessionId: this.sessionId, ...payload });
+  /** Resolves once our document no longer holds the path. */
+  async deletePath(payload: Omit<DeletePath, "sessionId">): Promise<string> {
+    const path = await this.request("deletePath", { sessionId: this.sessionId, ...payload });
+    await this.whenWorkspace((has) => !has(path));
+    return path;
   }
 
   /** The other clients' awareness states, read defensively. */
@@ -291,6 +300,35 @@ export class CollabSession {
         if (message === null && result.ok) resolve(result.data.path);
         else reject(new Error(message ?? "Unexpected answer from the server"));
       });
+    });
+  }
+
+  /**
+   * Waits (at most ACK_TIMEOUT_MS) until our document's workspace passes `isDone`. A file
+   * operation's answer comes over socket.io, its change over the Yjs lane, a second
+   * connection: the answer can arrive first.
+   */
+  private whenWorkspace(isDone: (has: (path: string) => boolean) => boolean): Promise<void> {
+    const check = () => {
+      const { files, folders } = listWorkspace(this.doc);
+      return isDone((path) => files.some((f) => f.path === path) || folders.includes(path));
+    };
+    if (check()) return Promise.resolve();
+    return new Promise((resolve) => {
+      const done = () => {
+        if (!check() && !timedOut) return;
+        clearTimeout(timer);
+        filesMap(this.doc).unobserve(done);
+        foldersMap(this.doc).unobserve(done);
+        resolve();
+      };
+      let timedOut = false;
+      const timer = setTimeout(() => {
+        timedOut = true;
+        done();
+      }, ACK_TIMEOUT_MS);
+      filesMap(this.doc).observe(done);
+      foldersMap(this.doc).observe(done);
     });
   }
 
