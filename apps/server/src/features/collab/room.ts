@@ -1,11 +1,18 @@
-import { decodeSyncMessage, encodeStep1, encodeStep2, encodeUpdate, SYNC_STEP1 } from "@ensemble/collab";
+import {
+  decodeSyncMessage,
+  encodeStep1,
+  encodeStep2,
+  encodeUpdate,
+  SYNC_STEP1,
+  SYNC_UPDATE,
+} from "@ensemble/collab";
 import { SESSION_ENDED_MESSAGE } from "@ensemble/protocol";
 import * as Y from "yjs";
 import { AwarenessStore, decodeAwareness } from "./awareness";
 import type { StoredDoc } from "./repo";
 import { type MarkedSnapshot, SyncState, syncMessage } from "./syncState";
 import { checkClientUpdate, UpdateRefused } from "./updateGuard";
-import { WORKSPACE_ORIGIN, Workspace } from "./workspace";
+import { Workspace } from "./workspace";
 
 /** Updates kept beside the snapshot for new clients before they are folded into a new one. */
 const MAX_TAIL = 2000;
@@ -72,8 +79,6 @@ export class Room {
    * database; from then only ending and reopening change it.
    */
   isEnded: boolean | undefined = undefined;
-  /** Updates of a workspace operation, held back until they are stored. */
-  private held: Uint8Array[] | undefined;
 
   constructor(
     readonly sessionId: string,
@@ -84,7 +89,13 @@ export class Room {
   ) {
     this.state = new SyncState(stored);
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
-    this.isNew = this.state.isSummarised ? false : this.build().workspace.ensureInitialised();
+    if (this.state.isSummarised) {
+      this.isNew = false;
+      return;
+    }
+    const { result, update } = this.capture(() => this.build().workspace.ensureInitialised());
+    this.isNew = result;
+    if (update) this.state.append(update);
   }
 
   /** The live document, built from the stored state the first time it is asked for. */
@@ -101,28 +112,39 @@ export class Room {
     const doc = new Y.Doc({ gc: true });
     for (const update of this.state.updates()) Y.applyUpdate(doc, update);
     this.built = { doc, workspace: new Workspace(doc) };
-    doc.on("update", (update: Uint8Array, origin: unknown) => {
-      if (origin === WORKSPACE_ORIGIN && this.held) {
-        this.held.push(update);
-        return;
-      }
-      // Our own applies pass the sending connection as origin; it gets no echo.
-      const from = this.connections.has(origin as RoomConnection) ? (origin as RoomConnection) : undefined;
-      this.send(update, from);
-      void this.onUpdate(update);
-    });
     return this.built;
+  }
+
+  /**
+   * Runs a change of the server's own and answers what it changed as one update. The
+   * document has no lasting `update` listener: Yjs encodes a transaction's update only for
+   * one, and a client's update is sent on as the client wrote it.
+   */
+  private capture<T>(operation: () => T): { result: T; update: Uint8Array | undefined } {
+    const { doc } = this.build();
+    const updates: Uint8Array[] = [];
+    const collect = (update: Uint8Array) => updates.push(update);
+    doc.on("update", collect);
+    let result: T;
+    try {
+      result = operation();
+    } finally {
+      doc.off("update", collect);
+    }
+    const update = updates.length <= 1 ? updates[0] : Y.mergeUpdates(updates);
+    return { result, update };
   }
 
   /**
    * Sends an update to everyone and adds it to what new clients get, in one step: a client
    * gets every update either in its step 2 or live, as it is in the room before its step 1.
+   * `message` is the update as a sync message already, when there is one.
    */
-  private send(update: Uint8Array, except: RoomConnection | undefined) {
+  private send(update: Uint8Array, except: RoomConnection | undefined, message = encodeUpdate(update)) {
     this.state.append(update);
     // Compactions keep the tail short; should they fail for long, memory stays bounded anyway.
     if (this.state.tailLength > MAX_TAIL) this.state.install(this.snapshot());
-    this.broadcast.sync(encodeUpdate(update), except);
+    this.broadcast.sync(message, except);
   }
 
   /**
@@ -149,16 +171,8 @@ export class Room {
    * never holds a file the server could lose in a crash (it would refuse it back).
    */
   async change<T>(operation: (workspace: Workspace) => T): Promise<T> {
-    const held: Uint8Array[] = [];
-    this.held = held;
-    let result: T;
-    try {
-      result = operation(this.workspace);
-    } finally {
-      this.held = undefined;
-    }
-    if (held.length === 0) return result;
-    const update = held.length === 1 ? (held[0] as Uint8Array) : Y.mergeUpdates(held);
+    const { result, update } = this.capture(() => operation(this.workspace));
+    if (!update) return result;
     await this.onUpdate(update);
     this.send(update, undefined);
     return result;
@@ -223,8 +237,12 @@ export class Room {
       this.counts.refused += 1;
       throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
     }
+    // The guard let through only what applies whole (nothing pending): the client's bytes
+    // are what changed, plus at most what we already had, which every receiver skips.
     Y.applyUpdate(this.doc, parsed.update, connection);
     this.counts.applied += 1;
+    this.send(parsed.update, connection, parsed.type === SYNC_UPDATE ? message : undefined);
+    void this.onUpdate(parsed.update);
   }
 
   /**
