@@ -55,10 +55,14 @@ export function createCollabFeature(
   ) => {
     const members = laneMembers.get(sessionId);
     if (members) for (const [socketId, lane] of members) if (socketId !== exceptId) lane.send(kind, message);
+    // The socket.io broadcast encodes even for no one: skip it when every socket has a lane
+    // (the usual case, checked without allocating: this runs for every keystroke).
     const inRoom = io.sockets.adapter.rooms.get(sessionRoom(sessionId));
-    const without = [...(members?.keys() ?? []), ...(exceptId && !members?.has(exceptId) ? [exceptId] : [])];
-    // The socket.io broadcast encodes even for no one: skip it when every socket has a lane.
-    if (!inRoom || inRoom.size <= without.filter((id) => inRoom.has(id)).length) return;
+    let isLaneless = false;
+    for (const socketId of inRoom ?? []) isLaneless ||= socketId !== exceptId && !members?.has(socketId);
+    if (!isLaneless) return;
+    const without = [...(members?.keys() ?? [])];
+    if (exceptId) without.push(exceptId);
     const event = kind === LANE_SYNC ? "yjsSync" : "yjsAwareness";
     io.to(sessionRoom(sessionId)).except(without).emit(event, toWire(message));
   };
