@@ -57,8 +57,12 @@ export class DocWriter {
 
   /** Logs an update; resolves when it is stored. */
   push(update: Uint8Array): Promise<void> {
-    const stored = this.log.append(this.sessionId, update).finally(() => this.inFlight.delete(stored));
-    this.inFlight.add(stored);
+    const stored = this.log.append(this.sessionId, update);
+    // The updates of one tick share a promise: track it once.
+    if (!this.inFlight.has(stored)) {
+      this.inFlight.add(stored);
+      void stored.then(() => this.inFlight.delete(stored));
+    }
     this.pushed += 1;
     this.lastPushAt = Date.now();
     this.sinceCompaction += 1;

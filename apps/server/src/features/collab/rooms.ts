@@ -89,7 +89,7 @@ export class RoomRegistry {
     const room = new Room(
       sessionId,
       this.broadcastFor(sessionId),
-      async (update) => writer?.push(update),
+      (update) => writer?.push(update) ?? Promise.resolve(),
       stored,
       this.counts,
     );

@@ -4,16 +4,31 @@ import type { DocRepo } from "./repo";
 interface Pending {
   sessionId: string;
   update: Uint8Array;
-  done: () => void;
+}
+
+interface Signal {
+  promise: Promise<void>;
+  resolve: () => void;
+}
+
+function signal(): Signal {
+  let resolve = () => {};
+  const promise = new Promise<void>((done) => {
+    resolve = done;
+  });
+  return { promise, resolve };
 }
 
 /**
  * Stores document updates of every session in one INSERT per tick of `delayMs`, so the
- * cost of the store grows with time, not with keystrokes (the embedded database runs on
- * our own event loop). A failed write is retried until it succeeds; its promises wait.
+ * cost of the store grows with time, not with keystrokes. Every update of a tick shares one
+ * promise (nothing is allocated per keystroke). A failed write is retried until it succeeds;
+ * its promise waits.
  */
 export class UpdateLog {
   private batch: Pending[] = [];
+  /** Resolves when the batch being gathered is stored. */
+  private stored: Signal | undefined;
   private timer: NodeJS.Timeout | undefined;
 
   constructor(
@@ -23,24 +38,28 @@ export class UpdateLog {
     private readonly retryDelayMs = 1000,
   ) {}
 
-  /** Resolves once the update is stored. */
+  /** Resolves once the update is stored (the same promise for every update of a tick). */
   append(sessionId: string, update: Uint8Array): Promise<void> {
-    return new Promise((done) => {
-      this.batch.push({ sessionId, update, done });
-      this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
-    });
+    this.batch.push({ sessionId, update });
+    this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
+    this.stored ??= signal();
+    return this.stored.promise;
   }
 
   private async flush(): Promise<void> {
     this.timer = undefined;
-    const batch = this.batch;
+    const { batch, stored } = this;
     this.batch = [];
+    this.stored = undefined;
     try {
       await this.repo.appendMany(batch);
-      for (const item of batch) item.done();
+      stored?.resolve();
     } catch (error) {
       this.logger.error({ err: error, updates: batch.length }, "storing document updates failed; retrying");
       this.batch = [...batch, ...this.batch];
+      // The retry stores these with whatever came meanwhile: their promise waits for it.
+      this.stored ??= signal();
+      void this.stored.promise.then(stored?.resolve);
       this.timer ??= setTimeout(() => void this.flush(), this.retryDelayMs);
     }
   }
