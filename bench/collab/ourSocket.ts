@@ -89,6 +89,10 @@ export function attachCollab(
   return {
     client,
     start(joined) {
+      // As the browser does: our user as the server stamps it, so it sends our awareness on as it is.
+      const user: unknown = awareness.getLocalState()?.user;
+      const own = typeof user === "object" && user !== null ? user : {};
+      awareness.setLocalStateField("user", { ...own, id: joined.self.id, name: joined.self.name });
       if (OUR_TRANSPORT === "socketio") {
         client.connected();
         return;

@@ -11,6 +11,8 @@ export interface AwarenessEntry {
   clientId: number;
   clock: number;
   state: Record<string, unknown> | null;
+  /** The state as the client wrote it. */
+  json: string;
 }
 
 interface StoredEntry {
@@ -34,7 +36,7 @@ export function decodeAwareness(message: Uint8Array): AwarenessEntry[] {
     if (state !== null && (typeof state !== "object" || Array.isArray(state))) {
       throw new Error("awareness state must be an object or null");
     }
-    entries.push({ clientId, clock, state: state as Record<string, unknown> | null });
+    entries.push({ clientId, clock, state: state as Record<string, unknown> | null, json });
   }
   if (decoding.hasContent(decoder)) throw new Error("trailing bytes after the awareness update");
   return entries;
@@ -70,7 +72,7 @@ export class AwarenessStore {
   apply(entries: readonly AwarenessEntry[], user: { id: string; name: string }): Uint8Array | undefined {
     const now = Date.now();
     const accepted: [number, number, string][] = [];
-    for (const { clientId, clock, state } of entries) {
+    for (const { clientId, clock, state, json: sent } of entries) {
       const current = this.entries.get(clientId);
       if (state === null) {
         if (!current || current.clock > clock) continue;
@@ -79,7 +81,9 @@ export class AwarenessStore {
         continue;
       }
       if (current && current.clock >= clock) continue;
-      const json = JSON.stringify({ ...state, user: { ...asObject(state.user), ...user } });
+      const json = isStamped(state, user)
+        ? sent
+        : JSON.stringify({ ...state, user: { ...asObject(state.user), ...user } });
       this.entries.set(clientId, { clock, json, updatedAt: now });
       accepted.push([clientId, clock, json]);
     }
@@ -108,6 +112,17 @@ export class AwarenessStore {
     }
     return live.length > 0 ? encodeEntries(live) : undefined;
   }
+}
+
+/**
+ * Whether a state already carries its owner's real user (the browser sets the id and name its
+ * join answered): then the client's own JSON is sent on, which every receiver parses to this
+ * same state, as JSON.parse keeps the last of repeated keys, as here.
+ */
+function isStamped(state: Record<string, unknown>, user: { id: string; name: string }): boolean {
+  const claimed = state.user;
+  if (typeof claimed !== "object" || claimed === null || Array.isArray(claimed)) return false;
+  return "id" in claimed && claimed.id === user.id && "name" in claimed && claimed.name === user.name;
 }
 
 function asObject(value: unknown): Record<string, unknown> {

@@ -55,9 +55,10 @@ export interface CollabSessionOptions {
   onRefused: (message: string) => void;
 }
 
-function userField(name: string, colorKey: string) {
+/** Our awareness `user`; once joined it carries the id and name the server stamps, so it is sent on as it is. */
+function userField(name: string, colorKey: string, id?: string) {
   const color = typistColor(colorKey);
-  return { name, color, colorLight: `${color}33` };
+  return { name, color, colorLight: `${color}33`, ...(id === undefined ? {} : { id }) };
 }
 
 /**
@@ -451,7 +452,7 @@ export class CollabSession {
         return;
       }
       const { self, participants, language, title, endedAt } = result.data;
-      this.awareness.setLocalStateField("user", userField(self.name, self.id));
+      this.awareness.setLocalStateField("user", userField(self.name, self.id, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });
       this.openLane(result.data.laneTicket, generation);
       this.terminal.joined();
