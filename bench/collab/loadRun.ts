@@ -70,7 +70,15 @@ export interface LoadResult {
   system: SystemId;
   label: string;
   connectMs: number;
-  idle: { sessions: number; rssPerSessionKb: number; heapPerSessionKb: number; rssMb: number };
+  idle: {
+    sessions: number;
+    rssPerSessionKb: number;
+    /** Missing in results from before it was measured. */
+    pssPerSessionKb?: number;
+    heapPerSessionKb: number;
+    rssMb: number;
+    pssMb?: number;
+  };
   /** The seed texts the sessions' first clients typed while connecting. */
   connectUpdates: UpdateTally;
   steps: StepResult[];
@@ -163,8 +171,10 @@ export async function runLoad(
     const idle = {
       sessions: config.sessions,
       rssPerSessionKb: (after.rss - before.rss) / 1024 / config.sessions,
+      pssPerSessionKb: (after.pss - before.pss) / 1024 / config.sessions,
       heapPerSessionKb: (after.heapUsed - before.heapUsed) / 1024 / config.sessions,
       rssMb: after.rss / 1024 / 1024,
+      pssMb: after.pss / 1024 / 1024,
     };
     const connectUpdates = tallyUpdates(
       label,

@@ -71,3 +71,21 @@ export function descendantsRssBytes(pid: number): number {
     .slice(1)
     .reduce((sum, member) => sum + rssBytes(member), 0);
 }
+
+/**
+ * Proportional resident memory of one process, in bytes (0 once it is gone): each page it
+ * shares with other processes (a database's shared buffers, libraries) counts as its share.
+ */
+export function pssBytes(pid: number): number {
+  try {
+    const kb = /^Pss:\s*(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, "utf8"))?.[1];
+    return Number(kb ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+/** Proportional resident memory of `pid` and every process below it, in bytes: what the group holds. */
+export function treePssBytes(pid: number): number {
+  return processTree(pid).reduce((sum, member) => sum + pssBytes(member), 0);
+}

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { buildSync } from "esbuild";
-import { descendantsRssBytes, treeCpuMs } from "./processTree";
+import { descendantsRssBytes, treeCpuMs, treePssBytes } from "./processTree";
 import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
 import { sleep } from "./stats";
 import type { SystemId } from "./transports";
@@ -56,9 +56,10 @@ export interface ServerHandle {
   cpuMs(): number;
   /**
    * Memory and event-loop delay from the preloaded probe; `gc` forces a full GC first. `rss`
-   * is the whole process tree's (a child process the server starts counts).
+   * is the whole process tree's (a child process the server starts counts; a page shared by
+   * several of them counts in each), `pss` the same tree's with shared pages split.
    */
-  probe(gc: boolean): Promise<ProbeReply>;
+  probe(gc: boolean): Promise<ProbeReply & { pss: number }>;
   /** The client updates the server applied and refused since it started. */
   updates(): Promise<UpdateCounts>;
   /** What the server printed on stdout so far, when started with `keepStdout`. */
@@ -145,7 +146,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
     cpuMs: () => treeCpuMs(pid),
     probe: async (gc) => {
       const reply = await ask<ProbeReply>({ type: "probe", gc }, "probe");
-      return { ...reply, rss: reply.rss + descendantsRssBytes(pid) };
+      return { ...reply, rss: reply.rss + descendantsRssBytes(pid), pss: treePssBytes(pid) };
     },
     updates: async () => {
       if (system !== "ywebsocket") return updatesFromHealth(healthUrl);
