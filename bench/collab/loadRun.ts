@@ -55,6 +55,8 @@ export interface StepResult {
   cpuUsPerDelivered: number;
   cpuUsPerKeystroke: number;
   serverLoopDelayP99: number;
+  /** The server's GC pauses in the dwell: share of the time, longest, how many (missing in older results). */
+  serverGc?: { percent: number; maxMs: number; count: number };
   ping: Summary;
   loadgenCpuPercent: number[];
   loadgenLoopDelayP99: number;
@@ -236,7 +238,7 @@ async function runStep(
   const cpuMs = server.cpuMs() - cpuBefore;
   const machineMs = machineBusyMs() - machineBefore;
   const self = process.cpuUsage(selfBefore);
-  const { loopDelay } = await server.probe(false);
+  const { loopDelay, gc } = await server.probe(false);
   const stats = await Promise.all(
     loadgens.map((lg) => lg.ask<LoadgenStats>({ type: "stop", graceMs: 2000 })),
   );
@@ -266,6 +268,7 @@ async function runStep(
     cpuUsPerDelivered: (cpuMs * 1000) / delivered,
     cpuUsPerKeystroke: (cpuMs * 1000) / keystrokes,
     serverLoopDelayP99: loopDelay.p99,
+    serverGc: { percent: (gc.totalMs / config.dwellMs) * 100, maxMs: gc.maxMs, count: gc.count },
     ping,
     loadgenCpuPercent: stats.map((s) => Math.round(s.cpuPercent)),
     loadgenLoopDelayP99: Math.max(...stats.map((s) => s.loopDelayP99)),

@@ -100,6 +100,14 @@ export function writeReport(file: string, results: Results) {
         pick((s) => s.serverLoopDelayP99),
       ),
       row(
+        "server GC pauses (% of the time)",
+        pick((s) => s.serverGc?.percent ?? Number.NaN),
+      ),
+      row(
+        "server's longest GC pause (ms)",
+        pick((s) => s.serverGc?.maxMs ?? Number.NaN),
+      ),
+      row(
         "HTTP health ping p99 (ms, from outside)",
         pick((s) => s.ping.p99),
       ),
@@ -158,12 +166,12 @@ export function writeReport(file: string, results: Results) {
     "",
     "Updates: the clients' Yjs updates from the start of the step's warm-up until its last keystroke was delivered; *applied* and *refused* as the server counted them (ours: `/api/health`; Hocuspocus: its `onChange` hook, which has nothing to refuse here; y-websocket: the probe, through its `yjs`).",
     "",
-    "| system | sessions | chars/s per typist | p50 ms | p99 ms | p99 timetable ms | server CPU % | µs/msg | µs/key | loop p99 ms | ping p99 ms | loadgen CPU % | loadgen loop p99 ms | other processes CPU % | lost | diverged | disconnects | updates sent | applied | refused |",
-    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
+    "| system | sessions | chars/s per typist | p50 ms | p99 ms | p99 timetable ms | server CPU % | µs/msg | µs/key | loop p99 ms | GC % | GC max ms | ping p99 ms | loadgen CPU % | loadgen loop p99 ms | other processes CPU % | lost | diverged | disconnects | updates sent | applied | refused |",
+    "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ...results.load.flatMap((l) =>
       l.steps.map(
         (s) =>
-          `| ${l.label} | ${s.sessions} | ${f(s.charsPerSecondPerTypist, 2)} | ${f(s.service.p50, 2)} | ${f(s.service.p99, 2)} | ${f(s.intended.p99, 2)} | ${f(s.serverCpuPercent)} | ${f(s.cpuUsPerDelivered)} | ${f(s.cpuUsPerKeystroke)} | ${f(s.serverLoopDelayP99)} | ${f(s.ping.p99)} | ${s.loadgenCpuPercent.join(" + ")} | ${f(s.loadgenLoopDelayP99)} | ${f(s.backgroundCpuPercent, 0)} | ${s.lost} | ${s.diverged} | ${s.disconnects} | ${updateCells(s.updates)} |`,
+          `| ${l.label} | ${s.sessions} | ${f(s.charsPerSecondPerTypist, 2)} | ${f(s.service.p50, 2)} | ${f(s.service.p99, 2)} | ${f(s.intended.p99, 2)} | ${f(s.serverCpuPercent)} | ${f(s.cpuUsPerDelivered)} | ${f(s.cpuUsPerKeystroke)} | ${f(s.serverLoopDelayP99)} | ${f(s.serverGc?.percent ?? Number.NaN)} | ${f(s.serverGc?.maxMs ?? Number.NaN)} | ${f(s.ping.p99)} | ${s.loadgenCpuPercent.join(" + ")} | ${f(s.loadgenLoopDelayP99)} | ${f(s.backgroundCpuPercent, 0)} | ${s.lost} | ${s.diverged} | ${s.disconnects} | ${updateCells(s.updates)} |`,
       ),
     ),
     "",

@@ -7,7 +7,7 @@
  * them to `{ type: "updates" }`.
  */
 import { createRequire } from "node:module";
-import { monitorEventLoopDelay } from "node:perf_hooks";
+import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import type * as Y from "yjs";
 
 export interface ProbeReply {
@@ -16,6 +16,8 @@ export interface ProbeReply {
   heapUsed: number;
   /** Event-loop delay since the last probe, in ms. */
   loopDelay: { p50: number; p99: number; max: number };
+  /** Garbage-collection pauses since the last probe (the forced ones of this probe excluded). */
+  gc: { count: number; totalMs: number; maxMs: number };
 }
 
 export interface YjsUpdatesReply {
@@ -34,6 +36,16 @@ const histogram = monitorEventLoopDelay({ resolution: RESOLUTION_MS });
 histogram.enable();
 
 const gc = (globalThis as { gc?: () => void }).gc;
+
+// Every pause the collector made, so a step can say how much of its tail was GC.
+let pauses = { count: 0, totalMs: 0, maxMs: 0 };
+new PerformanceObserver((list) => {
+  for (const entry of list.getEntries()) {
+    pauses.count += 1;
+    pauses.totalMs += entry.duration;
+    pauses.maxMs = Math.max(pauses.maxMs, entry.duration);
+  }
+}).observe({ entryTypes: ["gc"] });
 
 /**
  * Counts applied updates in a CommonJS server by hooking `Doc.prototype.emit` of the `yjs` it
@@ -72,10 +84,12 @@ if (process.send) {
       return;
     }
     if (message.type !== "probe") return;
+    const since = pauses;
     if (message.gc && gc) {
       gc();
       gc();
     }
+    pauses = { count: 0, totalMs: 0, maxMs: 0 };
     const memory = process.memoryUsage();
     const reply: ProbeReply = {
       type: "probe",
@@ -86,6 +100,7 @@ if (process.send) {
         p99: histogram.percentile(99) / 1e6 - RESOLUTION_MS,
         max: histogram.max / 1e6 - RESOLUTION_MS,
       },
+      gc: since,
     };
     histogram.reset();
     process.send?.(reply);
