@@ -1,26 +1,14 @@
 import {
   CollabClient,
-  filesMap,
-  foldersMap,
   fromWire,
   LANE_AWARENESS,
   LANE_SYNC,
   LaneClient,
   type LaneRefusal,
   laneUrl,
-  listWorkspace,
   toWire,
 } from "@ensemble/collab";
-import {
-  type Ack,
-  type ClientPayloadInput,
-  CONNECT_ERRORS,
-  type CreateFile,
-  type DeletePath,
-  LANGUAGE_MAIN_FILES,
-  type Language,
-  type RenamePath,
-} from "@ensemble/protocol";
+import { CONNECT_ERRORS, LANGUAGE_MAIN_FILES, type Language } from "@ensemble/protocol";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
@@ -34,8 +22,7 @@ import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
 import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "./presence";
 import { resetCollabStore, type SessionFailure, upsertParticipant, useCollabStore } from "./store";
 import { installTestHook } from "./testHook";
-
-type WorkspaceEvent = "createFile" | "renamePath" | "deletePath";
+import { WorkspaceChannel } from "./workspaceChannel";
 
 /** How long a join or a language/end request may wait for its answer. */
 const ACK_TIMEOUT_MS = 15_000;
@@ -77,6 +64,8 @@ export class CollabSession {
   readonly pulls: PullsChannel;
   /** The session's audio and video call (joined only when the person asks). */
   readonly call: CallSession;
+  /** The project's files: create, rename, delete, and the store's listing of them. */
+  readonly files: WorkspaceChannel;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
@@ -100,6 +89,7 @@ export class CollabSession {
     this.git = new GitChannel(this.socket, options.sessionId, this.doc);
     this.pulls = new PullsChannel(this.socket, options.sessionId);
     this.call = new CallSession(this.socket, options.sessionId);
+    this.files = new WorkspaceChannel(this.socket, options.sessionId, this.doc);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.lane) this.lane.send(LANE_AWARENESS, message);
       else if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
@@ -138,27 +128,6 @@ export class CollabSession {
     this.awareness.setLocalState({ ...state, file, top });
   }
 
-  /** Resolves with the created path once our document holds it. */
-  async createFile(payload: Omit<CreateFile, "sessionId">): Promise<string> {
-    const path = await this.request("createFile", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => has(path));
-    return path;
-  }
-
-  /** Resolves with the new path once our document holds it. */
-  async renamePath(payload: Omit<RenamePath, "sessionId">): Promise<string> {
-    const path = await this.request("renamePath", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => has(path));
-    return path;
-  }
-
-  /** Resolves once our document no longer holds the path. */
-  async deletePath(payload: Omit<DeletePath, "sessionId">): Promise<string> {
-    const path = await this.request("deletePath", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => !has(path));
-    return path;
-  }
-
   /** The other clients' awareness states, read defensively. */
   peers(): Map<number, PeerState> {
     return readPeers(this.awareness.getStates(), this.doc.clientID);
@@ -174,7 +143,7 @@ export class CollabSession {
     );
     window.addEventListener("offline", this.handleOffline);
     window.addEventListener("online", this.handleOnline);
-    this.watchWorkspace();
+    this.files.watch();
     // Only in the end-to-end build (`npm run build:e2e`): production ships no test hook.
     if (import.meta.env.VITE_TEST_HOOK === "true")
       this.uninstallTestHook = installTestHook({
@@ -277,68 +246,6 @@ export class CollabSession {
         resolve();
       });
     });
-  }
-
-  /** A workspace operation: resolves with the path it ended at, rejects with the server's message. */
-  private request<E extends WorkspaceEvent>(event: E, payload: ClientPayloadInput<E>): Promise<string> {
-    // socket.io's typed emit cannot follow a generic event name; the catalogue types the payload.
-    const emit = this.socket.timeout(ACK_TIMEOUT_MS).emit as unknown as (
-      event: E,
-      payload: ClientPayloadInput<E>,
-      ack: (err: Error | null, result: Ack<{ path: string }>) => void,
-    ) => void;
-    return new Promise((resolve, reject) => {
-      if (!this.socket.connected) {
-        reject(
-          new Error(
-            "You are offline. Files can be created, renamed and deleted when the connection is back.",
-          ),
-        );
-        return;
-      }
-      emit.call(this.socket.timeout(ACK_TIMEOUT_MS), event, payload, (err, result) => {
-        const message = ackError(err, result);
-        if (message === null && result.ok) resolve(result.data.path);
-        else reject(new Error(message ?? "Unexpected answer from the server"));
-      });
-    });
-  }
-
-  /**
-   * Waits (at most ACK_TIMEOUT_MS) until our document's workspace passes `isDone`. A file
-   * operation's answer comes over socket.io, its change over the Yjs lane, a second
-   * connection: the answer can arrive first.
-   */
-  private whenWorkspace(isDone: (has: (path: string) => boolean) => boolean): Promise<void> {
-    const check = () => {
-      const { files, folders } = listWorkspace(this.doc);
-      return isDone((path) => files.some((f) => f.path === path) || folders.includes(path));
-    };
-    if (check()) return Promise.resolve();
-    return new Promise((resolve) => {
-      const done = () => {
-        if (!check() && !timedOut) return;
-        clearTimeout(timer);
-        filesMap(this.doc).unobserve(done);
-        foldersMap(this.doc).unobserve(done);
-        resolve();
-      };
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        done();
-      }, ACK_TIMEOUT_MS);
-      filesMap(this.doc).observe(done);
-      foldersMap(this.doc).observe(done);
-    });
-  }
-
-  /** Mirrors the workspace's files and folders in the store whenever the server changes them. */
-  private watchWorkspace(): void {
-    const publish = () => useCollabStore.setState(listWorkspace(this.doc));
-    filesMap(this.doc).observe(publish);
-    foldersMap(this.doc).observe(publish);
-    publish();
   }
 
   private openOfflineCopy(): void {

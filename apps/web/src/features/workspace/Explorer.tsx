@@ -92,10 +92,10 @@ export function Explorer({
     try {
       if (edit.mode === "rename") {
         if (checked.path === edit.path) return;
-        const renamed = await session.renamePath({ from: edit.path, to: checked.path });
+        const renamed = await session.files.renamePath({ from: edit.path, to: checked.path });
         setFocusedPath(renamed);
       } else {
-        const created = await session.createFile({ path: checked.path, kind: edit.mode });
+        const created = await session.files.createFile({ path: checked.path, kind: edit.mode });
         setFocusedPath(created);
         if (edit.mode === "file") {
           const id = session.fileIdAt(created);
@@ -113,7 +113,7 @@ export function Explorer({
     setToDelete(null);
     if (!session || !node) return;
     try {
-      await session.deletePath({ path: node.path });
+      await session.files.deletePath({ path: node.path });
     } catch (error) {
       toast.error(error instanceof Error ? error.message : "The file could not be deleted");
     }
