@@ -87,20 +87,18 @@ export class WorkspaceChannel {
     };
     if (check()) return Promise.resolve();
     return new Promise((resolve) => {
-      const done = () => {
-        if (!check() && !timedOut) return;
+      const finish = () => {
         clearTimeout(timer);
-        filesMap(this.doc).unobserve(done);
-        foldersMap(this.doc).unobserve(done);
+        filesMap(this.doc).unobserve(observer);
+        foldersMap(this.doc).unobserve(observer);
         resolve();
       };
-      let timedOut = false;
-      const timer = setTimeout(() => {
-        timedOut = true;
-        done();
-      }, ACK_TIMEOUT_MS);
-      filesMap(this.doc).observe(done);
-      foldersMap(this.doc).observe(done);
+      const observer = () => {
+        if (check()) finish();
+      };
+      const timer = setTimeout(finish, ACK_TIMEOUT_MS);
+      filesMap(this.doc).observe(observer);
+      foldersMap(this.doc).observe(observer);
     });
   }
 }
