@@ -14,6 +14,7 @@ import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
 import { webApp } from "./http/static";
+import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
 import { attachRealtime } from "./realtime/socket";
 
@@ -26,9 +27,10 @@ export interface AppDeps {
 
 /** Builds the whole server (HTTP API, web build, socket.io) on one http.Server, not yet listening. */
 export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
-  const auth = createAuthFeature(db, config, jwtSecret, logger);
+  const limiters = createLimiters(logger, config.REDIS_URL);
+  const auth = createAuthFeature(db, config, jwtSecret, limiters, logger);
   const sessions = createSessionsFeature(db, auth.service, config);
-  const execution = createExecutionFeature(config, auth.service, logger);
+  const execution = createExecutionFeature(config, auth.service, limiters, logger);
 
   const app = express();
   app.disable("x-powered-by");
@@ -55,7 +57,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
   const collab = createCollabFeature(server, io, db, sessions.service, logger);
-  createCallsFeature(io, config.ICE_SERVERS, logger);
+  createCallsFeature(io, config.ICE_SERVERS, limiters, logger);
   const terminal = createTerminalFeature({
     io,
     db,
@@ -104,11 +106,13 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     pulls,
     execution,
     terminal,
+    limiters,
     /** Stops taking connections, drops sockets, stores every live document, waits for requests. */
     async close() {
       await io.close();
       await execution.close();
       await collab.close();
+      await limiters.close();
     },
   };
 }

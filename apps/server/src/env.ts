@@ -30,6 +30,10 @@ const EnvSchema = z.object({
     .positive()
     .default(7 * 24 * 3600),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /** Rate limits (and, later, cluster state) shared by every node through this Redis. */
+  REDIS_URL: optionalString.pipe(
+    z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
+  ),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),

@@ -7,7 +7,7 @@ import {
 } from "@ensemble/protocol";
 import { isUniqueViolation } from "../../db/index";
 import { HttpError } from "../../http/errors";
-import type { WindowCounter } from "../../http/rateLimit";
+import type { Limiter } from "../../limiter";
 import { hashPassword, verifyPassword } from "./passwords";
 import { toUser, type UserRecord, type UserRepo } from "./repo";
 import type { TokenService } from "./tokens";
@@ -15,8 +15,8 @@ import type { TokenService } from "./tokens";
 export interface AuthDeps {
   users: UserRepo;
   tokens: TokenService;
-  loginsPerAddress: WindowCounter;
-  failedLoginsPerAccount: WindowCounter;
+  loginsPerAddress: Limiter;
+  failedLoginsPerAccount: Limiter;
 }
 
 /** Accounts: register, login, the bearer token's user, and changes to one's own record. */
@@ -52,18 +52,21 @@ export function createAuthService({ users, tokens, loginsPerAddress, failedLogin
 
     async login(body: LoginBody, address: string) {
       const account = body.email.toLowerCase();
-      const wait = Math.max(loginsPerAddress.retryAfter(address), failedLoginsPerAccount.retryAfter(account));
+      const wait = Math.max(
+        await loginsPerAddress.retryAfter(address),
+        await failedLoginsPerAccount.retryAfter(account),
+      );
       if (wait > 0) {
         throw new HttpError("rate_limited", AUTH_MESSAGES.tooManyLogins, { "Retry-After": String(wait) });
       }
-      loginsPerAddress.hit(address);
+      await loginsPerAddress.take(address);
       const record = await users.findByLogin(body.email);
       const isValid = await verifyPassword(record?.passwordHash ?? null, body.password);
       if (!record || !isValid) {
-        failedLoginsPerAccount.hit(account);
+        await failedLoginsPerAccount.take(account);
         throw new HttpError("unauthenticated", AUTH_MESSAGES.badCredentials);
       }
-      failedLoginsPerAccount.reset(account);
+      await failedLoginsPerAccount.reset(account);
       return issue(record, "Login successful");
     },
 

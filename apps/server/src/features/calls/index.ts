@@ -1,5 +1,5 @@
 import { CALL_LIMITS, type IceServer } from "@ensemble/protocol";
-import { WindowCounter } from "../../http/rateLimit";
+import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
@@ -11,9 +11,19 @@ import { leaveCall, registerCallSocket } from "./socket";
  * decision 8; docs/calls.md). A socket leaves the call when it leaves the session's room,
  * however that happens (leaveSession, joining another session, disconnecting).
  */
-export function createCallsFeature(io: EditorServer, iceServers: IceServer[], logger: Logger) {
+export function createCallsFeature(
+  io: EditorServer,
+  iceServers: IceServer[],
+  limiters: Limiters,
+  logger: Logger,
+) {
   const calls = new CallRegistry();
-  const limiter = new WindowCounter(CALL_LIMITS.messagesPerWindow, CALL_LIMITS.windowMs);
+  // Per socket, so memory: a socket lives on one node.
+  const limiter = limiters.create({
+    name: "call-signals",
+    points: CALL_LIMITS.messagesPerWindow,
+    durationSeconds: CALL_LIMITS.windowMs / 1000,
+  });
   io.of("/").adapter.on("leave-room", (room: string, socketId: string) => {
     const sessionId = calls.sessionOf(socketId);
     if (sessionId !== undefined && room === sessionRoom(sessionId)) leaveCall(io, calls, socketId);

@@ -1,5 +1,5 @@
 import { CALL_MESSAGES, type IceServer } from "@ensemble/protocol";
-import type { WindowCounter } from "../../http/rateLimit";
+import type { Limiter } from "../../limiter";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
@@ -11,7 +11,7 @@ export interface CallSocketDeps {
   calls: CallRegistry;
   iceServers: IceServer[];
   /** Signalling messages per socket (shared by all sockets of this process). */
-  limiter: WindowCounter;
+  limiter: Limiter;
   logger: Logger;
 }
 
@@ -24,10 +24,10 @@ export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
   const { io, calls, limiter, logger } = deps;
 
   /** The sender's membership of the session's call; refuses outsiders and floods. */
-  function sender(sessionId: string): CallMember {
+  async function sender(sessionId: string): Promise<CallMember> {
     requireJoined(socket, sessionId);
-    if (limiter.retryAfter(socket.id) > 0) throw new SocketEventError("rate_limited", CALL_MESSAGES.tooMany);
-    limiter.hit(socket.id);
+    if ((await limiter.take(socket.id)) > 0)
+      throw new SocketEventError("rate_limited", CALL_MESSAGES.tooMany);
     const member = calls.memberOf(sessionId, socket.id);
     if (!member) throw new SocketEventError("forbidden", CALL_MESSAGES.notInCall);
     return member;
@@ -65,39 +65,39 @@ export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
     return null;
   });
 
-  handle(socket, "rtcOffer", logger, ({ sessionId, receiverId, sdp }) => {
-    const from = sender(sessionId);
+  handle(socket, "rtcOffer", logger, async ({ sessionId, receiverId, sdp }) => {
+    const from = await sender(sessionId);
     const to = receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcOffer", { sessionId, senderId: from.peer.peerId, sdp });
     return undefined;
   });
 
-  handle(socket, "rtcAnswer", logger, ({ sessionId, receiverId, sdp }) => {
-    const from = sender(sessionId);
+  handle(socket, "rtcAnswer", logger, async ({ sessionId, receiverId, sdp }) => {
+    const from = await sender(sessionId);
     const to = receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcAnswer", { sessionId, senderId: from.peer.peerId, sdp });
     return undefined;
   });
 
-  handle(socket, "rtcIceCandidate", logger, ({ sessionId, receiverId, candidate }) => {
-    const from = sender(sessionId);
+  handle(socket, "rtcIceCandidate", logger, async ({ sessionId, receiverId, candidate }) => {
+    const from = await sender(sessionId);
     const to = receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcIceCandidate", { sessionId, senderId: from.peer.peerId, candidate });
     return undefined;
   });
 
-  handle(socket, "rtcRequestConnection", logger, ({ sessionId, targetId }) => {
-    const from = sender(sessionId);
+  handle(socket, "rtcRequestConnection", logger, async ({ sessionId, targetId }) => {
+    const from = await sender(sessionId);
     const to = receiver(sessionId, targetId);
     io.to(to.socketId).emit("rtcRequestConnection", { sessionId, requesterId: from.peer.peerId });
     return undefined;
   });
 
   /** Records the sender's media change and tells the rest of the session. */
-  function announce<
+  async function announce<
     K extends "audioToggled" | "videoToggled" | "screenSharingStarted" | "screenSharingEnded",
   >(event: K, sessionId: string, change: Partial<CallMember["peer"]>, extra: object) {
-    const from = sender(sessionId);
+    const from = await sender(sessionId);
     Object.assign(from.peer, change);
     const payload = { sessionId, userId: from.peer.participantId, peerId: from.peer.peerId, ...extra };
     // The catalogue types each event's payload; these four share their stamped fields.

@@ -1,4 +1,5 @@
 import type { Config } from "../../env";
+import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
 import type { AuthService } from "../auth/index";
 import { executionRoutes } from "./routes";
@@ -16,7 +17,12 @@ export {
 export type { ExecuteOptions, ExecutionService, ProjectRun } from "./service";
 
 /** Wires code execution: the Piston-compatible API over the sandboxed runner (or PISTON_URL). */
-export function createExecutionFeature(config: Config, auth: AuthService, logger: Logger) {
-  const service = createExecutionService(config, logger);
+export function createExecutionFeature(
+  config: Config,
+  auth: AuthService,
+  limiters: Limiters,
+  logger: Logger,
+) {
+  const service = createExecutionService(config, limiters, logger);
   return { service, routes: executionRoutes(service, auth), close: () => service.close() };
 }

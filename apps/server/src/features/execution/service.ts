@@ -9,7 +9,7 @@ import {
   runFileNameProblem,
 } from "@ensemble/protocol";
 import type { Config } from "../../env";
-import { WindowCounter } from "../../http/rateLimit";
+import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
 import { BadRunRequestError, RunnerUnavailableError, RunRateLimitedError } from "./errors";
 import { createLocalRunner, type LocalRunner } from "./local";
@@ -38,7 +38,7 @@ export interface ProjectRun {
  * maxima, rate-limits per user, and queues the run (at most RUN_CONCURRENCY at once, a
  * bounded FIFO behind them). Runs go to the built-in sandbox, or to PISTON_URL when set.
  */
-export function createExecutionService(config: Config, logger: Logger) {
+export function createExecutionService(config: Config, limiters: Limiters, logger: Logger) {
   const queue = new RunQueue(config.RUN_CONCURRENCY, config.RUN_QUEUE_MAX);
   const remote: RemoteRunner | undefined = config.PISTON_URL
     ? createRemoteRunner(config.PISTON_URL)
@@ -47,7 +47,11 @@ export function createExecutionService(config: Config, logger: Logger) {
     ? undefined
     : createLocalRunner(config, logger, queue.concurrency);
   if (remote) logger.info({ piston: config.PISTON_URL }, "code runner: forwarding runs to a Piston server");
-  const rate = new WindowCounter(config.RUN_RATE_MAX, config.RUN_RATE_WINDOW_SECONDS * 1000);
+  const rate = limiters.create({
+    name: "runs",
+    points: config.RUN_RATE_MAX,
+    durationSeconds: config.RUN_RATE_WINDOW_SECONDS,
+  });
   const shutdown = new AbortController();
 
   const maxima: Record<LimitField, number> = {
@@ -86,10 +90,9 @@ export function createExecutionService(config: Config, logger: Logger) {
     }
   }
 
-  function checkRate(key: string) {
-    const retryAfter = rate.retryAfter(key);
+  async function checkRate(key: string) {
+    const retryAfter = await rate.take(key);
     if (retryAfter > 0) throw new RunRateLimitedError(retryAfter);
-    rate.hit(key);
   }
 
   function queued<T>(task: (slot: number) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
@@ -100,7 +103,7 @@ export function createExecutionService(config: Config, logger: Logger) {
   async function execute(request: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResponse> {
     if (remote) {
       checkNames(request.files.flatMap((file) => (file.name === undefined ? [] : [file.name])));
-      checkRate(options.rateKey);
+      await checkRate(options.rateKey);
       return queued(() => remote.execute(request, options.signal), options.signal);
     }
     const runtime = resolve(await localRuntimes(), request.language, request.version);
@@ -110,7 +113,7 @@ export function createExecutionService(config: Config, logger: Logger) {
       content: Buffer.from(file.content, file.encoding ?? "utf8"),
     }));
     checkNames(files.map((file) => file.name));
-    checkRate(options.rateKey);
+    await checkRate(options.rateKey);
     // As Piston: stdin always ends with a newline, so input() on empty stdin reads "".
     const stdin = request.stdin ?? "";
     const job = {

@@ -2,6 +2,7 @@ import { Writable } from "node:stream";
 import { type Language, type TerminalEntry, WORKSPACE_LIMITS } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
+import { createLimiters } from "../../limiter";
 import { createLogger } from "../../logger";
 import type { WorkspaceFile } from "../collab/index";
 import {
@@ -53,7 +54,7 @@ describe("Run Code runs the session's project in the sandbox", () => {
   let execution: ExecutionService;
 
   beforeAll(() => {
-    execution = createExecutionService(loadConfig({ RUN_RATE_MAX: "1000" }), logger);
+    execution = createExecutionService(loadConfig({ RUN_RATE_MAX: "1000" }), createLimiters(logger), logger);
   });
   afterAll(() => execution.close());
 

@@ -1,0 +1,117 @@
+import { Redis } from "ioredis";
+import {
+  type RateLimiterAbstract,
+  RateLimiterMemory,
+  RateLimiterRedis,
+  RateLimiterRes,
+} from "rate-limiter-flexible";
+import type { Logger } from "./logger";
+
+/** One limit: at most `points` per `durationSeconds` for each key. */
+export interface LimitSpec {
+  /** Keeps this limit's keys apart from every other's (in Redis, a key prefix). */
+  name: string;
+  points: number;
+  durationSeconds: number;
+  /** Once over the limit, refuse the key for this long (default: until the window ends). */
+  blockSeconds?: number;
+}
+
+/**
+ * A counter per key. Every method answers in seconds until the key may act again: 0 when it
+ * may now.
+ */
+export interface Limiter {
+  /** Counts `points` (default 1) against `key`. */
+  take(key: string, points?: number): Promise<number>;
+  /** Whether `key` is over the limit now, without counting. */
+  retryAfter(key: string): Promise<number>;
+  /** How many points `key` has used in its window. */
+  used(key: string): Promise<number>;
+  reset(key: string): Promise<void>;
+}
+
+export interface Limiters {
+  create(spec: LimitSpec): Limiter;
+  /** Resolves once the shared store answers (at once without Redis); counts are local until then. */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const KEY_PREFIX = "ensemble:limit:";
+
+/**
+ * Every rate limit of the server, through rate-limiter-flexible: in this process's memory by
+ * default, in Redis when `redisUrl` is set, so that several nodes count together. While Redis
+ * is unreachable, each node counts alone in memory (the library's insurance limiter) rather
+ * than refusing everyone or letting everything through.
+ */
+export function createLimiters(logger: Logger, redisUrl?: string): Limiters {
+  const redis = redisUrl ? connectRedis(redisUrl, logger) : undefined;
+  return {
+    create(spec) {
+      const options = {
+        keyPrefix: `${KEY_PREFIX}${spec.name}`,
+        points: spec.points,
+        duration: spec.durationSeconds,
+        blockDuration: spec.blockSeconds ?? 0,
+      };
+      const memory = new RateLimiterMemory(options);
+      const store = redis
+        ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory })
+        : memory;
+      return wrap(store);
+    },
+    async ready() {
+      if (!redis || redis.status === "ready") return;
+      await new Promise<void>((resolve, reject) => {
+        redis.once("ready", resolve);
+        redis.once("end", () => reject(new Error("Redis connection ended")));
+      });
+    },
+    async close() {
+      if (redis) await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
+
+function connectRedis(url: string, logger: Logger): Redis {
+  // No offline queue: a command while Redis is away fails at once and the insurance limiter answers.
+  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
+  let reported = false;
+  redis.on("error", (error) => {
+    if (!reported) logger.warn({ err: error }, "rate limits: Redis unreachable, counting in memory");
+    reported = true;
+  });
+  redis.on("ready", () => {
+    reported = false;
+  });
+  return redis;
+}
+
+function wrap(store: RateLimiterAbstract): Limiter {
+  const seconds = (res: RateLimiterRes) => Math.max(1, Math.ceil(res.msBeforeNext / 1000));
+  return {
+    async take(key, points = 1) {
+      try {
+        await store.consume(key, points);
+        return 0;
+      } catch (refusal) {
+        if (refusal instanceof RateLimiterRes) return seconds(refusal);
+        throw refusal;
+      }
+    },
+    async retryAfter(key) {
+      const res = await store.get(key);
+      if (!res || res.remainingPoints > 0) return 0;
+      return seconds(res);
+    },
+    async used(key) {
+      const res = await store.get(key);
+      return res?.consumedPoints ?? 0;
+    },
+    async reset(key) {
+      await store.delete(key);
+    },
+  };
+}
