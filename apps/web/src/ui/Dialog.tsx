@@ -32,7 +32,12 @@ export function Dialog({ isOpen, title, onClose, children, className }: DialogPr
   const backdropRef = useRef<HTMLDivElement>(null);
 
   return (
-    <RadixDialog.Root open={isOpen} onOpenChange={(open) => open || onClose()}>
+    <RadixDialog.Root
+      open={isOpen}
+      onOpenChange={(open) => {
+        if (!open) onClose();
+      }}
+    >
       <RadixDialog.Portal>
         <RadixDialog.Overlay ref={backdropRef} className="dialog-backdrop">
           <RadixDialog.Content

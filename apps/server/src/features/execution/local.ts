@@ -4,7 +4,7 @@ import type { StageResult } from "@ensemble/protocol";
 import type { Config } from "../../env";
 import type { Logger } from "../../logger";
 import { type Cgroups, detectCgroups } from "./cgroups";
-import { detectRuntimes, type LocalRuntime } from "./runtimes";
+import { detectRuntimes, findUnderUsr, type LocalRuntime } from "./runtimes";
 import { type ParkedSandbox, parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
 import { createSpawner } from "./spawner";
 import { claimUids } from "./uids";
@@ -61,8 +61,9 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     const base = { runtimes, cgroups: "none" as const, isRoot, uids: [] };
     const bwrap = config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which("bwrap");
     const python = runtimes.find((r) => r.id === "python")?.binary;
-    // Only a server that shares its uid with the runs needs prlimit (see sandbox.ts processBound).
-    const prlimit = isRoot ? sandbox.tools.prlimit : await which("prlimit");
+    // Only a server that shares its uid with the runs needs prlimit (see sandbox.ts processBound),
+    // and bwrap starts it inside the sandbox, where only /usr is bound.
+    const prlimit = isRoot ? sandbox.tools.prlimit : await findUnderUsr("prlimit", "/usr/bin:/bin");
     if (!bwrap || !python || !prlimit) {
       const missing = !bwrap
         ? "bubblewrap (bwrap) is not installed. Install it with: apt-get install bubblewrap"

@@ -96,7 +96,8 @@ export function matchRuntime<R extends Runtime>(
     .sort((a, b) => rcompare(a.version, b.version))[0];
 }
 
-async function findUnderUsr(command: string, searchPath: string): Promise<string | undefined> {
+/** The real path of `command` on the search path when it lives under /usr, the only host tree the sandbox binds. */
+export async function findUnderUsr(command: string, searchPath: string): Promise<string | undefined> {
   const candidates = [...searchPath.split(":").filter(Boolean), "/usr/local/bin", "/usr/bin"];
   for (const dir of candidates) {
     const real = await fs.realpath(path.join(dir, command)).catch(() => undefined);
