@@ -120,11 +120,13 @@ describe("the sandbox of a server that is not root", () => {
     const samples: Sample[] = [];
     let isFinished = false;
     const results: Record<string, unknown> = {};
+    let isCanarySent = false;
+    // Until the bomb has ended and, if it was started, the canary too.
     const collecting = (async () => {
-      while (!("bomb" in results && "canary" in results)) Object.assign(results, await next());
+      while (!("bomb" in results) || (isCanarySent && !("canary" in results)))
+        Object.assign(results, await next());
       isFinished = true;
     })();
-    let isCanarySent = false;
     while (!isFinished) {
       const now = await sample();
       samples.push(now);
