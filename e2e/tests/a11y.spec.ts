@@ -62,12 +62,21 @@ test("dialogs keep focus inside and give it back on Escape", async ({ page }) =>
   const opener = page.getByRole("button", { name: "Collaborate" });
   await opener.click();
   const dialog = page.getByRole("dialog", { name: "Join Existing Session" });
+  await expect(dialog).toHaveAttribute("aria-modal", "true");
   await expect(dialog.getByLabel("Session ID")).toBeFocused();
   for (let i = 0; i < 6; i++) {
     await page.keyboard.press("Tab");
     expect(await dialog.evaluate((el) => el.contains(document.activeElement))).toBe(true);
   }
   await page.keyboard.press("Escape");
+  await expect(dialog).toBeHidden();
+  await expect(opener).toBeFocused();
+
+  // A press inside the dialog keeps it; a press on the backdrop closes it.
+  await opener.click();
+  await dialog.getByText("Session ID").click();
+  await expect(dialog).toBeVisible();
+  await page.mouse.click(4, 4);
   await expect(dialog).toBeHidden();
   await expect(opener).toBeFocused();
 });

@@ -1,5 +1,5 @@
-import { type ReactNode, useEffect, useId, useRef } from "react";
-import { createPortal } from "react-dom";
+import * as RadixDialog from "@radix-ui/react-dialog";
+import { type ReactNode, useRef } from "react";
 
 interface DialogProps {
   isOpen: boolean;
@@ -10,99 +10,62 @@ interface DialogProps {
   className?: string | undefined;
 }
 
-const FOCUSABLE =
-  'a[href], button:not([disabled]), input:not([disabled]), select:not([disabled]), textarea:not([disabled]), [tabindex]:not([tabindex="-1"])';
-
-function focusableIn(root: HTMLElement): HTMLElement[] {
-  return Array.from(root.querySelectorAll<HTMLElement>(FOCUSABLE));
-}
-
 /**
  * Marks a part of a dialog whose own keyboard handling has Escape (a code editor closes its
  * widgets, cancels a selection): Escape pressed in it never closes the dialog.
  */
 export const KEEPS_ESCAPE = { "data-keeps-escape": "" } as const;
 
-/** Whether an Escape keydown is the dialog's: nobody handled it, and it was not pressed in a part that keeps it. */
-function isEscapeForDialog(event: KeyboardEvent): boolean {
-  if (event.defaultPrevented) return false;
-  return !(event.target instanceof Element && event.target.closest("[data-keeps-escape]"));
+function isInPartThatKeepsEscape(target: EventTarget | null): boolean {
+  return target instanceof Element && target.closest("[data-keeps-escape]") !== null;
 }
 
 /**
- * A modal dialog: labelled by its title, keeps Tab inside, closes on Escape (unless pressed
- * in a part marked `KEEPS_ESCAPE`) and backdrop click, and gives focus back to whatever
- * opened it.
+ * A modal dialog (Radix's, portalled into `document.body`): labelled by its title, keeps focus
+ * inside, hides the rest of the page from assistive technology, closes on Escape (unless
+ * pressed in a part marked `KEEPS_ESCAPE`) and on a press on the backdrop, and gives focus
+ * back to whatever had it when it opened (our dialogs are opened by state, not by a Radix
+ * trigger, which is where Radix would return it).
  */
 export function Dialog({ isOpen, title, onClose, children, className }: DialogProps) {
-  const titleId = useId();
-  const panelRef = useRef<HTMLDivElement>(null);
-  // The latest onClose without re-running the open effect (which would steal focus again).
-  const onCloseRef = useRef(onClose);
-  onCloseRef.current = onClose;
+  const openerRef = useRef<HTMLElement | null>(null);
+  const backdropRef = useRef<HTMLDivElement>(null);
 
-  useEffect(() => {
-    if (!isOpen) return;
-    const opener = document.activeElement instanceof HTMLElement ? document.activeElement : null;
-    const panel = panelRef.current;
-    if (panel) (focusableIn(panel)[0] ?? panel).focus();
-
-    function handleKeyDown(event: KeyboardEvent) {
-      if (event.key === "Escape") {
-        if (!isEscapeForDialog(event)) return;
-        event.stopPropagation();
-        onCloseRef.current();
-        return;
-      }
-      if (event.key !== "Tab" || !panel) return;
-      const items = focusableIn(panel);
-      const first = items[0];
-      const last = items[items.length - 1];
-      if (!first || !last) {
-        event.preventDefault();
-        return;
-      }
-      if (event.shiftKey && document.activeElement === first) {
-        event.preventDefault();
-        last.focus();
-      } else if (!event.shiftKey && document.activeElement === last) {
-        event.preventDefault();
-        first.focus();
-      }
-    }
-    document.addEventListener("keydown", handleKeyDown);
-    const { overflow } = document.body.style;
-    document.body.style.overflow = "hidden";
-    return () => {
-      document.removeEventListener("keydown", handleKeyDown);
-      document.body.style.overflow = overflow;
-      opener?.focus();
-    };
-  }, [isOpen]);
-
-  if (!isOpen) return null;
-  return createPortal(
-    // biome-ignore lint/a11y/noStaticElementInteractions: the backdrop is a pointer convenience; Escape and Cancel are the keyboard paths.
-    <div
-      className="dialog-backdrop"
-      onMouseDown={(event) => {
-        if (event.target === event.currentTarget) onClose();
+  return (
+    <RadixDialog.Root
+      open={isOpen}
+      onOpenChange={(open) => {
+        if (!open) onClose();
       }}
     >
-      <div
-        ref={panelRef}
-        className={className ? `dialog ${className}` : "dialog"}
-        role="dialog"
-        aria-modal="true"
-        aria-labelledby={titleId}
-        tabIndex={-1}
-      >
-        <h2 id={titleId} className="dialog-title">
-          {title}
-        </h2>
-        {children}
-      </div>
-    </div>,
-    document.body,
+      <RadixDialog.Portal>
+        <RadixDialog.Overlay ref={backdropRef} className="dialog-backdrop">
+          <RadixDialog.Content
+            className={className ? `dialog ${className}` : "dialog"}
+            aria-modal="true"
+            aria-describedby={undefined}
+            onOpenAutoFocus={() => {
+              // Still the opener: Radix moves focus into the dialog after this.
+              openerRef.current =
+                document.activeElement instanceof HTMLElement ? document.activeElement : null;
+            }}
+            onCloseAutoFocus={(event) => {
+              event.preventDefault();
+              openerRef.current?.focus();
+            }}
+            onEscapeKeyDown={(event) => {
+              if (isInPartThatKeepsEscape(event.target)) event.preventDefault();
+            }}
+            // Only the backdrop itself closes: a press on a toast (above the backdrop) does not.
+            onPointerDownOutside={(event) => {
+              if (event.detail.originalEvent.target !== backdropRef.current) event.preventDefault();
+            }}
+          >
+            <RadixDialog.Title className="dialog-title">{title}</RadixDialog.Title>
+            {children}
+          </RadixDialog.Content>
+        </RadixDialog.Overlay>
+      </RadixDialog.Portal>
+    </RadixDialog.Root>
   );
 }

@@ -49,7 +49,8 @@ describe("the parked sandbox launcher", () => {
     python = found;
     cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64, nice: 10 });
     if (process.getuid?.() === 0) uids = await claimUids(63_000, 1);
-    config = { ...sandboxConfig(loadConfig({})), tools: { python: python.binary, bwrap: "/usr/bin/bwrap" } };
+    const defaults = sandboxConfig(loadConfig({}));
+    config = { ...defaults, tools: { ...defaults.tools, python: python.binary } };
   });
   afterAll(async () => {
     await cgroups?.close();

@@ -4,7 +4,7 @@ import type { StageResult } from "@ensemble/protocol";
 import type { Config } from "../../env";
 import type { Logger } from "../../logger";
 import { type Cgroups, detectCgroups } from "./cgroups";
-import { detectRuntimes, type LocalRuntime } from "./runtimes";
+import { detectRuntimes, findUnderUsr, type LocalRuntime } from "./runtimes";
 import { type ParkedSandbox, parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
 import { createSpawner } from "./spawner";
 import { claimUids } from "./uids";
@@ -26,7 +26,7 @@ export interface LocalRunnerState {
 /** The sandbox's limits from the server's configuration; the tools are found at start. */
 export function sandboxConfig(config: Config): SandboxConfig {
   return {
-    tools: { python: "/usr/bin/python3", bwrap: "/usr/bin/bwrap" },
+    tools: { python: "/usr/bin/python3", bwrap: "/usr/bin/bwrap", prlimit: "/usr/bin/prlimit" },
     tmpfsBytes: config.RUN_TMPFS_BYTES,
     shmBytes: Math.min(config.RUN_TMPFS_BYTES, 4 * 1024 * 1024),
     maxProcesses: config.RUN_MAX_PROCESSES,
@@ -61,18 +61,24 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     const base = { runtimes, cgroups: "none" as const, isRoot, uids: [] };
     const bwrap = config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which("bwrap");
     const python = runtimes.find((r) => r.id === "python")?.binary;
-    if (!bwrap || !python) {
-      const reason = !bwrap
-        ? "Code execution is not available on this server: bubblewrap (bwrap) is not installed. Install it with: apt-get install bubblewrap"
-        : "Code execution is not available on this server: python3 is not installed (the sandbox's launcher needs it). Install it with: apt-get install python3";
+    // Only a server that shares its uid with the runs needs prlimit (see sandbox.ts processBound),
+    // and bwrap starts it inside the sandbox, where only /usr is bound.
+    const prlimit = isRoot ? sandbox.tools.prlimit : await findUnderUsr("prlimit", "/usr/bin:/bin");
+    if (!bwrap || !python || !prlimit) {
+      const missing = !bwrap
+        ? "bubblewrap (bwrap) is not installed. Install it with: apt-get install bubblewrap"
+        : !python
+          ? "python3 is not installed (the sandbox's launcher needs it). Install it with: apt-get install python3"
+          : "prlimit is not installed (a server that is not root bounds each run's processes with it). Install it with: apt-get install util-linux";
+      const reason = `Code execution is not available on this server: ${missing}`;
       logger.error(reason);
       return { ...base, available: false, reason };
     }
-    sandbox.tools = { python, bwrap };
+    sandbox.tools = { python, bwrap, prlimit };
     if (isRoot) uids = await claimUids(config.RUN_UID_BASE, concurrency);
     else
       logger.warn(
-        "code runner: the server is not root, so runs use its own uid (no per-run uid, no RLIMIT_NPROC); see docs/sandbox.md",
+        "code runner: the server is not root, so runs share its uid (each run's processes are held by RLIMIT_NPROC in its own user namespace); see docs/sandbox.md",
       );
     cgroups = await detectCgroups({
       memoryBytes: config.RUN_MEMORY_LIMIT_BYTES,

@@ -2,6 +2,7 @@ import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
 import type { Language, Runtime } from "@ensemble/protocol";
+import { rcompare, satisfies } from "semver";
 import { type ExtraFile, NODE_STDIO_PRELOAD } from "./sandbox";
 
 /** An interpreter the sandbox can run: its real path lives under /usr, the only tree bound in. */
@@ -79,7 +80,24 @@ export async function detectRuntimes(
   return { runtimes, problems };
 }
 
-async function findUnderUsr(command: string, searchPath: string): Promise<string | undefined> {
+/**
+ * Piston's rule, with the same `semver` calls Piston makes: the highest runtime whose language
+ * or alias is `language` and whose version satisfies the SemVer range `version` (`*`, `18.x`,
+ * `3.10.0`, `^3.10`, `>=3.8 <4`, `2.x || 3.x`); undefined when none does or the range is not one.
+ */
+export function matchRuntime<R extends Runtime>(
+  runtimes: R[],
+  language: string,
+  version: string,
+): R | undefined {
+  const name = language.toLowerCase();
+  return runtimes
+    .filter((r) => (r.language === name || r.aliases.includes(name)) && satisfies(r.version, version))
+    .sort((a, b) => rcompare(a.version, b.version))[0];
+}
+
+/** The real path of `command` on the search path when it lives under /usr, the only host tree the sandbox binds. */
+export async function findUnderUsr(command: string, searchPath: string): Promise<string | undefined> {
   const candidates = [...searchPath.split(":").filter(Boolean), "/usr/local/bin", "/usr/bin"];
   for (const dir of candidates) {
     const real = await fs.realpath(path.join(dir, command)).catch(() => undefined);

@@ -81,11 +81,26 @@ describe("buildLaunch", () => {
     expect(plan.files.map((f) => Buffer.from(f, "base64").toString())).toEqual(["print(1)", ""]);
   });
 
-  it("without root keeps the server's uid and skips RLIMIT_NPROC; without cgroups bounds address space", () => {
+  it("without root keeps the server's uid and holds the run's processes inside the sandbox; without cgroups bounds address space", () => {
     const plan = buildLaunch(config, job, { uid: undefined, cgroup: undefined });
     expect(plan.uid).toBeNull();
+    // Not on the launcher, where the uid's count includes the server's own threads...
     expect(plan.rlimits.map(([name]) => name)).not.toContain("NPROC");
     expect(plan.rlimits).toContainEqual(["AS", 1073741824, 1073741824]);
+    // ...but inside bwrap's user namespace, right before the interpreter.
+    const python = plan.argv.indexOf("/usr/bin/python3.11");
+    expect(plan.argv.slice(python - 5, python)).toEqual([
+      "--chdir",
+      "/box",
+      "/usr/bin/prlimit",
+      "--nproc=64:64",
+      "--",
+    ]);
+  });
+
+  it("with a uid of the slot's own sets RLIMIT_NPROC on the launcher only", () => {
+    const plan = buildLaunch(config, job, { uid: 62001, cgroup: undefined });
+    expect(plan.argv).not.toContain("/usr/bin/prlimit");
   });
 });
 

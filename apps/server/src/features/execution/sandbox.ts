@@ -10,8 +10,11 @@ import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
-  /** `python` runs launcher.py on the host; `bwrap` is what the launcher execs. */
-  tools: { python: string; bwrap: string };
+  /**
+   * `python` runs launcher.py on the host; `bwrap` is what the launcher execs; `prlimit`
+   * (util-linux) holds a run's processes inside its user namespace when the server is not root.
+   */
+  tools: { python: string; bwrap: string; prlimit: string };
   tmpfsBytes: number;
   shmBytes: number;
   maxProcesses: number;
@@ -105,7 +108,8 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
     ["CORE", 0, 0],
     ["CPU", cpuSeconds, cpuSeconds + 1],
   ];
-  // RLIMIT_NPROC counts per real uid, so it is only meaningful with a uid of the slot's own.
+  // RLIMIT_NPROC counts per real uid, so on the host it is only meaningful with a uid of the
+  // slot's own; without one it is set inside the sandbox instead (see processBound).
   if (slot.uid !== undefined) rlimits.push(["NPROC", config.maxProcesses, config.maxProcesses]);
   // Without a memory cgroup, address space is the only (per-process) memory bound left.
   if (!slot.cgroup) {
@@ -115,6 +119,7 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
   const argv = [
     config.tools.bwrap,
     ...bwrapArgs(config, job),
+    ...(slot.uid === undefined ? processBound(config) : []),
     job.runtime.binary,
     ...job.runtime.flags,
     `${WORK_DIR}/${job.files[0]?.name ?? job.runtime.defaultFile}`,
@@ -127,6 +132,17 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
     rlimits,
     uid: slot.uid ?? null,
   };
+}
+
+/**
+ * A run that shares the server's uid is held to `maxProcesses` by prlimit inside bwrap. The
+ * kernel counts RLIMIT_NPROC per user namespace as well as per uid (ucounts): a limit set
+ * after bwrap created the run's namespace counts only the tasks in it, so the server's own
+ * threads and other runs never eat into a run's allowance, and a run cannot exceed it. With
+ * N runs at once the uid holds at most what the server runs plus N × maxProcesses.
+ */
+function processBound(config: SandboxConfig): string[] {
+  return [config.tools.prlimit, `--nproc=${config.maxProcesses}:${config.maxProcesses}`, "--"];
 }
 
 function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {

@@ -15,8 +15,7 @@ import { BadRunRequestError, RunnerUnavailableError, RunRateLimitedError } from 
 import { createLocalRunner, type LocalRunner } from "./local";
 import { RunQueue } from "./queue";
 import { createRemoteRunner, type RemoteRunner } from "./remote";
-import type { LocalRuntime } from "./runtimes";
-import { satisfies } from "./semver";
+import { type LocalRuntime, matchRuntime } from "./runtimes";
 
 export interface ExecuteOptions {
   /** Aborting it cancels the run, waiting or running (the client went away). */
@@ -69,12 +68,8 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     return state.runtimes;
   }
 
-  /** Piston's rule: the highest installed version matching the range, by language or alias. */
-  function resolve<R extends Runtime>(runtimes: R[], language: string, version: string): R {
-    const name = language.toLowerCase();
-    const found = runtimes
-      .filter((r) => (r.language === name || r.aliases.includes(name)) && satisfies(r.version, version))
-      .sort((a, b) => b.version.localeCompare(a.version, undefined, { numeric: true }))[0];
+  function resolve(runtimes: LocalRuntime[], language: string, version: string): LocalRuntime {
+    const found = matchRuntime(runtimes, language, version);
     if (!found) throw new BadRunRequestError(`${language}-${version} runtime is unknown`);
     return found;
   }
