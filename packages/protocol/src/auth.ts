@@ -5,7 +5,9 @@ const username = z
   .string({ error: "Username is required" })
   .trim()
   .min(1, "Username is required")
-  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`);
+  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`)
+  // Login reads an identifier with '@' as an email, so a username must not look like one.
+  .refine((name) => !name.includes("@"), "Username cannot contain '@'");
 
 const email = z
   .string({ error: "Email is required" })
@@ -23,7 +25,7 @@ const password = z
 export const RegisterBodySchema = z.object({ name: username, email, password });
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 
-/** POST /api/auth/login; `email` may also hold a username. */
+/** POST /api/auth/login; `email` may also hold a username: with '@' it is an email, else a username. */
 export const LoginBodySchema = z.object({
   email: z
     .string({ error: "Email or username is required" })
