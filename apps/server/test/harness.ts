@@ -70,6 +70,10 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, "no-web-build"),
     JWT_SECRET: "test-secret-that-is-long-enough-0123456789",
+    // Every test signs up and opens sessions from 127.0.0.1; the limits' own tests set them low.
+    REGISTER_MAX_PER_ADDRESS: "100000",
+    SESSION_CREATE_MAX_PER_ADDRESS: "100000",
+    SESSION_JOIN_MAX_PER_ADDRESS: "100000",
     ...env,
   });
   const opened = existing ? { db: existing.db, drop: async () => {} } : await openTestDb(kind);

@@ -70,6 +70,43 @@ export const UserRecordResponseSchema = z.object({
 });
 export type UserRecordResponse = z.infer<typeof UserRecordResponseSchema>;
 
+/**
+ * Answer of PUT /api/auth/user/{id}. A password change ends every earlier token, so it also
+ * carries a fresh `token` that keeps the changing browser signed in.
+ */
+export const UpdateUserResponseSchema = UserRecordResponseSchema.extend({ token: z.string().optional() });
+export type UpdateUserResponse = z.infer<typeof UpdateUserResponseSchema>;
+
+/** Answer of POST /api/auth/logout-all. */
+export const LogoutAllResponseSchema = z.object({ message: z.string() });
+export type LogoutAllResponse = z.infer<typeof LogoutAllResponseSchema>;
+
+/** POST /api/auth/github/exchange: the one-time code that ended a GitHub login. */
+export const GithubExchangeBodySchema = z.object({
+  code: z.string({ error: "Code is required" }).min(1, "Code is required").max(128, "Code is too long"),
+});
+export type GithubExchangeBody = z.infer<typeof GithubExchangeBodySchema>;
+
+/**
+ * Why a GitHub login failed, as `/auth/callback?error={code}`: the page shows our message for
+ * the code, never text from the address.
+ */
+export const OAUTH_ERROR_MESSAGES = {
+  access_denied: "GitHub login was cancelled.",
+  state_mismatch: "GitHub login expired or was tampered with. Please try again.",
+  github_failed: "GitHub could not confirm the login. Please try again.",
+  account_conflict: "An account with this GitHub email already exists; sign in with your password",
+  exchange_failed: "Authentication failed",
+} as const;
+export type OAuthErrorCode = keyof typeof OAUTH_ERROR_MESSAGES;
+
+const oauthMessages = new Map<string, string>(Object.entries(OAUTH_ERROR_MESSAGES));
+
+/** Our message for an error code of the OAuth callback; anything else is "Authentication failed". */
+export function oauthErrorMessage(code: string): string {
+  return oauthMessages.get(code) ?? OAUTH_ERROR_MESSAGES.exchange_failed;
+}
+
 /** GET /api/auth/providers: which social logins this server offers. */
 export const ProvidersResponseSchema = z.object({ github: z.boolean() });
 export type ProvidersResponse = z.infer<typeof ProvidersResponseSchema>;

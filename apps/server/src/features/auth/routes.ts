@@ -1,10 +1,14 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import {
+  GithubExchangeBodySchema,
   LoginBodySchema,
+  type LogoutAllResponse,
+  type OAuthErrorCode,
   type ProvidersResponse,
   RegisterBodySchema,
   SessionIdSchema,
   UpdateUserBodySchema,
+  type UpdateUserResponse,
   type UserRecordResponse,
 } from "@ensemble/protocol";
 import { type Request, type Response, Router } from "express";
@@ -24,6 +28,8 @@ import {
 import type { AuthService } from "./service";
 
 const STATE_COOKIE = "ensemble_oauth_state";
+/** The state cookie reaches the flow's start, GitHub's callback and the code's exchange only. */
+const STATE_COOKIE_PATH = "/api/auth/github";
 /** Set when the consent is for the Git panel of this session rather than for signing in. */
 const GIT_SESSION_COOKIE = "ensemble_oauth_git_session";
 
@@ -33,7 +39,7 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
   const authenticate = (req: Request) => requireUser(req, auth.authenticate);
 
   router.post("/auth/register", async (req, res) => {
-    res.status(201).json(await auth.register(parseBody(req, RegisterBodySchema)));
+    res.status(201).json(await auth.register(parseBody(req, RegisterBodySchema), clientAddress(req)));
   });
 
   router.post("/auth/login", async (req, res) => {
@@ -53,8 +59,21 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
   router.put("/auth/user/:id", async (req, res) => {
     const caller = await authenticate(req);
     const changes = parseBody(req, UpdateUserBodySchema);
-    const data = await auth.updateOwn(caller.id, req.params.id, changes);
-    const body: UserRecordResponse = { success: true, data, message: "Profile updated successfully" };
+    const { user, token } = await auth.updateOwn(caller.id, req.params.id, changes);
+    const body: UpdateUserResponse = {
+      success: true,
+      data: user,
+      message: "Profile updated successfully",
+      ...(token !== undefined && { token }),
+    };
+    res.json(body);
+  });
+
+  // "Sign out everywhere": every token of the caller ends, this one included.
+  router.post("/auth/logout-all", async (req, res) => {
+    const caller = await authenticate(req);
+    await auth.signOutEverywhere(caller.id);
+    const body: LogoutAllResponse = { message: "Signed out everywhere" };
     res.json(body);
   });
 
@@ -72,7 +91,7 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
       sameSite: "lax" as const,
       secure: req.secure,
       maxAge: 10 * 60 * 1000,
-      path: "/api/auth/github",
+      path: STATE_COOKIE_PATH,
     };
     res.cookie(STATE_COOKIE, state, cookie);
     // `?for=git&session={id}`: the host's Git panel asks for a token that can push.
@@ -85,35 +104,44 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
 
   router.get("/auth/github/callback", async (req, res) => {
     if (!github) throw new HttpError("oauth_disabled", "GitHub login is not configured on this server");
-    res.clearCookie(STATE_COOKIE, { path: "/api/auth/github" });
-    res.clearCookie(GIT_SESSION_COOKIE, { path: "/api/auth/github" });
+    res.clearCookie(GIT_SESSION_COOKIE, { path: STATE_COOKIE_PATH });
     const gitSession = SessionIdSchema.safeParse(readCookie(req, GIT_SESSION_COOKIE));
-    const done = gitSession.success
-      ? (params: { token: string; login: string } | { error: string }) =>
-          redirectToEditor(res, gitSession.data, params)
-      : (params: { token: string } | { error: string }) => redirectToCallback(res, params);
-    const { code, state, error, error_description: description } = req.query;
-    if (typeof error === "string") {
-      return done({ error: typeof description === "string" ? description : error });
-    }
-    if (
-      typeof code !== "string" ||
-      typeof state !== "string" ||
-      !sameState(state, readCookie(req, STATE_COOKIE))
-    ) {
-      return done({ error: "GitHub login expired or was tampered with. Please try again." });
+    const cookieState = readCookie(req, STATE_COOKIE);
+    const fail = (error: OAuthErrorCode) => {
+      res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+      if (gitSession.success) redirectToEditor(res, gitSession.data, { error });
+      else redirectToCallback(res, { error });
+    };
+    const { code, state, error } = req.query;
+    if (typeof error === "string") return fail(error === "access_denied" ? "access_denied" : "github_failed");
+    if (typeof code !== "string" || typeof state !== "string" || !sameState(state, cookieState)) {
+      return fail("state_mismatch");
     }
     try {
       const accessToken = await exchangeCode(github, code, callbackUrl(req, config));
       const profile = await fetchProfile(github, accessToken);
-      // For the Git panel the token goes to the host's browser only, never into our storage.
-      if (gitSession.success) return done({ token: accessToken, login: profile.login });
-      redirectToCallback(res, { token: await auth.loginWithGithub(profile) });
+      if (gitSession.success) {
+        // For the Git panel the token goes to the host's browser only, never into our storage.
+        res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+        return redirectToEditor(res, gitSession.data, { token: accessToken, login: profile.login });
+      }
+      // The state cookie stays: it is what lets this browser, and no other, exchange the code.
+      redirectToCallback(res, { code: await auth.loginWithGithub(profile, state) });
     } catch (failure) {
       if (!(failure instanceof GithubOAuthError || failure instanceof HttpError)) throw failure;
       logger.warn({ reason: failure.message }, "github login failed");
-      done({ error: failure.message });
+      fail(
+        failure instanceof HttpError && failure.code === "conflict" ? "account_conflict" : "github_failed",
+      );
     }
+  });
+
+  // The page at /auth/callback trades the one-time code for a token, with the state cookie.
+  router.post("/auth/github/exchange", async (req, res) => {
+    const { code } = parseBody(req, GithubExchangeBodySchema);
+    const state = readCookie(req, STATE_COOKIE);
+    res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+    res.json(await auth.exchangeGithubCode(code, state));
   });
 
   return router;
@@ -132,7 +160,8 @@ function githubConfig(config: Config): GithubOAuthConfig | undefined {
 const callbackUrl = (req: Request, config: Config) =>
   `${publicOrigin(req, config.PUBLIC_URL)}/api/auth/github/callback`;
 
-function redirectToCallback(res: Response, params: { token: string } | { error: string }) {
+/** To the sign-in page's callback with a one-time code or an error code; never a token. */
+function redirectToCallback(res: Response, params: { code: string } | { error: OAuthErrorCode }) {
   res.redirect(`/auth/callback?${new URLSearchParams(params).toString()}`);
 }
 
@@ -143,7 +172,7 @@ function redirectToCallback(res: Response, params: { token: string } | { error: 
 function redirectToEditor(
   res: Response,
   sessionId: string,
-  params: { token: string; login: string } | { error: string },
+  params: { token: string; login: string } | { error: OAuthErrorCode },
 ) {
   const fragment =
     "token" in params
