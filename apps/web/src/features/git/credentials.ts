@@ -1,4 +1,10 @@
-import { GIT_MESSAGES, GIT_STORAGE_KEYS, type GithubTarget, GithubTargetSchema } from "@ensemble/protocol";
+import {
+  GIT_MESSAGES,
+  GIT_STORAGE_KEYS,
+  type GithubTarget,
+  GithubTargetSchema,
+  oauthErrorMessage,
+} from "@ensemble/protocol";
 
 // localStorage throws in some privacy modes; the connection then lasts for this tab only.
 function storage(): Storage | null {
@@ -95,5 +101,8 @@ export function takeConsentFromAddress(): ConsentAnswer | null {
   const error = params.get("githubError");
   if (!token && error === null) return null;
   window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
-  return token ? { token, login: params.get("githubLogin") ?? "" } : { error: error ?? "" };
+  // The server sends an error as a code; the address's text itself is never shown.
+  return token
+    ? { token, login: params.get("githubLogin") ?? "" }
+    : { error: oauthErrorMessage(error ?? "") };
 }
