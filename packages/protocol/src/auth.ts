@@ -81,11 +81,15 @@ export type UpdateUserResponse = z.infer<typeof UpdateUserResponseSchema>;
 export const LogoutAllResponseSchema = z.object({ message: z.string() });
 export type LogoutAllResponse = z.infer<typeof LogoutAllResponseSchema>;
 
-/** POST /api/auth/github/exchange: the one-time code that ended a GitHub login. */
+/** POST /api/auth/github/exchange and /consent: the one-time code that ended a GitHub login or consent. */
 export const GithubExchangeBodySchema = z.object({
-  code: z.string({ error: "Code is required" }).min(1, "Code is required").max(128, "Code is too long"),
+  code: z.string({ error: "Code is required" }).min(1, "Code is required").max(2048, "Code is too long"),
 });
 export type GithubExchangeBody = z.infer<typeof GithubExchangeBodySchema>;
+
+/** Answer of POST /api/auth/github/consent: the Git panel's GitHub token and its login. */
+export const GithubConsentResponseSchema = z.object({ token: z.string(), login: z.string() });
+export type GithubConsentResponse = z.infer<typeof GithubConsentResponseSchema>;
 
 /**
  * Why a GitHub login failed, as `/auth/callback?error={code}`: the page shows our message for

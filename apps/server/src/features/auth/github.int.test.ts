@@ -130,7 +130,7 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
     expect(res.body.message).toBe("Code is required");
   });
 
-  it("hands the Git panel a token that can push, in the editor address's fragment, without signing in", async () => {
+  it("hands the Git panel a token that can push, sealed in the editor address's fragment for this browser only", async () => {
     const login = uniqueName("pusher");
     github.state.user = { id: Math.floor(Math.random() * 1e9), login, email: `${login}@example.test` };
     const sessionId = "some-session_id";
@@ -142,8 +142,24 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
     expect(location.pathname).toBe(`/code-editor-dashboard/${sessionId}`);
     expect(location.search).toBe("");
     const fragment = new URLSearchParams(location.hash.slice(1));
-    expect(fragment.get("githubLogin")).toBe(login);
-    const token = fragment.get("githubToken") ?? "";
+    expect([...fragment.keys()]).toEqual(["githubCode"]);
+    const code = fragment.get("githubCode") ?? "";
+    const open = (withCookie?: string) =>
+      server.api.call("POST", "/api/auth/github/consent", {
+        json: { code },
+        ...(withCookie !== undefined && { headers: { cookie: withCookie } }),
+      });
+    // Another browser (another state, or none) gets nothing from the link.
+    for (const other of [(await startLogin(server)).cookie, undefined]) {
+      const refused = await open(other);
+      expect(refused.status).toBe(401);
+      expect(refused.body.token).toBeUndefined();
+    }
+    const res = await open(cookie);
+    expect(res.status).toBe(200);
+    expect(res.body.login).toBe(login);
+    const token = String(res.body.token);
+    expect(done.headers.get("location")).not.toContain(token);
     // The token is GitHub's own (it works there), and we kept no trace of it.
     const me = await fetch(new URL("/user", github.url), { headers: { authorization: `token ${token}` } });
     expect(((await me.json()) as { login: string }).login).toBe(login);
@@ -157,6 +173,16 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
     // A plain login after it is a login again (the git cookie does not linger).
     const again = await startLogin(server);
     expect(again.scope?.split(" ")).not.toContain("repo");
+  });
+
+  it("answers the Git panel's refusals as codes in the fragment", async () => {
+    const { back } = await startLogin(server, "/api/auth/github?for=git&session=some-session");
+    const done = await server.api.call("GET", `${back.pathname}${back.search}`, {
+      headers: { cookie: "ensemble_oauth_git_session=some-session; ensemble_oauth_state=forged" },
+    });
+    expect(done.headers.get("location")).toBe(
+      "/code-editor-dashboard/some-session#githubError=state_mismatch",
+    );
   });
 
   it("refuses a callback whose state does not match the cookie, or comes without one", async () => {

@@ -2,6 +2,7 @@ import type { Queryable } from "../../db/index";
 import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
+import { createGitConsentSealer } from "./gitConsent";
 import { createLoginCodes } from "./loginCodes";
 import { createLoginThrottle } from "./loginThrottle";
 import { createUserRepo } from "./repo";
@@ -12,7 +13,7 @@ import { createTokenService } from "./tokens";
 export type { AuthService } from "./service";
 export { loadJwtSecret } from "./tokens";
 
-/** A GitHub login's one-time code lives this long: the browser exchanges it at once. */
+/** A GitHub login's one-time code (or the Git panel's sealed consent) lives this long: the browser exchanges it at once. */
 const LOGIN_CODE_SECONDS = 60;
 
 /** Wires the accounts feature: its service (for other features) and its routes. */
@@ -40,5 +41,6 @@ export function createAuthFeature(
       durationSeconds: config.REGISTER_WINDOW_SECONDS,
     }),
   });
-  return { service, routes: authRoutes(service, config, logger) };
+  const gitConsent = createGitConsentSealer(jwtSecret, LOGIN_CODE_SECONDS);
+  return { service, routes: authRoutes(service, gitConsent, config, logger) };
 }

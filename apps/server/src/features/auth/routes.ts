@@ -1,8 +1,10 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import {
+  type GithubConsentResponse,
   GithubExchangeBodySchema,
   LoginBodySchema,
   type LogoutAllResponse,
+  OAUTH_ERROR_MESSAGES,
   type OAuthErrorCode,
   type ProvidersResponse,
   RegisterBodySchema,
@@ -17,6 +19,7 @@ import { clientAddress, publicOrigin, requireUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Logger } from "../../logger";
+import type { GitConsentSealer } from "./gitConsent";
 import {
   authorizeUrl,
   exchangeCode,
@@ -34,7 +37,12 @@ const STATE_COOKIE_PATH = "/api/auth/github";
 const GIT_SESSION_COOKIE = "ensemble_oauth_git_session";
 
 /** The accounts API of spec §7, plus the GitHub login. */
-export function authRoutes(auth: AuthService, config: Config, logger: Logger): Router {
+export function authRoutes(
+  auth: AuthService,
+  gitConsent: GitConsentSealer,
+  config: Config,
+  logger: Logger,
+): Router {
   const router = Router();
   const authenticate = (req: Request) => requireUser(req, auth.authenticate);
 
@@ -120,12 +128,12 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
     try {
       const accessToken = await exchangeCode(github, code, callbackUrl(req, config));
       const profile = await fetchProfile(github, accessToken);
+      // The state cookie stays: it is what lets this browser, and no other, use the code.
       if (gitSession.success) {
         // For the Git panel the token goes to the host's browser only, never into our storage.
-        res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
-        return redirectToEditor(res, gitSession.data, { token: accessToken, login: profile.login });
+        const code = await gitConsent.seal({ token: accessToken, login: profile.login }, state);
+        return redirectToEditor(res, gitSession.data, { code });
       }
-      // The state cookie stays: it is what lets this browser, and no other, exchange the code.
       redirectToCallback(res, { code: await auth.loginWithGithub(profile, state) });
     } catch (failure) {
       if (!(failure instanceof GithubOAuthError || failure instanceof HttpError)) throw failure;
@@ -142,6 +150,17 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
     const state = readCookie(req, STATE_COOKIE);
     res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
     res.json(await auth.exchangeGithubCode(code, state));
+  });
+
+  // The Git panel opens its sealed consent with the state cookie, which then goes: the code is
+  // of use to that browser only, for its 60 s.
+  router.post("/auth/github/consent", async (req, res) => {
+    const { code } = parseBody(req, GithubExchangeBodySchema);
+    const consent = await gitConsent.open(code, readCookie(req, STATE_COOKIE));
+    res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+    if (!consent) throw new HttpError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
+    const body: GithubConsentResponse = consent;
+    res.json(body);
   });
 
   return router;
@@ -166,17 +185,18 @@ function redirectToCallback(res: Response, params: { code: string } | { error: O
 }
 
 /**
- * Back to the session's editor with the GitHub token in the address's fragment, which
- * browsers never send to a server (so no log or proxy sees it); the page takes it out at once.
+ * Back to the session's editor with the sealed consent (or an error code) in the address's
+ * fragment, which browsers never send to a server (so no log or proxy sees it); the page takes
+ * it out at once and opens it with /api/auth/github/consent.
  */
 function redirectToEditor(
   res: Response,
   sessionId: string,
-  params: { token: string; login: string } | { error: OAuthErrorCode },
+  params: { code: string } | { error: OAuthErrorCode },
 ) {
   const fragment =
-    "token" in params
-      ? new URLSearchParams({ githubToken: params.token, githubLogin: params.login })
+    "code" in params
+      ? new URLSearchParams({ githubCode: params.code })
       : new URLSearchParams({ githubError: params.error });
   res.redirect(`/code-editor-dashboard/${encodeURIComponent(sessionId)}#${fragment.toString()}`);
 }
