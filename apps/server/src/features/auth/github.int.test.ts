@@ -113,6 +113,8 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
       expect(res.status).toBe(401);
       expect(res.body.token).toBeUndefined();
     }
+    // A cookie that does not decode is no cookie: a refusal, not a 500.
+    expect((await exchange(attacker.code, "ensemble_oauth_state=%E0%A4%A")).status).toBe(401);
     // A try from another browser burns the code: even its own browser cannot use it now.
     expect((await exchange(attacker.code, attacker.cookie)).status).toBe(401);
   });
@@ -187,7 +189,7 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
 
   it("refuses a callback whose state does not match the cookie, or comes without one", async () => {
     const { back } = await startLogin(server);
-    for (const cookie of ["ensemble_oauth_state=forged", ""]) {
+    for (const cookie of ["ensemble_oauth_state=forged", "", "ensemble_oauth_state=%ZZ"]) {
       const done = await server.api.call("GET", `${back.pathname}${back.search}`, { headers: { cookie } });
       expect(Object.fromEntries(callbackParams(done.headers.get("location")))).toEqual({
         error: "state_mismatch",

@@ -201,10 +201,16 @@ function redirectToEditor(
   res.redirect(`/code-editor-dashboard/${encodeURIComponent(sessionId)}#${fragment.toString()}`);
 }
 
+/** A cookie's value; one that does not decode is no cookie (a forged header is not a 500). */
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(value.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }
