@@ -131,8 +131,8 @@ export function authRoutes(
       // The state cookie stays: it is what lets this browser, and no other, use the code.
       if (gitSession.success) {
         // For the Git panel the token goes to the host's browser only, never into our storage.
-        const code = await gitConsent.seal({ token: accessToken, login: profile.login }, state);
-        return redirectToEditor(res, gitSession.data, { code });
+        const sealed = await gitConsent.seal({ token: accessToken, login: profile.login }, state);
+        return redirectToEditor(res, gitSession.data, { code: sealed });
       }
       redirectToCallback(res, { code: await auth.loginWithGithub(profile, state) });
     } catch (failure) {
