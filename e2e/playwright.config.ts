@@ -61,6 +61,10 @@ export default defineConfig({
         GITHUB_OAUTH_URL: GITHUB_URL,
         GITHUB_API_URL: GITHUB_URL,
         GITHUB_GIT_URL: GITHUB_URL,
+        // Every test signs up and opens sessions from 127.0.0.1.
+        REGISTER_MAX_PER_ADDRESS: "10000",
+        SESSION_CREATE_MAX_PER_ADDRESS: "10000",
+        SESSION_JOIN_MAX_PER_ADDRESS: "10000",
       },
     },
   ],

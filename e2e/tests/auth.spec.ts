@@ -44,12 +44,17 @@ test.describe("sign-in", () => {
     await expect(page.getByText("Invalid email/username or password")).toHaveCount(2);
   });
 
-  test("toasts the error query parameter and redirects a signed-in visitor away", async ({
+  test("toasts our message for the error query parameter, never its text, and redirects a signed-in visitor away", async ({
     page,
     request,
   }) => {
-    await page.goto("/signin?error=Something%20broke");
-    await expect(page.getByText("Something broke")).toBeVisible();
+    await page.goto("/signin?error=state_mismatch");
+    await expect(
+      page.getByText("GitHub login expired or was tampered with. Please try again."),
+    ).toBeVisible();
+    await page.goto("/signin?error=Your%20account%20is%20suspended%2C%20call%20us");
+    await expect(page.getByText("Authentication failed")).toBeVisible();
+    await expect(page.getByText(/suspended/)).toHaveCount(0);
     const user = newUser();
     await registerViaApi(request, user);
     await signIn(page, user.email, user.password, user.name);
@@ -131,12 +136,81 @@ test.describe("GitHub login", () => {
     await expect(page.getByTestId("user-menu")).toHaveText(/octocat-e2e/);
   });
 
-  test("the callback page handles an error and a missing token", async ({ page }) => {
-    await page.goto("/auth/callback?error=Denied%20by%20user");
-    await expect(page.getByText("Denied by user")).toBeVisible();
+  test("the callback page shows our message for an error code, never the address's text", async ({
+    page,
+  }) => {
+    await page.goto("/auth/callback?error=access_denied");
+    await expect(page.getByText("GitHub login was cancelled.")).toBeVisible();
+    await expect(page).toHaveURL(/\/signin$/);
+    await page.goto("/auth/callback?error=Your%20account%20is%20suspended");
+    await expect(page.getByText("Authentication failed")).toBeVisible();
+    await expect(page.getByText(/suspended/)).toHaveCount(0);
     await expect(page).toHaveURL(/\/signin$/);
     await page.goto("/auth/callback");
+    await expect(page.getByText("Authentication failed").first()).toBeVisible();
+    await expect(page).toHaveURL(/\/signin$/);
+  });
+
+  test("a link with someone else's token or code signs nobody in", async ({ page, request }) => {
+    const victimOf = newUser();
+    const registered = await request.post("/api/auth/register", { data: victimOf });
+    const { token } = (await registered.json()) as { token: string };
+    await page.goto(`/auth/callback?token=${encodeURIComponent(token)}`);
     await expect(page.getByText("Authentication failed")).toBeVisible();
     await expect(page).toHaveURL(/\/signin$/);
+    // A code from a login another browser started: this browser holds no state for it.
+    await page.goto("/auth/callback?code=a-code-from-someone-elses-login");
+    await expect(page.getByText("Authentication failed").first()).toBeVisible();
+    await expect(page).toHaveURL(/\/signin$/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await expect(page.getByRole("link", { name: "Sign In" })).toBeVisible();
+  });
+});
+
+test.describe("account tokens", () => {
+  test("a password change keeps this browser signed in and signs out the others", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const user = newUser();
+    await registerViaApi(request, user);
+    const other = await newPage();
+    await signIn(other, user.email, user.password, user.name);
+    await signIn(page, user.email, user.password, user.name);
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Edit Info" }).click();
+    await page.getByLabel("Password").fill("n3w-password");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByText("Profile updated successfully")).toBeVisible();
+    // The stored token is the fresh one: the server takes it.
+    const status = await page.evaluate(async () => {
+      const headers = { authorization: `Bearer ${localStorage.getItem("token")}` };
+      return (await fetch("/api/getuser", { headers })).status;
+    });
+    expect(status).toBe(200);
+    await page.reload();
+    await expect(page.getByRole("button", { name: "Edit Info" })).toBeVisible();
+    await expect(page.getByTestId("user-menu")).toHaveText(new RegExp(user.name));
+    // The other browser's next request is refused, and it signs out.
+    await other.goto("/account");
+    await expect(other.getByText("Please login to view/update account details")).toBeVisible();
+    expect(await other.evaluate(() => localStorage.getItem("token"))).toBeNull();
+  });
+
+  test("Sign out everywhere signs out this browser and every other", async ({ page, newPage, request }) => {
+    const user = newUser();
+    await registerViaApi(request, user);
+    const other = await newPage();
+    await signIn(other, user.name, user.password, user.name);
+    await signIn(page, user.email, user.password, user.name);
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Sign out everywhere" }).click();
+    await expect(page.getByText("Logged out successfully")).toBeVisible();
+    await expect(page).toHaveURL(/\/$/);
+    expect(await page.evaluate(() => localStorage.getItem("token"))).toBeNull();
+    await other.goto("/account");
+    await expect(other.getByText("Please login to view/update account details")).toBeVisible();
+    expect(await other.evaluate(() => localStorage.getItem("token"))).toBeNull();
   });
 });

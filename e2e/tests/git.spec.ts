@@ -155,4 +155,33 @@ test.describe("version control with GitHub", () => {
     await expect(page.getByText("GitHub authentication successful!")).toBeVisible();
     await expect(page.getByTestId("git-user")).toContainText(E2E.githubLogin);
   });
+
+  test("a link with a forged consent fills nothing in and shows none of its text", async ({
+    page,
+    request,
+  }) => {
+    const account = await createHostedSession(request, "forgedhost");
+    await signInContext(page.context(), account);
+    const host = new EditorScreen(page);
+    const dialog = page.getByRole("dialog", { name: "GitHub Login" });
+    for (const fragment of [
+      "githubCode=someone-elses-code",
+      "githubError=Your%20repository%20was%20deleted",
+    ]) {
+      // From another page: a change of the fragment alone would not load the editor again.
+      await page.goto("/");
+      await page.goto(`/code-editor-dashboard/${account.sessionId}#${fragment}`);
+      await host.waitUntilLive();
+      await expect(page.getByText("Authentication failed").first()).toBeVisible();
+      await expect(page.getByText(/repository was deleted/)).toHaveCount(0);
+      await expect(dialog).toBeHidden();
+      expect(new URL(page.url()).hash).toBe("");
+    }
+    // The old form, a token in the address, is not read at all.
+    await page.goto("/");
+    await page.goto(`/code-editor-dashboard/${account.sessionId}#githubToken=ghp_attacker&githubLogin=evil`);
+    await host.waitUntilLive();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByTestId("git-user")).toHaveCount(0);
+  });
 });

@@ -29,7 +29,7 @@ export interface AppDeps {
 export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const limiters = createLimiters(logger, config.REDIS_URL);
   const auth = createAuthFeature(db, config, jwtSecret, limiters, logger);
-  const sessions = createSessionsFeature(db, auth.service, config);
+  const sessions = createSessionsFeature(db, auth.service, config, limiters);
   const execution = createExecutionFeature(config, auth.service, limiters, logger);
 
   const app = express();

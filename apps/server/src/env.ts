@@ -36,13 +36,20 @@ const EnvSchema = z.object({
   ),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
-  LOGIN_MAX_PER_ACCOUNT: z.coerce.number().int().positive().default(10),
-  LOGIN_MAX_PER_ADDRESS: z.coerce.number().int().positive().default(50),
-  LOGIN_WINDOW_SECONDS: z.coerce
-    .number()
-    .int()
-    .positive()
-    .default(15 * 60),
+  // Sign-in throttling (docs/ARCHITECTURE.md, accounts): failures of one account from one
+  // address past LOGIN_FREE_FAILURES, or from all addresses past LOGIN_MAX_PER_ACCOUNT, make
+  // each further attempt wait 1, 2, 4, … s up to LOGIN_MAX_DELAY_SECONDS.
+  LOGIN_FREE_FAILURES: positiveInt(5),
+  LOGIN_MAX_PER_ACCOUNT: positiveInt(100),
+  LOGIN_MAX_DELAY_SECONDS: positiveInt(60),
+  LOGIN_MAX_PER_ADDRESS: positiveInt(50),
+  LOGIN_WINDOW_SECONDS: positiveInt(15 * 60),
+  REGISTER_MAX_PER_ADDRESS: positiveInt(10),
+  REGISTER_WINDOW_SECONDS: positiveInt(3600),
+  /** Session creations, and joins, per address per SESSION_RATE_WINDOW_SECONDS. */
+  SESSION_CREATE_MAX_PER_ADDRESS: positiveInt(30),
+  SESSION_JOIN_MAX_PER_ADDRESS: positiveInt(30),
+  SESSION_RATE_WINDOW_SECONDS: positiveInt(60),
   GITHUB_CLIENT_ID: optionalString,
   GITHUB_CLIENT_SECRET: optionalString,
   GITHUB_OAUTH_URL: z.url().default("https://github.com"),

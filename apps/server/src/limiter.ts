@@ -29,6 +29,8 @@ export interface Limiter {
   /** How many points `key` has used in its window. */
   used(key: string): Promise<number>;
   reset(key: string): Promise<void>;
+  /** Refuses `key` for `seconds` from now, whatever it has used (a delay that grows, say). */
+  block(key: string, seconds: number): Promise<void>;
 }
 
 export interface Limiters {
@@ -112,6 +114,9 @@ function wrap(store: RateLimiterAbstract): Limiter {
     },
     async reset(key) {
       await store.delete(key);
+    },
+    async block(key, seconds) {
+      await store.block(key, seconds);
     },
   };
 }

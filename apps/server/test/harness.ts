@@ -20,19 +20,23 @@ export const DATABASES: DbKind[] = ["pglite", "postgres"];
 
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
-/** A migrated database: in-memory PGlite, or a fresh schema on the machine's PostgreSQL. */
+/**
+ * A migrated database: in-memory PGlite, or a fresh schema on the machine's PostgreSQL;
+ * `migrationsDir` (default: ours) chooses the migrations applied.
+ */
 export async function openTestDb(
   kind: DbKind,
   dataDir?: string,
+  migrationsDir?: string,
 ): Promise<{ db: Db; drop: () => Promise<void> }> {
   if (kind === "pglite") {
     const db = await openDatabase({ dataDir });
-    await migrate(db);
+    await migrate(db, migrationsDir);
     return { db, drop: () => db.close() };
   }
   const schema = `t_${randomBytes(6).toString("hex")}`;
   const db = await openDatabase({ url: TEST_POSTGRES_URL, schema });
-  await migrate(db);
+  await migrate(db, migrationsDir);
   return {
     db,
     drop: async () => {
@@ -66,6 +70,10 @@ export async function startTestServer(
     DATA_DIR: dataDir,
     WEB_DIST: path.join(dataDir, "no-web-build"),
     JWT_SECRET: "test-secret-that-is-long-enough-0123456789",
+    // Every test signs up and opens sessions from 127.0.0.1; the limits' own tests set them low.
+    REGISTER_MAX_PER_ADDRESS: "100000",
+    SESSION_CREATE_MAX_PER_ADDRESS: "100000",
+    SESSION_JOIN_MAX_PER_ADDRESS: "100000",
     ...env,
   });
   const opened = existing ? { db: existing.db, drop: async () => {} } : await openTestDb(kind);

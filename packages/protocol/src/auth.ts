@@ -5,7 +5,9 @@ const username = z
   .string({ error: "Username is required" })
   .trim()
   .min(1, "Username is required")
-  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`);
+  .max(LIMITS.usernameMax, `Username must be at most ${LIMITS.usernameMax} characters`)
+  // Login reads an identifier with '@' as an email, so a username must not look like one.
+  .refine((name) => !name.includes("@"), "Username cannot contain '@'");
 
 const email = z
   .string({ error: "Email is required" })
@@ -23,7 +25,7 @@ const password = z
 export const RegisterBodySchema = z.object({ name: username, email, password });
 export type RegisterBody = z.infer<typeof RegisterBodySchema>;
 
-/** POST /api/auth/login; `email` may also hold a username. */
+/** POST /api/auth/login; `email` may also hold a username: with '@' it is an email, else a username. */
 export const LoginBodySchema = z.object({
   email: z
     .string({ error: "Email or username is required" })
@@ -67,6 +69,47 @@ export const UserRecordResponseSchema = z.object({
   message: z.string().optional(),
 });
 export type UserRecordResponse = z.infer<typeof UserRecordResponseSchema>;
+
+/**
+ * Answer of PUT /api/auth/user/{id}. A password change ends every earlier token, so it also
+ * carries a fresh `token` that keeps the changing browser signed in.
+ */
+export const UpdateUserResponseSchema = UserRecordResponseSchema.extend({ token: z.string().optional() });
+export type UpdateUserResponse = z.infer<typeof UpdateUserResponseSchema>;
+
+/** Answer of POST /api/auth/logout-all. */
+export const LogoutAllResponseSchema = z.object({ message: z.string() });
+export type LogoutAllResponse = z.infer<typeof LogoutAllResponseSchema>;
+
+/** POST /api/auth/github/exchange and /consent: the one-time code that ended a GitHub login or consent. */
+export const GithubExchangeBodySchema = z.object({
+  code: z.string({ error: "Code is required" }).min(1, "Code is required").max(2048, "Code is too long"),
+});
+export type GithubExchangeBody = z.infer<typeof GithubExchangeBodySchema>;
+
+/** Answer of POST /api/auth/github/consent: the Git panel's GitHub token and its login. */
+export const GithubConsentResponseSchema = z.object({ token: z.string(), login: z.string() });
+export type GithubConsentResponse = z.infer<typeof GithubConsentResponseSchema>;
+
+/**
+ * Why a GitHub login failed, as `/auth/callback?error={code}`: the page shows our message for
+ * the code, never text from the address.
+ */
+export const OAUTH_ERROR_MESSAGES = {
+  access_denied: "GitHub login was cancelled.",
+  state_mismatch: "GitHub login expired or was tampered with. Please try again.",
+  github_failed: "GitHub could not confirm the login. Please try again.",
+  account_conflict: "An account with this GitHub email already exists; sign in with your password",
+  exchange_failed: "Authentication failed",
+} as const;
+export type OAuthErrorCode = keyof typeof OAUTH_ERROR_MESSAGES;
+
+const oauthMessages = new Map<string, string>(Object.entries(OAUTH_ERROR_MESSAGES));
+
+/** Our message for an error code of the OAuth callback; anything else is "Authentication failed". */
+export function oauthErrorMessage(code: string): string {
+  return oauthMessages.get(code) ?? OAUTH_ERROR_MESSAGES.exchange_failed;
+}
 
 /** GET /api/auth/providers: which social logins this server offers. */
 export const ProvidersResponseSchema = z.object({ github: z.boolean() });

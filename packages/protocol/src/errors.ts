@@ -81,6 +81,7 @@ export const AUTH_MESSAGES = {
   noToken: "Authentication required",
   badCredentials: "Invalid email/username or password",
   tooManyLogins: "Too many login attempts. Please try again later.",
+  tooManySignUps: "Too many sign-ups from this address. Please try again later.",
   emailTaken: "Email is already registered",
   usernameTaken: "Username is already taken",
 } as const;

@@ -8,6 +8,11 @@ export const SessionIdSchema = z
   .max(LIMITS.sessionIdMax, "Session ID is too long")
   .regex(/^[A-Za-z0-9_-]+$/, "Session ID may contain only letters, digits, '-' and '_'");
 
+/** Messages of the sessions API that are ours rather than the spec's. */
+export const SESSION_MESSAGES = {
+  tooManyRequests: "Too many session requests from this address. Please wait a minute and try again.",
+} as const;
+
 /**
  * POST /api/session/create. The server generates the id; a `session_id` sent by old
  * clients is accepted and ignored (the spec's create dialog sent the join field).

@@ -5,20 +5,22 @@ import type { Db } from "./index";
 const MIGRATIONS_DIR = path.join(import.meta.dirname, "migrations");
 
 /**
- * Applies every `NNN_name.sql` in order, each in its own transaction, once. An advisory
- * lock makes concurrent starts of several processes apply each migration exactly once.
+ * Applies every `NNN_name.sql` of `dir` (ours by default) in order, each in its own
+ * transaction, once. An advisory lock makes concurrent starts of several processes apply each
+ * migration exactly once. Another `dir` brings a database to an earlier version (a migration's
+ * test starts from the data it must fix).
  */
-export async function migrate(db: Db): Promise<string[]> {
+export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
   await db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version integer PRIMARY KEY,
     name text NOT NULL,
     applied_at timestamptz NOT NULL DEFAULT now()
   )`);
-  const files = (await fs.readdir(MIGRATIONS_DIR)).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
+  const files = (await fs.readdir(dir)).filter((f) => /^\d{3}_.+\.sql$/.test(f)).sort();
   const applied: string[] = [];
   for (const file of files) {
     const version = Number(file.slice(0, 3));
-    const sql = await fs.readFile(path.join(MIGRATIONS_DIR, file), "utf8");
+    const sql = await fs.readFile(path.join(dir, file), "utf8");
     const didApply = await db.transaction(async (tx) => {
       await tx.query("SELECT pg_advisory_xact_lock(72616)");
       const done = await tx.query("SELECT 1 FROM schema_migrations WHERE version = $1", [version]);

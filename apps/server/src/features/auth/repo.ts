@@ -7,6 +7,7 @@ interface UserRow {
   email: string;
   password_hash: string | null;
   github_id: string | null;
+  token_version: number;
   created_at: Date;
 }
 
@@ -16,16 +17,19 @@ export interface UserRecord {
   name: string;
   email: string;
   passwordHash: string | null;
+  /** Tokens signed with another version are no longer valid. */
+  tokenVersion: number;
   createdAt: Date;
 }
 
-const COLUMNS = "id, name, email, password_hash, github_id, created_at";
+const COLUMNS = "id, name, email, password_hash, github_id, token_version, created_at";
 
 const toRecord = (row: UserRow): UserRecord => ({
   id: row.id,
   name: row.name,
   email: row.email,
   passwordHash: row.password_hash,
+  tokenVersion: row.token_version,
   createdAt: row.created_at,
 });
 
@@ -56,12 +60,13 @@ export function createUserRepo(db: Queryable) {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
       return first(await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]));
     },
+    /** An identifier with '@' is an email (usernames cannot hold one), any other a username. */
     async findByLogin(emailOrName: string) {
+      const column = emailOrName.includes("@") ? "email" : "name";
       return first(
-        await db.query<UserRow>(
-          `SELECT ${COLUMNS} FROM users WHERE lower(email) = lower($1) OR lower(name) = lower($1) LIMIT 1`,
-          [emailOrName],
-        ),
+        await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(${column}) = lower($1)`, [
+          emailOrName,
+        ]),
       );
     },
     async findByGithubId(githubId: number) {
@@ -75,14 +80,25 @@ export function createUserRepo(db: Queryable) {
       );
       return { nameTaken: rows[0]?.name_taken === true, emailTaken: rows[0]?.email_taken === true };
     },
+    /** A new password also raises the token version, ending every token signed before. */
     async update(id: string, changes: { name?: string; email?: string; passwordHash?: string }) {
       const rows = await db.query<UserRow>(
         `UPDATE users SET name = COALESCE($2, name), email = COALESCE($3, email),
-           password_hash = COALESCE($4, password_hash), updated_at = now()
+           password_hash = COALESCE($4, password_hash),
+           token_version = token_version + (CASE WHEN $4::text IS NULL THEN 0 ELSE 1 END), updated_at = now()
          WHERE id = $1 RETURNING ${COLUMNS}`,
         [id, changes.name ?? null, changes.email ?? null, changes.passwordHash ?? null],
       );
       return first(rows);
+    },
+    /** Ends every token of the user: "sign out everywhere". */
+    async raiseTokenVersion(id: string) {
+      return first(
+        await db.query<UserRow>(
+          `UPDATE users SET token_version = token_version + 1, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+          [id],
+        ),
+      );
     },
   };
 }

@@ -1,10 +1,16 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import {
+  type GithubConsentResponse,
+  GithubExchangeBodySchema,
   LoginBodySchema,
+  type LogoutAllResponse,
+  OAUTH_ERROR_MESSAGES,
+  type OAuthErrorCode,
   type ProvidersResponse,
   RegisterBodySchema,
   SessionIdSchema,
   UpdateUserBodySchema,
+  type UpdateUserResponse,
   type UserRecordResponse,
 } from "@ensemble/protocol";
 import { type Request, type Response, Router } from "express";
@@ -13,6 +19,7 @@ import { clientAddress, publicOrigin, requireUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Logger } from "../../logger";
+import type { GitConsentSealer } from "./gitConsent";
 import {
   authorizeUrl,
   exchangeCode,
@@ -24,16 +31,23 @@ import {
 import type { AuthService } from "./service";
 
 const STATE_COOKIE = "ensemble_oauth_state";
+/** The state cookie reaches the flow's start, GitHub's callback and the code's exchange only. */
+const STATE_COOKIE_PATH = "/api/auth/github";
 /** Set when the consent is for the Git panel of this session rather than for signing in. */
 const GIT_SESSION_COOKIE = "ensemble_oauth_git_session";
 
 /** The accounts API of spec §7, plus the GitHub login. */
-export function authRoutes(auth: AuthService, config: Config, logger: Logger): Router {
+export function authRoutes(
+  auth: AuthService,
+  gitConsent: GitConsentSealer,
+  config: Config,
+  logger: Logger,
+): Router {
   const router = Router();
   const authenticate = (req: Request) => requireUser(req, auth.authenticate);
 
   router.post("/auth/register", async (req, res) => {
-    res.status(201).json(await auth.register(parseBody(req, RegisterBodySchema)));
+    res.status(201).json(await auth.register(parseBody(req, RegisterBodySchema), clientAddress(req)));
   });
 
   router.post("/auth/login", async (req, res) => {
@@ -53,8 +67,21 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
   router.put("/auth/user/:id", async (req, res) => {
     const caller = await authenticate(req);
     const changes = parseBody(req, UpdateUserBodySchema);
-    const data = await auth.updateOwn(caller.id, req.params.id, changes);
-    const body: UserRecordResponse = { success: true, data, message: "Profile updated successfully" };
+    const { user, token } = await auth.updateOwn(caller.id, req.params.id, changes);
+    const body: UpdateUserResponse = {
+      success: true,
+      data: user,
+      message: "Profile updated successfully",
+      ...(token !== undefined && { token }),
+    };
+    res.json(body);
+  });
+
+  // "Sign out everywhere": every token of the caller ends, this one included.
+  router.post("/auth/logout-all", async (req, res) => {
+    const caller = await authenticate(req);
+    await auth.signOutEverywhere(caller.id);
+    const body: LogoutAllResponse = { message: "Signed out everywhere" };
     res.json(body);
   });
 
@@ -72,7 +99,7 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
       sameSite: "lax" as const,
       secure: req.secure,
       maxAge: 10 * 60 * 1000,
-      path: "/api/auth/github",
+      path: STATE_COOKIE_PATH,
     };
     res.cookie(STATE_COOKIE, state, cookie);
     // `?for=git&session={id}`: the host's Git panel asks for a token that can push.
@@ -85,35 +112,55 @@ export function authRoutes(auth: AuthService, config: Config, logger: Logger): R
 
   router.get("/auth/github/callback", async (req, res) => {
     if (!github) throw new HttpError("oauth_disabled", "GitHub login is not configured on this server");
-    res.clearCookie(STATE_COOKIE, { path: "/api/auth/github" });
-    res.clearCookie(GIT_SESSION_COOKIE, { path: "/api/auth/github" });
+    res.clearCookie(GIT_SESSION_COOKIE, { path: STATE_COOKIE_PATH });
     const gitSession = SessionIdSchema.safeParse(readCookie(req, GIT_SESSION_COOKIE));
-    const done = gitSession.success
-      ? (params: { token: string; login: string } | { error: string }) =>
-          redirectToEditor(res, gitSession.data, params)
-      : (params: { token: string } | { error: string }) => redirectToCallback(res, params);
-    const { code, state, error, error_description: description } = req.query;
-    if (typeof error === "string") {
-      return done({ error: typeof description === "string" ? description : error });
-    }
-    if (
-      typeof code !== "string" ||
-      typeof state !== "string" ||
-      !sameState(state, readCookie(req, STATE_COOKIE))
-    ) {
-      return done({ error: "GitHub login expired or was tampered with. Please try again." });
+    const cookieState = readCookie(req, STATE_COOKIE);
+    const fail = (error: OAuthErrorCode) => {
+      res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+      if (gitSession.success) redirectToEditor(res, gitSession.data, { error });
+      else redirectToCallback(res, { error });
+    };
+    const { code, state, error } = req.query;
+    if (typeof error === "string") return fail(error === "access_denied" ? "access_denied" : "github_failed");
+    if (typeof code !== "string" || typeof state !== "string" || !sameState(state, cookieState)) {
+      return fail("state_mismatch");
     }
     try {
       const accessToken = await exchangeCode(github, code, callbackUrl(req, config));
       const profile = await fetchProfile(github, accessToken);
-      // For the Git panel the token goes to the host's browser only, never into our storage.
-      if (gitSession.success) return done({ token: accessToken, login: profile.login });
-      redirectToCallback(res, { token: await auth.loginWithGithub(profile) });
+      // The state cookie stays: it is what lets this browser, and no other, use the code.
+      if (gitSession.success) {
+        // For the Git panel the token goes to the host's browser only, never into our storage.
+        const sealed = await gitConsent.seal({ token: accessToken, login: profile.login }, state);
+        return redirectToEditor(res, gitSession.data, { code: sealed });
+      }
+      redirectToCallback(res, { code: await auth.loginWithGithub(profile, state) });
     } catch (failure) {
       if (!(failure instanceof GithubOAuthError || failure instanceof HttpError)) throw failure;
       logger.warn({ reason: failure.message }, "github login failed");
-      done({ error: failure.message });
+      fail(
+        failure instanceof HttpError && failure.code === "conflict" ? "account_conflict" : "github_failed",
+      );
     }
+  });
+
+  // The page at /auth/callback trades the one-time code for a token, with the state cookie.
+  router.post("/auth/github/exchange", async (req, res) => {
+    const { code } = parseBody(req, GithubExchangeBodySchema);
+    const state = readCookie(req, STATE_COOKIE);
+    res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+    res.json(await auth.exchangeGithubCode(code, state));
+  });
+
+  // The Git panel opens its sealed consent with the state cookie, which then goes: the code is
+  // of use to that browser only, for its 60 s.
+  router.post("/auth/github/consent", async (req, res) => {
+    const { code } = parseBody(req, GithubExchangeBodySchema);
+    const consent = await gitConsent.open(code, readCookie(req, STATE_COOKIE));
+    res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+    if (!consent) throw new HttpError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
+    const body: GithubConsentResponse = consent;
+    res.json(body);
   });
 
   return router;
@@ -132,30 +179,38 @@ function githubConfig(config: Config): GithubOAuthConfig | undefined {
 const callbackUrl = (req: Request, config: Config) =>
   `${publicOrigin(req, config.PUBLIC_URL)}/api/auth/github/callback`;
 
-function redirectToCallback(res: Response, params: { token: string } | { error: string }) {
+/** To the sign-in page's callback with a one-time code or an error code; never a token. */
+function redirectToCallback(res: Response, params: { code: string } | { error: OAuthErrorCode }) {
   res.redirect(`/auth/callback?${new URLSearchParams(params).toString()}`);
 }
 
 /**
- * Back to the session's editor with the GitHub token in the address's fragment, which
- * browsers never send to a server (so no log or proxy sees it); the page takes it out at once.
+ * Back to the session's editor with the sealed consent (or an error code) in the address's
+ * fragment, which browsers never send to a server (so no log or proxy sees it); the page takes
+ * it out at once and opens it with /api/auth/github/consent.
  */
 function redirectToEditor(
   res: Response,
   sessionId: string,
-  params: { token: string; login: string } | { error: string },
+  params: { code: string } | { error: OAuthErrorCode },
 ) {
   const fragment =
-    "token" in params
-      ? new URLSearchParams({ githubToken: params.token, githubLogin: params.login })
+    "code" in params
+      ? new URLSearchParams({ githubCode: params.code })
       : new URLSearchParams({ githubError: params.error });
   res.redirect(`/code-editor-dashboard/${encodeURIComponent(sessionId)}#${fragment.toString()}`);
 }
 
+/** A cookie's value; one that does not decode is no cookie (a forged header is not a 500). */
 function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
-    if (key === name) return decodeURIComponent(value.join("="));
+    if (key !== name) continue;
+    try {
+      return decodeURIComponent(value.join("="));
+    } catch {
+      return undefined;
+    }
   }
   return undefined;
 }

@@ -1,6 +1,7 @@
 import {
   AUTH_MESSAGES,
   type LoginBody,
+  OAUTH_ERROR_MESSAGES,
   type RegisterBody,
   type UpdateUserBody,
   type User,
@@ -8,6 +9,8 @@ import {
 import { isUniqueViolation } from "../../db/index";
 import { HttpError } from "../../http/errors";
 import type { Limiter } from "../../limiter";
+import type { LoginCodes } from "./loginCodes";
+import type { LoginThrottle } from "./loginThrottle";
 import { hashPassword, verifyPassword } from "./passwords";
 import { toUser, type UserRecord, type UserRepo } from "./repo";
 import type { TokenService } from "./tokens";
@@ -15,12 +18,16 @@ import type { TokenService } from "./tokens";
 export interface AuthDeps {
   users: UserRepo;
   tokens: TokenService;
-  loginsPerAddress: Limiter;
-  failedLoginsPerAccount: Limiter;
+  loginCodes: LoginCodes;
+  loginThrottle: LoginThrottle;
+  signUpsPerAddress: Limiter;
 }
 
+const tooMany = (message: string, seconds: number) =>
+  new HttpError("rate_limited", message, { "Retry-After": String(seconds) });
+
 /** Accounts: register, login, the bearer token's user, and changes to one's own record. */
-export function createAuthService({ users, tokens, loginsPerAddress, failedLoginsPerAccount }: AuthDeps) {
+export function createAuthService({ users, tokens, loginCodes, loginThrottle, signUpsPerAddress }: AuthDeps) {
   async function ensureFree(name: string | undefined, email: string | undefined, exceptId?: string) {
     const { nameTaken, emailTaken } = await users.nameOrEmailTaken(name, email, exceptId);
     if (emailTaken) throw new HttpError("conflict", AUTH_MESSAGES.emailTaken);
@@ -36,12 +43,16 @@ export function createAuthService({ users, tokens, loginsPerAddress, failedLogin
     throw error;
   }
 
+  const sign = (record: UserRecord) => tokens.sign({ userId: record.id, version: record.tokenVersion });
+
   async function issue(record: UserRecord, message: string) {
-    return { token: await tokens.sign(record.id), user: toUser(record), message };
+    return { token: await sign(record), user: toUser(record), message };
   }
 
   return {
-    async register(body: RegisterBody) {
+    async register(body: RegisterBody, address: string) {
+      const wait = await signUpsPerAddress.take(address);
+      if (wait > 0) throw tooMany(AUTH_MESSAGES.tooManySignUps, wait);
       await ensureFree(body.name, body.email);
       const passwordHash = await hashPassword(body.password);
       const record = await users
@@ -51,30 +62,36 @@ export function createAuthService({ users, tokens, loginsPerAddress, failedLogin
     },
 
     async login(body: LoginBody, address: string) {
-      const account = body.email.toLowerCase();
-      const wait = Math.max(
-        await loginsPerAddress.retryAfter(address),
-        await failedLoginsPerAccount.retryAfter(account),
-      );
-      if (wait > 0) {
-        throw new HttpError("rate_limited", AUTH_MESSAGES.tooManyLogins, { "Retry-After": String(wait) });
-      }
-      await loginsPerAddress.take(address);
       const record = await users.findByLogin(body.email);
+      // The username and the email of one account count as one; an unknown one counts alike.
+      const account = record?.id ?? `unknown:${body.email.toLowerCase()}`;
+      const wait = await loginThrottle.admit(account, address);
+      if (wait > 0) throw tooMany(AUTH_MESSAGES.tooManyLogins, wait);
       const isValid = await verifyPassword(record?.passwordHash ?? null, body.password);
       if (!record || !isValid) {
-        await failedLoginsPerAccount.take(account);
+        await loginThrottle.failed(account, address);
         throw new HttpError("unauthenticated", AUTH_MESSAGES.badCredentials);
       }
-      await failedLoginsPerAccount.reset(account);
+      await loginThrottle.succeeded(account, address);
       return issue(record, "Login successful");
     },
 
-    /** The user a bearer token names; a token of a deleted user is an invalid token. */
+    /**
+     * The user a bearer token names, in one query; a token of a deleted user, or one signed
+     * before a password change or a sign-out everywhere, is an invalid token.
+     */
     async authenticate(token: string): Promise<User> {
-      const record = await users.findById(await tokens.verify(token));
-      if (!record) throw new HttpError("invalid_token", AUTH_MESSAGES.invalidToken);
+      const { userId, version } = await tokens.verify(token);
+      const record = await users.findById(userId);
+      if (!record || record.tokenVersion !== version) {
+        throw new HttpError("invalid_token", AUTH_MESSAGES.invalidToken);
+      }
       return toUser(record);
+    },
+
+    /** Ends every token of the caller, on every device. */
+    async signOutEverywhere(callerId: string): Promise<void> {
+      if (!(await users.raiseTokenVersion(callerId))) throw new HttpError("not_found", "User not found");
     },
 
     async getOwn(callerId: string, id: string): Promise<User> {
@@ -84,7 +101,8 @@ export function createAuthService({ users, tokens, loginsPerAddress, failedLogin
       return toUser(record);
     },
 
-    async updateOwn(callerId: string, id: string, body: UpdateUserBody): Promise<User> {
+    /** A password change ends every earlier token; the answer's `token` replaces the caller's. */
+    async updateOwn(callerId: string, id: string, body: UpdateUserBody) {
       if (callerId !== id) throw new HttpError("forbidden", "You can only update your own account");
       await ensureFree(body.name, body.email, id);
       const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
@@ -96,15 +114,26 @@ export function createAuthService({ users, tokens, loginsPerAddress, failedLogin
         })
         .catch(rethrowConflict);
       if (!record) throw new HttpError("not_found", "User not found");
-      return toUser(record);
+      return { user: toUser(record), ...(passwordHash !== undefined && { token: await sign(record) }) };
     },
 
-    /** Signs in the GitHub account's user, creating one on its first visit. */
-    async loginWithGithub(profile: { id: number; login: string; email: string | null }) {
-      const existing = await users.findByGithubId(profile.id);
-      if (existing) return tokens.sign(existing.id);
-      const record = await insertGithubUser(users, profile).catch(rethrowConflict);
-      return tokens.sign(record.id);
+    /**
+     * The GitHub account's user (created on its first visit), as a one-time code that only the
+     * browser holding `state` can exchange.
+     */
+    async loginWithGithub(profile: { id: number; login: string; email: string | null }, state: string) {
+      const record =
+        (await users.findByGithubId(profile.id)) ??
+        (await insertGithubUser(users, profile).catch(rethrowConflict));
+      return loginCodes.issue(record.id, state);
+    },
+
+    /** Signs in the user of a GitHub login's code, once, for the browser that holds its state. */
+    async exchangeGithubCode(code: string, state: string | undefined) {
+      const userId = await loginCodes.redeem(code, state);
+      const record = userId === undefined ? undefined : await users.findById(userId);
+      if (!record) throw new HttpError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
+      return issue(record, "Login successful");
     },
   };
 }

@@ -3,19 +3,32 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { AUTH_MESSAGES } from "@ensemble/protocol";
 import { errors, jwtVerify, SignJWT } from "jose";
+import { z } from "zod";
 import { HttpError } from "../../http/errors";
 
-/** Signs and checks the bearer tokens (HS256 JWT whose subject is the user id). */
-export interface TokenService {
-  sign(userId: string): Promise<string>;
-  /** Returns the user id, or throws 401 'Invalid token' / 'Token expired'. */
-  verify(token: string): Promise<string>;
+/** Who a token names, and the user's token version it was signed with. */
+export interface TokenClaims {
+  userId: string;
+  version: number;
 }
+
+/**
+ * Signs and checks the bearer tokens: HS256 JWTs whose subject is the user id and whose `ver`
+ * is the user's token version when signed; a token of an older version is no longer valid.
+ */
+export interface TokenService {
+  sign(claims: TokenClaims): Promise<string>;
+  /** Returns the claims, or throws 401 'Invalid token' / 'Token expired'. */
+  verify(token: string): Promise<TokenClaims>;
+}
+
+// Tokens signed before versions existed carry none: version 0, every user's first.
+const PayloadSchema = z.object({ sub: z.string(), ver: z.number().int().min(0).default(0) });
 
 export function createTokenService(secret: Uint8Array, expiresInSeconds: number): TokenService {
   return {
-    sign: (userId) =>
-      new SignJWT({})
+    sign: ({ userId, version }) =>
+      new SignJWT({ ver: version })
         .setProtectedHeader({ alg: "HS256" })
         .setSubject(userId)
         .setIssuedAt()
@@ -24,8 +37,8 @@ export function createTokenService(secret: Uint8Array, expiresInSeconds: number)
     verify: async (token) => {
       try {
         const { payload } = await jwtVerify(token, secret, { algorithms: ["HS256"] });
-        if (typeof payload.sub !== "string") throw new Error("no subject");
-        return payload.sub;
+        const { sub, ver } = PayloadSchema.parse(payload);
+        return { userId: sub, version: ver };
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
           throw new HttpError("token_expired", AUTH_MESSAGES.tokenExpired);

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/index";
 import type { Config } from "../../env";
+import type { Limiters } from "../../limiter";
 import type { AuthService } from "../auth/index";
 import { createSessionRepo } from "./repo";
 import { sessionRoutes } from "./routes";
@@ -8,7 +9,13 @@ import { createSessionService } from "./service";
 export type { SessionService } from "./service";
 
 /** Wires the sessions feature. */
-export function createSessionsFeature(db: Db, auth: AuthService, config: Config) {
+export function createSessionsFeature(db: Db, auth: AuthService, config: Config, limiters: Limiters) {
   const service = createSessionService(db, createSessionRepo(db));
-  return { service, routes: sessionRoutes(service, auth, config) };
+  const perAddress = (name: string, points: number) =>
+    limiters.create({ name, points, durationSeconds: config.SESSION_RATE_WINDOW_SECONDS });
+  const limits = {
+    create: perAddress("session-create-address", config.SESSION_CREATE_MAX_PER_ADDRESS),
+    join: perAddress("session-join-address", config.SESSION_JOIN_MAX_PER_ADDRESS),
+  };
+  return { service, routes: sessionRoutes(service, auth, config, limits) };
 }

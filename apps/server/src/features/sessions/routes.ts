@@ -1,24 +1,51 @@
-import { CreateSessionBodySchema, JoinSessionBodySchema, SessionIdSchema } from "@ensemble/protocol";
+import {
+  CreateSessionBodySchema,
+  JoinSessionBodySchema,
+  SESSION_MESSAGES,
+  SessionIdSchema,
+} from "@ensemble/protocol";
 import { type Request, Router } from "express";
 import type { Config } from "../../env";
-import { publicOrigin, requireUser } from "../../http/auth";
+import { clientAddress, publicOrigin, requireUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
+import type { Limiter } from "../../limiter";
 import type { AuthService } from "../auth/index";
 import type { SessionService } from "./service";
 
+/** Per-address limits on what anyone can ask of sessions. */
+export interface SessionLimits {
+  create: Limiter;
+  join: Limiter;
+}
+
+/** Counts the request against its address; over the limit, 429 with Retry-After and nothing done. */
+async function takeFromAddress(limiter: Limiter, req: Request) {
+  const wait = await limiter.take(clientAddress(req));
+  if (wait > 0) {
+    throw new HttpError("rate_limited", SESSION_MESSAGES.tooManyRequests, { "Retry-After": String(wait) });
+  }
+}
+
 /** The sessions API of spec §7. The session id is a capability: knowing it lets one join. */
-export function sessionRoutes(sessions: SessionService, auth: AuthService, config: Config): Router {
+export function sessionRoutes(
+  sessions: SessionService,
+  auth: AuthService,
+  config: Config,
+  limits: SessionLimits,
+): Router {
   const router = Router();
   const authenticate = (req: Request) => requireUser(req, auth.authenticate);
 
   router.post("/session/create", async (req, res) => {
+    await takeFromAddress(limits.create, req);
     const user = await authenticate(req);
     const { title } = parseBody(req, CreateSessionBodySchema);
     res.status(201).json(await sessions.create(user.id, title, publicOrigin(req, config.PUBLIC_URL)));
   });
 
   router.post("/session/join", async (req, res) => {
+    await takeFromAddress(limits.join, req);
     const user = await authenticate(req);
     const { session_id } = parseBody(req, JoinSessionBodySchema);
     res.json(await sessions.join(user.id, session_id));

@@ -4,6 +4,7 @@ import { Link } from "react-router-dom";
 import { Spinner } from "../../ui/Spinner";
 import { avatarColor, initialsOf } from "./avatar";
 import { type AccountDraft, useAccount } from "./useAccount";
+import { useLogoutEverywhere } from "./useLogoutEverywhere";
 
 function draftOf(user: User): AccountDraft {
   return { name: user.name, email: user.email, password: "" };
@@ -25,6 +26,7 @@ const FIELDS = [
 export function AccountPage() {
   const { hasToken, user, isSaving, saveError, clearSaveError, save } = useAccount();
   const [draft, setDraft] = useState<AccountDraft | null>(null);
+  const logoutEverywhere = useLogoutEverywhere();
 
   if (!hasToken) {
     return (
@@ -113,6 +115,13 @@ export function AccountPage() {
             </div>
           </form>
         )}
+      </section>
+      <section className="card account-card" aria-labelledby="account-devices">
+        <h2 id="account-devices">Devices</h2>
+        <p className="muted">Signs you out in every browser, this one included.</p>
+        <button type="button" className="button button-ghost" onClick={() => void logoutEverywhere()}>
+          Sign out everywhere
+        </button>
       </section>
     </div>
   );

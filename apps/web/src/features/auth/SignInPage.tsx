@@ -19,8 +19,13 @@ export function SignInPage() {
     clearError();
   }, [clearError]);
 
+  // `?error=` is a code we show our own message for, never the address's text. The protocol
+  // loads on demand: a signed-out visitor's first page does without it.
   useEffect(() => {
-    if (queryError) toast.error(queryError, { toastId: `signin-query-${queryError}` });
+    if (!queryError) return;
+    void import("@ensemble/protocol").then(({ oauthErrorMessage }) => {
+      toast.error(oauthErrorMessage(queryError), { toastId: `signin-query-${queryError}` });
+    });
   }, [queryError]);
 
   async function handleSubmit(event: FormEvent<HTMLFormElement>) {

@@ -1,9 +1,11 @@
 import {
   AuthResponseSchema,
   type LoginBody,
+  LogoutAllResponseSchema,
   ProvidersResponseSchema,
   type RegisterBody,
   type UpdateUserBody,
+  UpdateUserResponseSchema,
   UserRecordResponseSchema,
   UserSchema,
 } from "@ensemble/protocol";
@@ -29,11 +31,28 @@ export function getUserRecord(id: string) {
   return apiRequest(`/api/auth/user/${encodeURIComponent(id)}`, UserRecordResponseSchema);
 }
 
-/** PUT /api/auth/user/{id} with only the changed fields. */
+/** PUT /api/auth/user/{id} with only the changed fields; a password change answers a fresh token. */
 export function putUserRecord(id: string, body: UpdateUserBody) {
-  return apiRequest(`/api/auth/user/${encodeURIComponent(id)}`, UserRecordResponseSchema, {
+  return apiRequest(`/api/auth/user/${encodeURIComponent(id)}`, UpdateUserResponseSchema, {
     method: "PUT",
     body,
+  });
+}
+
+/** POST /api/auth/logout-all: ends every token of the caller, this one included. */
+export function postLogoutAll() {
+  return apiRequest("/api/auth/logout-all", LogoutAllResponseSchema, { method: "POST" });
+}
+
+/**
+ * POST /api/auth/github/exchange: the GitHub login's one-time code for a token; the browser's
+ * state cookie goes with it.
+ */
+export function postGithubExchange(code: string) {
+  return apiRequest("/api/auth/github/exchange", AuthResponseSchema, {
+    method: "POST",
+    body: { code },
+    auth: false,
   });
 }
 

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, type AuthResponse, type User } from "@ensemble/protocol";
 import { ApiError } from "../../lib/api";
-import { getCurrentUser, postLogin, postRegister } from "./authApi";
+import { getCurrentUser, postGithubExchange, postLogin, postRegister } from "./authApi";
 
 /** One auth request's answer, or the spec's message for its failure. */
 export type RequestResult<T> =
@@ -28,6 +28,15 @@ export async function requestLogin(email: string, password: string): Promise<Req
     return { ok: true, data: await postLogin({ email, password }) };
   } catch (error) {
     return failed((error instanceof ApiError && error.serverMessage) || "Something went wrong");
+  }
+}
+
+/** POST /api/auth/github/exchange; fails with the server's message or "Authentication failed". */
+export async function requestGithubExchange(code: string): Promise<RequestResult<AuthResponse>> {
+  try {
+    return { ok: true, data: await postGithubExchange(code) };
+  } catch (error) {
+    return failed((error instanceof ApiError && error.serverMessage) || "Authentication failed");
   }
 }
 

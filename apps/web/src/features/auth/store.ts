@@ -1,4 +1,4 @@
-import type { User } from "@ensemble/protocol";
+import type { AuthResponse, User } from "@ensemble/protocol";
 import { create } from "zustand";
 import { configureApi } from "../../lib/apiSession";
 import { clearAuthStorage, readStoredToken, storeToken, storeUser } from "../../lib/storage";
@@ -17,7 +17,9 @@ interface AuthState {
   register: (name: string, email: string, password: string) => Promise<AuthResult>;
   logout: () => void;
   fetchProfile: () => Promise<AuthResult>;
-  /** Stores a token obtained elsewhere (the OAuth callback); the profile is fetched next. */
+  /** Signs in with the one-time code a GitHub login ended with (/auth/callback). */
+  exchangeGithubCode: (code: string) => Promise<AuthResult>;
+  /** Replaces the token of the signed-in user (a password change ends the old one). */
   setToken: (token: string) => void;
   clearError: () => void;
   setUser: (user: User) => void;
@@ -54,16 +56,12 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
 
   async login(email, password) {
     set({ loading: true, error: null });
-    const result = await request((r) => r.requestLogin(email, password), "Something went wrong");
-    if (!result.ok) {
-      set({ loading: false, error: result.message });
-      return { ok: false, message: result.message };
-    }
-    const { token, user } = result.data;
-    storeToken(token);
-    storeUser(user);
-    set({ user, token, isAuthenticated: true, loading: false, error: null });
-    return { ok: true, user };
+    return signIn(await request((r) => r.requestLogin(email, password), "Something went wrong"));
+  },
+
+  async exchangeGithubCode(code) {
+    set({ loading: true, error: null });
+    return signIn(await request((r) => r.requestGithubExchange(code), "Authentication failed"));
   },
 
   async register(name, email, password) {
@@ -111,7 +109,7 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
 
   setToken(token) {
     storeToken(token);
-    set({ token, user: null, isAuthenticated: false, error: null });
+    set({ token });
   },
 
   clearError() {
@@ -123,6 +121,19 @@ export const useAuthStore = create<AuthState>()((set, get) => ({
     set({ user });
   },
 }));
+
+/** Stores a login's token and user, or its failure's message. */
+function signIn(result: RequestResult<AuthResponse>): AuthResult {
+  if (!result.ok) {
+    useAuthStore.setState({ loading: false, error: result.message });
+    return { ok: false, message: result.message };
+  }
+  const { token, user } = result.data;
+  storeToken(token);
+  storeUser(user);
+  useAuthStore.setState({ user, token, isAuthenticated: true, loading: false, error: null });
+  return { ok: true, user };
+}
 
 configureApi({
   getToken: () => useAuthStore.getState().token,

@@ -58,6 +58,8 @@ export function useAccount() {
       setSaveError(null);
       try {
         const answer = await putUserRecord(current.id, body);
+        // A new password ended every earlier token; the fresh one keeps this browser signed in.
+        if (answer.token) useAuthStore.getState().setToken(answer.token);
         setRecord(answer.data);
         setUser(answer.data);
         toast.success("Profile updated successfully");

@@ -1,5 +1,5 @@
 import { GIT_MESSAGES, type GitOperationName } from "@ensemble/protocol";
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import type { GitChannel } from "./channel";
 import { type ConsentAnswer, takeConsentFromAddress } from "./credentials";
 import { showFailure, showInfo } from "./feedback";
@@ -47,15 +47,20 @@ export function GitPanel({ git, isHost, isConnected }: GitPanelProps) {
   const [consent, setConsent] = useState<Extract<ConsentAnswer, { token: string }> | null>(null);
 
   // Back from GitHub's consent ("Use my GitHub login"): its token fills the dialog in.
+  // StrictMode runs effects twice in development; the address gives its answer once.
+  const hasTakenConsent = useRef(false);
   useEffect(() => {
-    const answer = takeConsentFromAddress();
-    if (!answer) return;
-    if ("error" in answer) {
-      showFailure({ code: "github_auth", message: answer.error || GIT_MESSAGES.authCancelled });
-      return;
-    }
-    setConsent(answer);
-    setIsLoginOpen(true);
+    if (hasTakenConsent.current) return;
+    hasTakenConsent.current = true;
+    void takeConsentFromAddress().then((answer) => {
+      if (!answer) return;
+      if ("error" in answer) {
+        showFailure({ code: "github_auth", message: answer.error || GIT_MESSAGES.authCancelled });
+        return;
+      }
+      setConsent(answer);
+      setIsLoginOpen(true);
+    });
   }, []);
   const canRun = git !== null && isConnected && busy === null;
 

@@ -1,4 +1,12 @@
-import { GIT_MESSAGES, GIT_STORAGE_KEYS, type GithubTarget, GithubTargetSchema } from "@ensemble/protocol";
+import {
+  GIT_MESSAGES,
+  GIT_STORAGE_KEYS,
+  GithubConsentResponseSchema,
+  type GithubTarget,
+  GithubTargetSchema,
+  oauthErrorMessage,
+} from "@ensemble/protocol";
+import { ApiError, apiRequest } from "../../lib/api";
 
 // localStorage throws in some privacy modes; the connection then lasts for this tab only.
 function storage(): Storage | null {
@@ -87,13 +95,25 @@ export type ConsentAnswer = { token: string; login: string } | { error: string }
 
 /**
  * Takes the consent's answer out of the address's fragment (where the server put it, since
- * browsers never send a fragment anywhere) and removes it from the address and history.
+ * browsers never send a fragment anywhere), removes it from the address and history, and opens
+ * its sealed code with the server, this browser's state cookie going along: a link carrying
+ * someone else's code gives nothing. An error comes as a code; its text is never shown.
  */
-export function takeConsentFromAddress(): ConsentAnswer | null {
+export async function takeConsentFromAddress(): Promise<ConsentAnswer | null> {
   const params = new URLSearchParams(window.location.hash.slice(1));
-  const token = params.get("githubToken");
+  const code = params.get("githubCode");
   const error = params.get("githubError");
-  if (!token && error === null) return null;
+  if (!code && error === null) return null;
   window.history.replaceState(window.history.state, "", window.location.pathname + window.location.search);
-  return token ? { token, login: params.get("githubLogin") ?? "" } : { error: error ?? "" };
+  if (!code) return { error: oauthErrorMessage(error ?? "") };
+  try {
+    return await apiRequest("/api/auth/github/consent", GithubConsentResponseSchema, {
+      method: "POST",
+      body: { code },
+      auth: false,
+    });
+  } catch (failure) {
+    const message = failure instanceof ApiError ? failure.serverMessage : undefined;
+    return { error: message || oauthErrorMessage("exchange_failed") };
+  }
 }
