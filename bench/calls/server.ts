@@ -3,6 +3,7 @@ import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AuthResponseSchema, CreateSessionResponseSchema, type User } from "@ensemble/protocol";
+import { BENCH_LIMITS_ENV } from "../serverLimits";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -32,6 +33,7 @@ export async function startServer(port: number): Promise<BenchServer> {
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ...BENCH_LIMITS_ENV,
       WEB_DIST: path.join(ROOT, "apps/web/dist-e2e"),
     },
     stdio: ["ignore", "inherit", "inherit"],

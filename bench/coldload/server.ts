@@ -2,6 +2,7 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { BENCH_LIMITS_ENV } from "../serverLimits";
 
 const root = path.resolve(import.meta.dirname, "../..");
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -68,6 +69,7 @@ export async function startServer(
     HOST: "127.0.0.1",
     DATA_DIR: options.dataDir,
     LOG_LEVEL: "warn",
+    ...BENCH_LIMITS_ENV,
   };
   if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
   else delete env.DATABASE_URL;

@@ -4,6 +4,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { buildSync } from "esbuild";
+import { BENCH_LIMITS_ENV } from "../serverLimits";
 import { descendantsRssBytes, treeCpuMs, treePssBytes } from "./processTree";
 import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
 import { sleep } from "./stats";
@@ -99,6 +100,7 @@ function command(system: SystemId, options: ServerOptions): { args: string[]; en
       HOST: "127.0.0.1",
       DATA_DIR: options.dataDir,
       LOG_LEVEL: "warn",
+      ...BENCH_LIMITS_ENV,
     };
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
     return { args: [OUR_BUNDLE], env };

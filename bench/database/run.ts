@@ -7,6 +7,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { BENCH_LIMITS_ENV } from "../serverLimits";
 import { type TreeMemory, treeMemory } from "../startup/memory";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -47,6 +48,7 @@ async function start(main: string, dataDir: string, env: Record<string, string>)
       HOST: "127.0.0.1",
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
+      ...BENCH_LIMITS_ENV,
       ...env,
     },
     stdio: ["ignore", "ignore", "inherit"],
