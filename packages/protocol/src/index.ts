@@ -9,4 +9,5 @@ export * from "./limits";
 export * from "./pulls";
 export * from "./sessions";
 export * from "./socket";
+export * from "./text";
 export * from "./workspace";

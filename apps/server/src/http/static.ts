@@ -13,7 +13,13 @@ export function webApp(distDir: string): Router {
     router.use(missingBuild(distDir));
     return router;
   }
-  router.use("/assets", express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "1y" }));
+  // A missing asset is a 404 (index.html in its place would reach a script tag as HTML).
+  const assets = express.static(path.join(distDir, "assets"), {
+    immutable: true,
+    maxAge: "1y",
+    fallthrough: false,
+  });
+  router.use("/assets", assets);
   router.use(express.static(distDir, { index: false, maxAge: "1h" }));
   router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (_req, res) => {
     res.set("cache-control", "no-cache").sendFile(indexFile);
