@@ -30,6 +30,22 @@ const EnvSchema = z.object({
     .positive()
     .default(7 * 24 * 3600),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /**
+   * Without PUBLIC_URL, the hosts (`host` at the port a request came in on, or `host:port`)
+   * whose Host header may build session links and the OAuth callback; any other is replaced.
+   */
+  ALLOWED_HOSTS: optionalString
+    .transform((list) => (list ?? defaultHosts()).split(",").map((h) => h.trim().toLowerCase()))
+    .pipe(
+      z.array(
+        z
+          .string()
+          .regex(
+            /^([a-z0-9._-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/,
+            "must be a comma-separated list of host[:port]",
+          ),
+      ),
+    ),
   /** Rate limits (and, later, cluster state) shared by every node through this Redis. */
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
@@ -83,6 +99,10 @@ const EnvSchema = z.object({
     })
     .pipe(z.array(IceServerSchema, { error: "must be a list of {urls, username?, credential?}" })),
 });
+
+function defaultHosts(): string {
+  return ["localhost", "127.0.0.1", "[::1]", os.hostname()].join(",");
+}
 
 function positiveInt(fallback: number) {
   return z.coerce.number({ error: "must be a positive integer" }).int().positive().default(fallback);

@@ -129,8 +129,7 @@ function githubConfig(config: Config): GithubOAuthConfig | undefined {
   };
 }
 
-const callbackUrl = (req: Request, config: Config) =>
-  `${publicOrigin(req, config.PUBLIC_URL)}/api/auth/github/callback`;
+const callbackUrl = (req: Request, config: Config) => `${publicOrigin(req, config)}/api/auth/github/callback`;
 
 function redirectToCallback(res: Response, params: { token: string } | { error: string }) {
   res.redirect(`/auth/callback?${new URLSearchParams(params).toString()}`);

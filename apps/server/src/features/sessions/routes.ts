@@ -1,13 +1,16 @@
 import { CreateSessionBodySchema, JoinSessionBodySchema, SessionIdSchema } from "@ensemble/protocol";
 import { type Request, Router } from "express";
 import type { Config } from "../../env";
-import { publicOrigin, requireUser } from "../../http/auth";
+import { bearerToken, publicOrigin, requireUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { AuthService } from "../auth/index";
 import type { SessionService } from "./service";
 
-/** The sessions API of spec §7. The session id is a capability: knowing it lets one join. */
+/**
+ * The sessions API of spec §7. The session id is a capability: knowing it lets one join;
+ * reading who takes part needs one to have joined.
+ */
 export function sessionRoutes(sessions: SessionService, auth: AuthService, config: Config): Router {
   const router = Router();
   const authenticate = (req: Request) => requireUser(req, auth.authenticate);
@@ -15,7 +18,7 @@ export function sessionRoutes(sessions: SessionService, auth: AuthService, confi
   router.post("/session/create", async (req, res) => {
     const user = await authenticate(req);
     const { title } = parseBody(req, CreateSessionBodySchema);
-    res.status(201).json(await sessions.create(user.id, title, publicOrigin(req, config.PUBLIC_URL)));
+    res.status(201).json(await sessions.create(user.id, title, publicOrigin(req, config)));
   });
 
   router.post("/session/join", async (req, res) => {
@@ -27,7 +30,9 @@ export function sessionRoutes(sessions: SessionService, auth: AuthService, confi
   router.get("/session/:id", async (req, res) => {
     const id = SessionIdSchema.safeParse(req.params.id);
     if (!id.success) throw new HttpError("not_found", "Session not found");
-    res.json(await sessions.get(id.data));
+    // A token is optional here, but one that is sent must be valid.
+    const viewer = bearerToken(req) === undefined ? undefined : await authenticate(req);
+    res.json(await sessions.get(id.data, viewer?.id));
   });
 
   return router;
