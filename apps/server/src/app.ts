@@ -13,7 +13,8 @@ import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
 import { requestLog } from "./http/requestLog";
-import { webApp } from "./http/static";
+import { securityHeaders } from "./http/securityHeaders";
+import { inlineScriptHashes, webApp } from "./http/static";
 import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
 import { attachRealtime } from "./realtime/socket";
@@ -36,6 +37,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY === "true");
   app.use(requestLog(logger));
+  app.use(securityHeaders(config, inlineScriptHashes(config.WEB_DIST)));
 
   const api = express.Router();
   api.use(express.json({ limit: LIMITS.jsonBodyBytes }));
