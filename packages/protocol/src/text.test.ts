@@ -5,7 +5,7 @@ describe("findNul", () => {
   it("names the first value or key holding NUL, at any depth", () => {
     expect(findNul({ title: "a\0b" })).toBe("title");
     expect(findNul({ files: [{ name: "ok" }, { content: "x\0" }] })).toBe("files.1.content");
-    expect(findNul({ ["k\0"]: 1 })).toBe("k\0");
+    expect(findNul({ "k\0": 1 })).toBe("k\0");
     expect(findNul("\0")).toBe("");
   });
 

@@ -78,7 +78,7 @@ describe("client errors", () => {
         "files.0.content",
         user.token,
       ],
-      ["POST", "/api/session/create", { title: "t", ["k\0"]: 1 }, "k\0", user.token],
+      ["POST", "/api/session/create", { title: "t", "k\0": 1 }, "k\0", user.token],
     ];
     for (const [method, pathname, json, field, token] of cases) {
       const res = await server.api.call(method, pathname, token ? { json, token } : { json });

@@ -73,6 +73,7 @@ describe("security headers", () => {
       expect(res.headers.get("referrer-policy")).toBe("no-referrer");
       expect(res.headers.get("cross-origin-opener-policy")).toBe("same-origin");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
+      expect(res.headers.get("strict-transport-security")).toBe("max-age=31536000");
       expect(res.headers.get("permissions-policy")).toBe(
         "camera=(self), microphone=(self), display-capture=(self), geolocation=(), payment=(), usb=()",
       );

@@ -25,7 +25,7 @@ function socketSources(config: OriginConfig): string[] {
  * (scripts: our files and the hashes of index.html's inline scripts; styles inline too, since
  * Monaco injects its own; media and images also from blob: and data: URLs we make; workers
  * from our files; no framing), nosniff, no Referer, Cross-Origin-Opener-Policy same-origin,
- * and a Permissions-Policy that grants camera, microphone and screen capture to us alone.
+ * HSTS, and a Permissions-Policy that grants camera, microphone and screen capture to us alone.
  */
 export function securityHeaders(config: OriginConfig, inlineScriptHashes: string[]): RequestHandler[] {
   const permissions = [
@@ -58,6 +58,9 @@ export function securityHeaders(config: OriginConfig, inlineScriptHashes: string
       },
       crossOriginOpenerPolicy: { policy: "same-origin" },
       referrerPolicy: { policy: "no-referrer" },
+      // HTTPS from then on for this host (browsers ignore it over plain HTTP); which other
+      // hosts of the domain must use HTTPS is not ours to decide.
+      strictTransportSecurity: { maxAge: 365 * 24 * 3600, includeSubDomains: false },
       xFrameOptions: { action: "deny" },
     }),
     (_req, res, next) => {
