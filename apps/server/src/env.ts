@@ -9,6 +9,15 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
+/** `host` or `host:port`; an IPv6 address in brackets. */
+const HOST_ENTRY = /^([a-z0-9._-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
+
+/** Loopback, and this machine's name when it is one a Host header can carry. */
+function defaultHosts(): string {
+  const name = os.hostname().toLowerCase();
+  return ["localhost", "127.0.0.1", "[::1]", ...(HOST_ENTRY.test(name) ? [name] : [])].join(",");
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
@@ -36,16 +45,7 @@ const EnvSchema = z.object({
    */
   ALLOWED_HOSTS: optionalString
     .transform((list) => (list ?? defaultHosts()).split(",").map((h) => h.trim().toLowerCase()))
-    .pipe(
-      z.array(
-        z
-          .string()
-          .regex(
-            /^([a-z0-9._-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/,
-            "must be a comma-separated list of host[:port]",
-          ),
-      ),
-    ),
+    .pipe(z.array(z.string().regex(HOST_ENTRY, "must be a comma-separated list of host[:port]"))),
   /** Rate limits (and, later, cluster state) shared by every node through this Redis. */
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
@@ -99,10 +99,6 @@ const EnvSchema = z.object({
     })
     .pipe(z.array(IceServerSchema, { error: "must be a list of {urls, username?, credential?}" })),
 });
-
-function defaultHosts(): string {
-  return ["localhost", "127.0.0.1", "[::1]", os.hostname()].join(",");
-}
 
 function positiveInt(fallback: number) {
   return z.coerce.number({ error: "must be a positive integer" }).int().positive().default(fallback);
