@@ -61,7 +61,9 @@ export const apiNotFound: RequestHandler = (req) => {
  * error once (with its stack) when the response ends.
  */
 export function errorHandler(): ErrorRequestHandler {
-  return (error: unknown, req, res, _next) => {
+  return (error: unknown, req, res, next) => {
+    // Too late for an answer of our own: Express's final handler ends the connection.
+    if (res.headersSent) return next(error);
     const known = toHttpError(error);
     if (!known) res.err = error instanceof Error ? error : new Error(String(error));
     const http = known ?? new HttpError("internal", "Something went wrong");
