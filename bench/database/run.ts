@@ -91,7 +91,10 @@ async function measure(main: string, env: Record<string, string>) {
     const readers = Array.from({ length: READERS }, async () => {
       while (Date.now() < stopAt) {
         const sent = performance.now();
-        const response = await fetch(`${URL_BASE}/api/session/${sessionId}`);
+        // As the host: a participant's read, with the participants' list.
+        const response = await fetch(`${URL_BASE}/api/session/${sessionId}`, {
+          headers: { authorization: `Bearer ${String(user.token)}` },
+        });
         await response.arrayBuffer();
         if (response.ok) reads.push(performance.now() - sent);
       }

@@ -15,21 +15,49 @@ export function newUser(label = "user"): TestUser {
 
 const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
 
+declare global {
+  interface Window {
+    /** Installed by guardContext (Playwright's binding), never by the app. */
+    reportCspViolation?: (text: string) => void;
+  }
+}
+
 /**
- * Blocks and records every request that leaves loopback, and records page errors, so a
- * test fails when the app reaches for a CDN or throws.
+ * Blocks and records every request that leaves loopback, and records page errors and
+ * Content-Security-Policy violations (the browser's event, and its console report, which
+ * also covers what the event does not reach), so a test fails when the app reaches for a
+ * CDN, throws, or does something our CSP refuses.
  */
 export async function guardContext(context: BrowserContext) {
   const external: string[] = [];
   const errors: string[] = [];
+  const cspViolations: string[] = [];
   await context.route("**/*", (route) => {
     const url = route.request().url();
     if (LOOPBACK.test(url) || url.startsWith("data:") || url.startsWith("blob:")) return route.continue();
     external.push(url);
     return route.abort();
   });
+  await context.exposeBinding("reportCspViolation", (_source, text: string) => {
+    cspViolations.push(text);
+  });
+  await context.addInitScript(() => {
+    document.addEventListener("securitypolicyviolation", (event) =>
+      window.reportCspViolation?.(`${event.effectiveDirective} refused ${event.blockedURI || "inline"}`),
+    );
+  });
+  context.on("console", (message) => {
+    if (message.text().includes("Content Security Policy")) cspViolations.push(message.text());
+  });
   context.on("page", (page) => page.on("pageerror", (error) => errors.push(error.message)));
-  return { external, errors };
+  return { external, errors, cspViolations };
+}
+
+/** Fails the test on anything guardContext recorded. */
+function expectClean(guard: Awaited<ReturnType<typeof guardContext>>) {
+  expect(guard.external, "requests left loopback").toEqual([]);
+  expect(guard.errors, "page errors").toEqual([]);
+  expect(guard.cspViolations, "Content-Security-Policy violations").toEqual([]);
 }
 
 type Guard = Awaited<ReturnType<typeof guardContext>>;
@@ -39,8 +67,7 @@ export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page> }>(
   guard: async ({ context }, use) => {
     const guard = await guardContext(context);
     await use(guard);
-    expect(guard.external, "requests left loopback").toEqual([]);
-    expect(guard.errors, "page errors").toEqual([]);
+    expectClean(guard);
   },
   page: async ({ page, guard }, use) => {
     void guard;
@@ -55,8 +82,7 @@ export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page> }>(
     });
     for (const { context, guard } of contexts) {
       await context.close();
-      expect(guard.external, "requests left loopback").toEqual([]);
-      expect(guard.errors, "page errors").toEqual([]);
+      expectClean(guard);
     }
   },
 });

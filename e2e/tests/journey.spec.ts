@@ -33,7 +33,13 @@ test("two users: sign up, sign in, create and join a session, edit the account, 
   await expect(bobPage.getByText("Joined session successfully")).toBeVisible();
   await expect(bobPage).toHaveURL(new RegExp(`/code-editor-dashboard/${sessionId}$`));
 
-  const session = await request.get(`/api/session/${sessionId}`);
+  // Who takes part is shown to participants only; the link alone tells the title.
+  const anonymous = await request.get(`/api/session/${sessionId}`);
+  expect(await anonymous.json()).toEqual({ session_id: sessionId, title: "Pairing on e2e" });
+  const bobToken = await bobPage.evaluate(() => localStorage.getItem("token"));
+  const session = await request.get(`/api/session/${sessionId}`, {
+    headers: { authorization: `Bearer ${bobToken}` },
+  });
   const participants = (await session.json()).participants as { name: string; role: string }[];
   expect(participants.map((p) => [p.name, p.role])).toEqual([
     [alice.name, "host"],

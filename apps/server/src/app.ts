@@ -1,7 +1,6 @@
 import http from "node:http";
 import { LIMITS } from "@ensemble/protocol";
 import express from "express";
-import { pinoHttp } from "pino-http";
 import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
@@ -13,7 +12,9 @@ import { createSessionsFeature } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
-import { webApp } from "./http/static";
+import { requestLog } from "./http/requestLog";
+import { securityHeaders } from "./http/securityHeaders";
+import { inlineScriptHashes, webApp } from "./http/static";
 import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
 import { attachRealtime } from "./realtime/socket";
@@ -35,18 +36,8 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const app = express();
   app.disable("x-powered-by");
   app.set("trust proxy", config.TRUST_PROXY === "true");
-  app.use(
-    pinoHttp({
-      logger,
-      // Only the path: query strings can carry OAuth codes and tokens.
-      serializers: {
-        req: (req: { method: string; url: string }) => ({ method: req.method, path: req.url.split("?")[0] }),
-        res: (res: { statusCode: number }) => ({ status: res.statusCode }),
-      },
-      customLogLevel: (_req, res, err) => (err || res.statusCode >= 500 ? "error" : "info"),
-      autoLogging: { ignore: (req) => !req.url?.startsWith("/api") },
-    }),
-  );
+  app.use(requestLog(logger));
+  app.use(securityHeaders(config, inlineScriptHashes(config.WEB_DIST)));
 
   const api = express.Router();
   api.use(express.json({ limit: LIMITS.jsonBodyBytes }));
@@ -96,7 +87,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   api.use(apiNotFound);
   app.use("/api", api);
   app.use(webApp(config.WEB_DIST));
-  app.use(errorHandler(logger));
+  app.use(errorHandler());
 
   return {
     server,

@@ -1,3 +1,4 @@
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./env";
@@ -19,6 +20,21 @@ describe("loadConfig", () => {
 
   it("treats empty strings as unset", () => {
     expect(loadConfig({ DATABASE_URL: "", JWT_SECRET: "" }).DATABASE_URL).toBeUndefined();
+  });
+
+  it("allows links from loopback and this machine's name by default, or from ALLOWED_HOSTS", () => {
+    const defaults = loadConfig({}).ALLOWED_HOSTS;
+    expect(defaults.slice(0, 3)).toEqual(["localhost", "127.0.0.1", "[::1]"]);
+    expect([3, 4]).toContain(defaults.length);
+    if (defaults.length === 4) expect(defaults[3]).toBe(os.hostname().toLowerCase());
+    expect(loadConfig({ ALLOWED_HOSTS: " Code.Example:8443 , [::1]:3000,ensemble" }).ALLOWED_HOSTS).toEqual([
+      "code.example:8443",
+      "[::1]:3000",
+      "ensemble",
+    ]);
+    for (const bad of ["https://code.example", "a,,b", "host/path", "evil.example:port"]) {
+      expect(() => loadConfig({ ALLOWED_HOSTS: bad }), bad).toThrow(/ALLOWED_HOSTS/);
+    }
   });
 
   it("names every bad variable in one error", () => {

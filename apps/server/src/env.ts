@@ -9,6 +9,15 @@ const optionalString = z
   .transform((v) => (v === "" ? undefined : v))
   .optional();
 
+/** `host` or `host:port`; an IPv6 address in brackets. */
+const HOST_ENTRY = /^([a-z0-9._-]+|\[[0-9a-f:.]+\])(:\d{1,5})?$/;
+
+/** Loopback, and this machine's name when it is one a Host header can carry. */
+function defaultHosts(): string {
+  const name = os.hostname().toLowerCase();
+  return ["localhost", "127.0.0.1", "[::1]", ...(HOST_ENTRY.test(name) ? [name] : [])].join(",");
+}
+
 const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
@@ -30,6 +39,13 @@ const EnvSchema = z.object({
     .positive()
     .default(7 * 24 * 3600),
   PUBLIC_URL: optionalString.pipe(z.url().optional()),
+  /**
+   * Without PUBLIC_URL, the hosts (`host` at the port a request came in on, or `host:port`)
+   * whose Host header may build session links and the OAuth callback; any other is replaced.
+   */
+  ALLOWED_HOSTS: optionalString
+    .transform((list) => (list ?? defaultHosts()).split(",").map((h) => h.trim().toLowerCase()))
+    .pipe(z.array(z.string().regex(HOST_ENTRY, "must be a comma-separated list of host[:port]"))),
   /** Rate limits (and, later, cluster state) shared by every node through this Redis. */
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),

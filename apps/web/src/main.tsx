@@ -4,7 +4,11 @@ import "./styles/chrome.css";
 import "./styles/components.css";
 import "./styles/pages.css";
 import "./styles/landing.css";
+import { parseWithoutEval } from "@ensemble/protocol";
 import { pageShown } from "./lib/pageShown";
+
+// First, before any protocol schema is built: our CSP forbids the code zod would compile.
+parseWithoutEval();
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");

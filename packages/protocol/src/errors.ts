@@ -2,6 +2,8 @@ import { z } from "zod";
 
 /** Every error code the API answers with; the message beside it is for people. */
 export const ERROR_CODES = [
+  /** The request itself is malformed (an address with a bad %-escape, a body that does not decode). */
+  "bad_request",
   "invalid_body",
   "unauthenticated",
   "invalid_token",
@@ -32,6 +34,8 @@ export type ErrorCode = z.infer<typeof ErrorCodeSchema>;
 export const ApiErrorSchema = z.object({
   code: ErrorCodeSchema,
   message: z.string(),
+  /** On an unexpected failure (500): the id the server logged it under, for a bug report. */
+  requestId: z.string().optional(),
 });
 export type ApiError = z.infer<typeof ApiErrorSchema>;
 

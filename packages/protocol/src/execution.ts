@@ -73,8 +73,8 @@ const FileSchema = z.object(
 );
 
 /**
- * Number-or-absent limit field, checked against the server's maximum later (the maximum is
- * configuration, not protocol). Piston treats a falsy value, `0` included, as "the default".
+ * Whole-number-or-absent limit field, checked against the server's maximum later (the maximum
+ * is configuration, not protocol). Piston treats a falsy value, `0` included, as "the default".
  */
 const limitField = (name: LimitField) =>
   z
@@ -84,6 +84,11 @@ const limitField = (name: LimitField) =>
         return undefined;
       if (typeof value !== "number" || !Number.isFinite(value)) {
         ctx.addIssue({ code: "custom", message: `If specified, ${name} must be a number` });
+        return z.NEVER;
+      }
+      // Bytes and milliseconds are whole: rlimits and cgroup files take integers only.
+      if (!Number.isSafeInteger(value)) {
+        ctx.addIssue({ code: "custom", message: `If specified, ${name} must be a whole number` });
         return z.NEVER;
       }
       return value;

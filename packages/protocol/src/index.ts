@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./calls";
+export * from "./csp";
 export * from "./errors";
 export * from "./events";
 export * from "./execution";
@@ -9,4 +10,5 @@ export * from "./limits";
 export * from "./pulls";
 export * from "./sessions";
 export * from "./socket";
+export * from "./text";
 export * from "./workspace";

@@ -57,7 +57,18 @@ export const ParticipantSchema = z.object({
 });
 export type Participant = z.infer<typeof ParticipantSchema>;
 
-/** GET /api/session/{id} */
+/**
+ * GET /api/session/{id} for anyone who is not a participant (no token, or a signed-in user
+ * who never joined): only that the session exists, and its title. A link is enough to join,
+ * but not to learn who is in the session.
+ */
+export const SessionSummarySchema = z.object({
+  session_id: z.string(),
+  title: z.string(),
+});
+export type SessionSummary = z.infer<typeof SessionSummarySchema>;
+
+/** GET /api/session/{id} for one of its participants (the host included). */
 export const SessionResponseSchema = z.object({
   session_id: z.string(),
   title: z.string(),

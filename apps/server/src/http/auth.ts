@@ -24,8 +24,22 @@ export function clientAddress(req: Request): string {
   return req.ip ?? req.socket.remoteAddress ?? "unknown";
 }
 
-/** The origin users reach us at: PUBLIC_URL, else the request's own. */
-export function publicOrigin(req: Request, configured: string | undefined): string {
-  if (configured) return configured.replace(/\/+$/, "");
-  return `${req.protocol}://${req.get("host") ?? "localhost"}`;
+/** What publicOrigin needs of the configuration. */
+export interface OriginConfig {
+  PUBLIC_URL?: string | undefined;
+  ALLOWED_HOSTS: string[];
+}
+
+/**
+ * The origin users reach us at, for links we hand out: PUBLIC_URL, else the request's own
+ * when its Host is allowed (a bare allowed host at the port the request came in on), else
+ * the first allowed host, so a forged Host header can never point a link elsewhere.
+ */
+export function publicOrigin(req: Request, config: OriginConfig): string {
+  if (config.PUBLIC_URL) return config.PUBLIC_URL.replace(/\/+$/, "");
+  const host = req.get("host")?.toLowerCase();
+  const port = req.socket.localPort;
+  const atPort = (entry: string) => (/:\d+$/.test(entry) ? entry : `${entry}:${port}`);
+  const isAllowed = config.ALLOWED_HOSTS.some((entry) => entry === host || atPort(entry) === host);
+  return `${req.protocol}://${isAllowed ? host : atPort(config.ALLOWED_HOSTS[0] ?? "localhost")}`;
 }

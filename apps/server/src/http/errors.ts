@@ -1,8 +1,8 @@
 import type { ApiError, ErrorCode } from "@ensemble/protocol";
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import type { Logger } from "../logger";
 
 const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
   invalid_body: 400,
   unauthenticated: 401,
   invalid_token: 401,
@@ -54,30 +54,59 @@ export const apiNotFound: RequestHandler = (req) => {
   throw new HttpError("not_found", `No API route for ${req.method} ${req.path}`);
 };
 
-/** Turns every thrown error into `{ code, message }`; unexpected ones are logged, never shown. */
-export function errorHandler(logger: Logger): ErrorRequestHandler {
-  return (error: unknown, _req, res, _next) => {
+/**
+ * Turns every thrown error into `{ code, message }`. A client error (ours, body-parser's,
+ * Express's, send's: anything carrying a 4xx status) keeps a 4xx; anything else is a 500
+ * that says nothing internal and carries the request id, under which pino-http logs the
+ * error once (with its stack) when the response ends.
+ */
+export function errorHandler(): ErrorRequestHandler {
+  return (error: unknown, req, res, next) => {
+    // Too late for an answer of our own: Express's final handler ends the connection.
+    if (res.headersSent) return next(error);
     const known = toHttpError(error);
-    if (!known) logger.error({ err: error }, "unhandled request error");
+    if (!known) res.err = error instanceof Error ? error : new Error(String(error));
     const http = known ?? new HttpError("internal", "Something went wrong");
     const body: ApiError = { code: http.code, message: http.message };
+    if (!known) body.requestId = String(req.id);
     res.status(http.status).set(http.headers).json(body);
   };
 }
 
-/** body-parser reports its own failures with a `type`; map them to our codes. */
+/** body-parser's failures by their `type`, each with our message. */
+const BODY_ERRORS: Record<string, () => HttpError> = {
+  "entity.too.large": () => new HttpError("payload_too_large", "Request body is too large"),
+  "entity.parse.failed": () => new HttpError("invalid_body", "Request body is not valid JSON"),
+  "encoding.unsupported": () =>
+    new HttpError("unsupported_media_type", "Unsupported Content-Encoding (use gzip, deflate, br or none)"),
+  "charset.unsupported": () => new HttpError("unsupported_media_type", "Unsupported charset (use utf-8)"),
+  "request.aborted": () => new HttpError("bad_request", "The request was aborted before its body arrived"),
+  "request.size.invalid": () =>
+    new HttpError("bad_request", "Request body length does not match its Content-Length"),
+};
+
+/** Any other 4xx status an Express-stack error carries, as our code and a plain message. */
+const CLIENT_STATUSES: Partial<Record<number, () => HttpError>> = {
+  401: () => new HttpError("unauthenticated", "Authentication required"),
+  403: () => new HttpError("forbidden", "Forbidden"),
+  404: () => new HttpError("not_found", "Not found"),
+  413: () => new HttpError("payload_too_large", "Request is too large"),
+  415: () => new HttpError("unsupported_media_type", "Unsupported media type"),
+};
+
 function toHttpError(error: unknown): HttpError | undefined {
   if (error instanceof HttpError) return error;
-  if (typeof error !== "object" || error === null || !("type" in error)) return undefined;
-  switch (error.type) {
-    case "entity.too.large":
-      return new HttpError("payload_too_large", "Request body is too large");
-    case "entity.parse.failed":
-      return new HttpError("invalid_body", "Request body is not valid JSON");
-    case "encoding.unsupported":
-    case "charset.unsupported":
-      return new HttpError("unsupported_media_type", "Unsupported body encoding");
-    default:
-      return undefined;
+  // Express decodes route parameters with decodeURIComponent, which throws on a bad escape.
+  if (error instanceof URIError) return new HttpError("bad_request", "The address has a malformed %-escape");
+  if (typeof error !== "object" || error === null) return undefined;
+  const fields = error as { type?: unknown; status?: unknown; statusCode?: unknown; errno?: unknown };
+  const byType = typeof fields.type === "string" ? BODY_ERRORS[fields.type] : undefined;
+  if (byType) return byType();
+  const status = typeof fields.status === "number" ? fields.status : fields.statusCode;
+  if (typeof status !== "number" || status < 400 || status > 499) return undefined;
+  // body-parser hands on zlib's own error, with its errno, as a 400 when a body does not decode.
+  if (status === 400 && typeof fields.errno === "number") {
+    return new HttpError("bad_request", "Request body does not decode as its Content-Encoding says");
   }
+  return CLIENT_STATUSES[status]?.() ?? new HttpError("bad_request", "The request is malformed");
 }

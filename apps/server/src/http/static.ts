@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import express, { type RequestHandler, Router } from "express";
@@ -13,7 +14,13 @@ export function webApp(distDir: string): Router {
     router.use(missingBuild(distDir));
     return router;
   }
-  router.use("/assets", express.static(path.join(distDir, "assets"), { immutable: true, maxAge: "1y" }));
+  // A missing asset is a 404 (index.html in its place would reach a script tag as HTML).
+  const assets = express.static(path.join(distDir, "assets"), {
+    immutable: true,
+    maxAge: "1y",
+    fallthrough: false,
+  });
+  router.use("/assets", assets);
   router.use(express.static(distDir, { index: false, maxAge: "1h" }));
   router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (_req, res) => {
     res.set("cache-control", "no-cache").sendFile(indexFile);
@@ -26,4 +33,21 @@ function missingBuild(distDir: string): RequestHandler {
     if (req.method !== "GET" || req.path.startsWith("/api")) return next();
     res.status(503).type("text").send(`The web build is missing (${distDir}). Run: npm run build`);
   };
+}
+
+/**
+ * The CSP hashes (`sha256-…`) of the inline scripts in the build's index.html (the one that
+ * clears the prerendered landing page on other paths), read once at start: the policy allows
+ * exactly these and no other inline script.
+ */
+export function inlineScriptHashes(distDir: string): string[] {
+  const indexFile = path.join(distDir, "index.html");
+  if (!fs.existsSync(indexFile)) return [];
+  const html = fs.readFileSync(indexFile, "utf8");
+  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+    ([, body]) =>
+      `sha256-${createHash("sha256")
+        .update(body ?? "")
+        .digest("base64")}`,
+  );
 }

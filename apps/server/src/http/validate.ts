@@ -1,14 +1,20 @@
+import { findNul } from "@ensemble/protocol";
 import type { Request } from "express";
 import type { z } from "zod";
 import { HttpError } from "./errors";
 
 /**
  * Parses a JSON request body with a protocol schema. A body that is missing or not JSON
- * is refused with 415 before any parsing, so `req.body` is never trusted unparsed.
+ * is refused with 415 before any parsing, so `req.body` is never trusted unparsed; text
+ * holding NUL anywhere is refused here, for every route, since PostgreSQL cannot store it.
  */
 export function parseBody<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
   if (!req.is("application/json")) {
     throw new HttpError("unsupported_media_type", "Content-Type must be application/json");
+  }
+  const nulAt = findNul(req.body);
+  if (nulAt !== undefined) {
+    throw new HttpError("invalid_body", `${nulAt || "The body"} may not contain the NUL character (\\u0000)`);
   }
   const result = schema.safeParse(req.body);
   if (!result.success) {

@@ -176,8 +176,7 @@ function githubConfig(config: Config): GithubOAuthConfig | undefined {
   };
 }
 
-const callbackUrl = (req: Request, config: Config) =>
-  `${publicOrigin(req, config.PUBLIC_URL)}/api/auth/github/callback`;
+const callbackUrl = (req: Request, config: Config) => `${publicOrigin(req, config)}/api/auth/github/callback`;
 
 /** To the sign-in page's callback with a one-time code or an error code; never a token. */
 function redirectToCallback(res: Response, params: { code: string } | { error: OAuthErrorCode }) {

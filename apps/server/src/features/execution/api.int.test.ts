@@ -133,6 +133,9 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       [{ run_memory_limit: 2 ** 40 }, "run_memory_limit cannot exceed the configured limit of 268435456"],
       [{ run_memory_limit: -1 }, "run_memory_limit must be non-negative"],
       [{ run_cpu_time: "fast" }, "If specified, run_cpu_time must be a number"],
+      // Bytes and milliseconds are whole numbers: a fraction is the client's mistake, not a 500.
+      [{ run_memory_limit: 50_000_000.5 }, "If specified, run_memory_limit must be a whole number"],
+      [{ run_timeout: 0.5 }, "If specified, run_timeout must be a whole number"],
     ];
     for (const [extra, message] of cases) {
       const res = await execute(js("1", extra));

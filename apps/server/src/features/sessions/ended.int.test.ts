@@ -40,7 +40,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
     server.app.collab.workspace.files(sessionId)?.find((f) => f.path === "src/main.js")?.content;
 
   it("can be ended and reopened by the host only, whatever a guest sends", async () => {
-    const { sessionId, host, guest } = await newSession();
+    const { sessionId, host, guest, hostToken } = await newSession();
     for (const [event, verb] of [
       ["sessionEnding", "end"],
       ["reopenSession", "reopen"],
@@ -50,7 +50,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
       expect(forged).toEqual({ ok: false, error: { code: "forbidden", message } });
     }
     expect(host.received.get("sessionEnding")).toBeUndefined();
-    expect((await server.api.get(`/api/session/${sessionId}`)).body.ended_at).toBeNull();
+    expect((await server.api.get(`/api/session/${sessionId}`, hostToken)).body.ended_at).toBeNull();
     guest.file().insert(0, "still open\n");
     await waitFor(() => serverText(sessionId)?.startsWith("still open\n") ?? false, 5000, "the guest's edit");
   });
@@ -64,7 +64,9 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
     await waitFor(() => states(guest).length > 0, 5000, "sessionState");
     expect(guest.received.get("sessionEnding")).toEqual([{ sessionId }]);
     expect(states(guest)[0]).toEqual(ended.data);
-    expect((await server.api.get(`/api/session/${sessionId}`)).body.ended_at).toBe(ended.data.endedAt);
+    expect((await server.api.get(`/api/session/${sessionId}`, hostToken)).body.ended_at).toBe(
+      ended.data.endedAt,
+    );
 
     // Typing: refused, the server's text unchanged.
     guest.file().insert(0, "after the end\n");
@@ -98,7 +100,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
       status: 409,
       body: { code: "session_ended", message: SESSION_ENDED_MESSAGE },
     });
-    expect(await server.api.get(`/api/session/${sessionId}`)).toMatchObject({
+    expect(await server.api.get(`/api/session/${sessionId}`, hostToken)).toMatchObject({
       body: { ended_at: ended.data.endedAt },
     });
     // Reading the repository still works.
@@ -138,7 +140,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
   });
 
   it("takes edits again once the host reopens it", async () => {
-    const { sessionId, host, guest } = await newSession();
+    const { sessionId, host, guest, hostToken } = await newSession();
     await host.request("sessionEnding", { sessionId });
     const reopened = await host.request<SessionState>("reopenSession", { sessionId });
     expect(reopened).toEqual({ ok: true, data: { sessionId, endedAt: null } });
@@ -149,6 +151,6 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
     expect(await host.request("createFile", { sessionId, path: "src/more.js", kind: "file" })).toMatchObject({
       ok: true,
     });
-    expect((await server.api.get(`/api/session/${sessionId}`)).body.ended_at).toBeNull();
+    expect((await server.api.get(`/api/session/${sessionId}`, hostToken)).body.ended_at).toBeNull();
   });
 });

@@ -6,7 +6,7 @@ import {
 } from "@ensemble/protocol";
 import { type Request, Router } from "express";
 import type { Config } from "../../env";
-import { clientAddress, publicOrigin, requireUser } from "../../http/auth";
+import { bearerToken, clientAddress, publicOrigin, requireUser } from "../../http/auth";
 import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Limiter } from "../../limiter";
@@ -27,7 +27,10 @@ async function takeFromAddress(limiter: Limiter, req: Request) {
   }
 }
 
-/** The sessions API of spec §7. The session id is a capability: knowing it lets one join. */
+/**
+ * The sessions API of spec §7. The session id is a capability: knowing it lets one join;
+ * reading who takes part needs one to have joined.
+ */
 export function sessionRoutes(
   sessions: SessionService,
   auth: AuthService,
@@ -41,7 +44,7 @@ export function sessionRoutes(
     await takeFromAddress(limits.create, req);
     const user = await authenticate(req);
     const { title } = parseBody(req, CreateSessionBodySchema);
-    res.status(201).json(await sessions.create(user.id, title, publicOrigin(req, config.PUBLIC_URL)));
+    res.status(201).json(await sessions.create(user.id, title, publicOrigin(req, config)));
   });
 
   router.post("/session/join", async (req, res) => {
@@ -54,7 +57,9 @@ export function sessionRoutes(
   router.get("/session/:id", async (req, res) => {
     const id = SessionIdSchema.safeParse(req.params.id);
     if (!id.success) throw new HttpError("not_found", "Session not found");
-    res.json(await sessions.get(id.data));
+    // A token is optional here, but one that is sent must be valid.
+    const viewer = bearerToken(req) === undefined ? undefined : await authenticate(req);
+    res.json(await sessions.get(id.data, viewer?.id));
   });
 
   return router;

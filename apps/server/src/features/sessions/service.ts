@@ -6,6 +6,7 @@ import {
   type Role,
   SESSION_ENDED_MESSAGE,
   type SessionResponse,
+  type SessionSummary,
 } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import { HttpError } from "../../http/errors";
@@ -79,9 +80,12 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
 
     setLanguage: (sessionId: string, language: Language) => sessions.setLanguage(sessionId, language),
 
-    async get(sessionId: string): Promise<SessionResponse> {
+    /** The whole record for a participant; for anyone else (`viewerId` undefined too) only its title. */
+    async get(sessionId: string, viewerId: string | undefined): Promise<SessionResponse | SessionSummary> {
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
+      const isParticipant = viewerId !== undefined && (await sessions.roleOf(sessionId, viewerId)) !== null;
+      if (!isParticipant) return { session_id: session.id, title: session.title };
       return {
         session_id: session.id,
         title: session.title,

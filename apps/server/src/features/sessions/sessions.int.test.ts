@@ -1,6 +1,6 @@
 import { DEMO_SESSION_ID } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
 describe.each(DATABASES)("sessions API on %s", (kind) => {
   let server: TestServer;
@@ -41,7 +41,7 @@ describe.each(DATABASES)("sessions API on %s", (kind) => {
         title: "Pairing",
         session_link: `https://ensemble.example/code-editor-dashboard/${id}`,
       });
-      const session = await server.api.get(`/api/session/${id}`);
+      const session = await server.api.get(`/api/session/${id}`, user.token);
       expect(session.body.participants).toEqual([
         expect.objectContaining({ user_id: user.user.id, role: "host", name: user.user.name }),
       ]);
@@ -99,7 +99,7 @@ describe.each(DATABASES)("sessions API on %s", (kind) => {
       expect(again.body.message).toBe("You are already in this session");
       const hostJoins = await server.api.post("/api/session/join", { session_id: id }, host.token);
       expect(hostJoins.body.role).toBe("host");
-      const session = await server.api.get(`/api/session/${id}`);
+      const session = await server.api.get(`/api/session/${id}`, guest.token);
       const participants = session.body.participants as { user_id: string; role: string }[];
       expect(participants.map((p) => [p.user_id, p.role])).toEqual([
         [host.user.id, "host"],
@@ -121,13 +121,38 @@ describe.each(DATABASES)("sessions API on %s", (kind) => {
       expect((await server.api.get(`/api/session/${"x".repeat(200)}`)).status).toBe(404);
     });
 
-    it("shows the demo session as public, with no email of any participant", async () => {
+    it("shows the whole record, without emails, to a participant only", async () => {
       const user = await buildUser(server.api);
       await server.api.post("/api/session/join", { session_id: DEMO_SESSION_ID }, user.token);
-      const res = await server.api.get(`/api/session/${DEMO_SESSION_ID}`);
+      const res = await server.api.get(`/api/session/${DEMO_SESSION_ID}`, user.token);
       expect(res.status).toBe(200);
       expect(res.body).toMatchObject({ session_id: DEMO_SESSION_ID, is_public: true });
+      expect(res.body.participants).toContainEqual(expect.objectContaining({ user_id: user.user.id }));
       expect(JSON.stringify(res.body)).not.toContain(user.user.email);
+    });
+
+    it("tells anyone else, signed in or not, only that it exists and its title", async () => {
+      const { host, sessionId } = await buildSession(server.api, "Secret pairing");
+      const outsider = await buildUser(server.api);
+      const summary = { session_id: sessionId, title: "Secret pairing" };
+      for (const token of [undefined, outsider.token]) {
+        const res = await server.api.get(`/api/session/${sessionId}`, token);
+        expect(res.status).toBe(200);
+        expect(res.body).toEqual(summary);
+        expect(JSON.stringify(res.body)).not.toContain(host.user.id);
+        expect(JSON.stringify(res.body)).not.toContain(host.user.name);
+      }
+      // Joining is what makes one a participant; reading did not.
+      expect(
+        await server.db.query("SELECT 1 FROM session_participants WHERE user_id = $1", [outsider.user.id]),
+      ).toEqual([]);
+    });
+
+    it("refuses a forged or expired token rather than reading it as no token", async () => {
+      const { sessionId } = await buildSession(server.api);
+      const res = await server.api.get(`/api/session/${sessionId}`, "forged.token.value");
+      expect(res.status).toBe(401);
+      expect(res.body).toEqual({ code: "invalid_token", message: "Invalid token" });
     });
   });
 });

@@ -45,7 +45,7 @@ export const DOC_TOPICS: readonly DocTopic[] = [
       },
       {
         heading: "Sessions",
-        body: "POST /api/session/create starts a session and returns its link; POST /api/session/join joins one by ID; GET /api/session/{id} lists its participants.",
+        body: "POST /api/session/create starts a session and returns its link; POST /api/session/join joins one by ID; GET /api/session/{id} lists its participants to a participant's token, and shows anyone else only its title.",
       },
     ],
   },

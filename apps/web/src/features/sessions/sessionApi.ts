@@ -1,8 +1,4 @@
-import {
-  CreateSessionResponseSchema,
-  JoinSessionResponseSchema,
-  SessionResponseSchema,
-} from "@ensemble/protocol";
+import { CreateSessionResponseSchema, JoinSessionResponseSchema } from "@ensemble/protocol";
 import { apiRequest } from "../../lib/api";
 
 /** POST /api/session/create: the server picks the id (the spec's client sent the join field). */
@@ -16,9 +12,4 @@ export function postJoinSession(sessionId: string) {
     method: "POST",
     body: { session_id: sessionId },
   });
-}
-
-/** GET /api/session/{id} */
-export function getSession(sessionId: string) {
-  return apiRequest(`/api/session/${encodeURIComponent(sessionId)}`, SessionResponseSchema);
 }
