@@ -11,6 +11,7 @@ import {
 import { Server, type Socket } from "socket.io";
 import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
+import { createAdmission } from "./admission";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
@@ -47,6 +48,8 @@ export type EditorSocket = Socket<
 /**
  * socket.io on the HTTP server's port. Every connection must present our protocol version
  * and, optionally, a bearer token; a bad token is refused rather than downgraded to guest.
+ * Every event then passes the admission gate (catalogue names only, a rate per connection)
+ * before any listener sees it.
  */
 export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
   // msgpack carries a binary Yjs message in the same frame as its event, not as an attachment.
@@ -75,5 +78,6 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
       next(new Error(CONNECT_ERRORS.invalidToken));
     }
   });
+  io.on("connection", createAdmission());
   return io;
 }
