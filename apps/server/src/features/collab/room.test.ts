@@ -1,8 +1,10 @@
 import { CollabClient, fileIdAt } from "@ensemble/collab";
 import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
+import * as encoding from "lib0/encoding";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
+import { MAX_AWARENESS_STATE_CHARS } from "./awareness";
 import { Room, type RoomBroadcast, type RoomConnection } from "./room";
 import { Workspace } from "./workspace";
 
@@ -198,5 +200,71 @@ describe("a room loaded from a snapshot of the old format", () => {
     });
     expect(room.isNew).toBe(true);
     expect(room.text(MAIN)).toBe("legacy();\n");
+  });
+});
+
+describe("a room's awareness", () => {
+  /** y-protocols' awareness encoding of these entries. */
+  const awarenessUpdate = (...entries: [clientId: number, clock: number, json: string][]) => {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, entries.length);
+    for (const [clientId, clock, json] of entries) {
+      encoding.writeVarUint(encoder, clientId);
+      encoding.writeVarUint(encoder, clock);
+      encoding.writeVarString(encoder, json);
+    }
+    return encoding.toUint8Array(encoder);
+  };
+  const connection = (id: string): RoomConnection => ({
+    id,
+    user: { id, name: id },
+    sendSync: () => {},
+    sendAwareness: () => {},
+  });
+
+  function awarenessRoom() {
+    const relayed: Uint8Array[] = [];
+    const room = new Room("s", { sync: () => {}, awareness: (m) => relayed.push(m) }, async () => {});
+    const alice = connection("alice");
+    const bob = connection("bob");
+    room.join(alice);
+    room.join(bob);
+    return { room, relayed, alice, bob };
+  }
+
+  it("takes one state per connection, of the client id it used first, and relays it", () => {
+    const { room, relayed, alice } = awarenessRoom();
+    room.receiveAwareness(alice, awarenessUpdate([7, 1, '{"cursor":1}']));
+    room.receiveAwareness(alice, awarenessUpdate([7, 2, '{"cursor":2}']));
+    expect(relayed).toHaveLength(2);
+    expect(() => room.receiveAwareness(alice, awarenessUpdate([8, 1, '{"cursor":3}']))).toThrow(
+      expect.objectContaining({ code: "update_refused" }),
+    );
+    expect(relayed).toHaveLength(2);
+  });
+
+  it("refuses an update with many states whole, however it starts, and relays nothing", () => {
+    const { room, relayed, alice } = awarenessRoom();
+    const many = Array.from({ length: 2999 }, (_, i): [number, number, string] => [7 + i, 1, "{}"]);
+    expect(() => room.receiveAwareness(alice, awarenessUpdate(...many))).toThrow(
+      expect.objectContaining({ code: "invalid_message" }),
+    );
+    expect(relayed).toHaveLength(0);
+    // Nothing was bound by it: the connection's first state is still free to choose.
+    room.receiveAwareness(alice, awarenessUpdate([100, 1, "{}"]));
+    expect(relayed).toHaveLength(1);
+  });
+
+  it("refuses another connection's client id and a state over 4 KiB", () => {
+    const { room, relayed, alice, bob } = awarenessRoom();
+    room.receiveAwareness(alice, awarenessUpdate([7, 1, "{}"]));
+    expect(() => room.receiveAwareness(bob, awarenessUpdate([7, 2, '{"cursor":9}']))).toThrow(
+      expect.objectContaining({ code: "update_refused" }),
+    );
+    const big = JSON.stringify({ pad: "x".repeat(MAX_AWARENESS_STATE_CHARS) });
+    expect(() => room.receiveAwareness(bob, awarenessUpdate([9, 1, big]))).toThrow(
+      expect.objectContaining({ code: "invalid_message" }),
+    );
+    expect(relayed).toHaveLength(1);
   });
 });
