@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Server as HttpServer } from "node:http";
 import {
   type ClientToServerEvents,
@@ -66,8 +66,7 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
       return next(new Error(CONNECT_ERRORS.protocolMismatch));
     }
     if (!handshake.data.token) {
-      const guestId = handshake.data.guestId ?? randomBytes(12).toString("base64url");
-      socket.data.identity = { kind: "guest", id: `guest-${guestId}`, name: "Anonymous" };
+      socket.data.identity = { kind: "guest", id: guestId(handshake.data.guestSecret), name: "Anonymous" };
       return next();
     }
     try {
@@ -80,4 +79,13 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
   });
   io.on("connection", createAdmission());
   return io;
+}
+
+/**
+ * A guest's participant id: a one-way hash of the secret its browser keeps (so the id everyone
+ * sees cannot be turned back into it), or a new random one for a guest without a secret.
+ */
+function guestId(secret: string | undefined): string {
+  const id = secret ? createHash("sha256").update(secret).digest().subarray(0, 16) : randomBytes(16);
+  return `guest-${id.toString("base64url")}`;
 }

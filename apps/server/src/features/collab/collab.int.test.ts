@@ -203,26 +203,6 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     expect(message).toBe("protocol_mismatch");
   });
 
-  it("keeps a guest the same participant across reconnects by its browser's guest id", async () => {
-    const { host, sessionId } = await newSession();
-    const h = await editor(host.token);
-    await h.join(sessionId);
-    const guestId = "guest0123456789abcdef";
-    const first = await editors.open(undefined, { guestId });
-    const joined = await first.join(sessionId);
-    expect(joined.ok && joined.data.self.id).toBe(`guest-${guestId}`);
-    const second = await editors.open(undefined, { guestId });
-    await second.join(sessionId);
-    h.socket.emit("getParticipants", sessionId);
-    await waitFor(() => h.received.has("participantsList"));
-    expect(h.received.get("participantsList")?.[0]).toHaveLength(2);
-    expect(h.received.get("participantJoined")).toHaveLength(1);
-    const bad = socketClient(server.url, { protocolVersion: PROTOCOL_VERSION, guestId: "../x" });
-    expect(await new Promise((resolve) => bad.on("connect_error", (e) => resolve(e.message)))).toBe(
-      "bad_handshake",
-    );
-  });
-
   it("lets anyone edit the public demo session", async () => {
     const e = await editor();
     expect((await e.join(DEMO_SESSION_ID)).ok).toBe(true);
