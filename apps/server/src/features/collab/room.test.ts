@@ -1,11 +1,11 @@
 import { CollabClient, fileIdAt } from "@ensemble/collab";
-import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
+import { LANGUAGE_MAIN_FILES, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import * as encoding from "lib0/encoding";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { MAX_AWARENESS_STATE_CHARS } from "./awareness";
-import { Room, type RoomBroadcast, type RoomConnection } from "./room";
+import { Room, type RoomBroadcast, type RoomConnection, RoomMessageError } from "./room";
 import { Workspace } from "./workspace";
 
 // Counted, not changed: which Yjs work the server does for a client is what these tests check.
@@ -266,5 +266,64 @@ describe("a room's awareness", () => {
       expect.objectContaining({ code: "invalid_message" }),
     );
     expect(relayed).toHaveLength(1);
+  });
+});
+
+describe("a room's document cap", () => {
+  it("refuses whole an update that would take the document past its cap; others still edit", () => {
+    const maxBytes = 64 * 1024;
+    const clients: PipeClient[] = [];
+    const broadcast: RoomBroadcast = {
+      sync: (m, except) => {
+        for (const c of clients) if (c.connection !== except) c.toClient.push(m);
+      },
+      awareness: () => {},
+    };
+    const room = new Room("s", broadcast, async () => {}, { updates: [] }, undefined, maxBytes);
+    const refusals: unknown[] = [];
+    const deliver = () => {
+      while (clients.some((c) => c.toServer.length + c.toClient.length > 0)) {
+        for (const c of clients) {
+          for (let m = c.toServer.shift(); m; m = c.toServer.shift()) {
+            try {
+              room.receiveSync(c.connection, m);
+            } catch (error) {
+              refusals.push(error);
+            }
+          }
+          for (let m = c.toClient.shift(); m; m = c.toClient.shift()) c.client.receiveSync(m);
+        }
+      }
+    };
+    const [flooder, typist] = ["flooder", "typist"].map((name) => {
+      const c = new PipeClient(name);
+      clients.push(c);
+      room.join(c.connection);
+      c.client.connected();
+      return c as PipeClient;
+    }) as [PipeClient, PipeClient];
+    deliver();
+    // Characters typed one by one at scattered places: ~17 bytes of Yjs each, for 1 of text.
+    const scatter = () =>
+      flooder.doc.transact(() => {
+        for (let k = 0; k < 1000; k++) flooder.file.insert((k * 7919) % (flooder.file.length + 1), "c");
+      });
+    let accepted = 0;
+    for (let i = 0; i < 8; i++) {
+      const before = refusals.length;
+      scatter();
+      deliver();
+      if (refusals.length === before) accepted += 1;
+    }
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(8);
+    expect(refusals.every((e) => e instanceof RoomMessageError && e.code === "update_refused")).toBe(true);
+    expect((refusals[0] as Error).message).toBe(WORKSPACE_MESSAGES.documentTooLarge);
+    expect(room.bytes).toBeLessThanOrEqual(maxBytes);
+    const size = room.bytes;
+    typist.file.insert(0, "hi");
+    deliver();
+    expect(room.text(MAIN).startsWith("hi")).toBe(true);
+    expect(room.bytes).toBeGreaterThan(size);
   });
 });

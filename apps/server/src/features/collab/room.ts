@@ -6,7 +6,7 @@ import {
   SYNC_STEP1,
   SYNC_UPDATE,
 } from "@ensemble/collab";
-import { SESSION_ENDED_MESSAGE } from "@ensemble/protocol";
+import { SESSION_ENDED_MESSAGE, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import * as Y from "yjs";
 import { AwarenessStore, decodeAwareness } from "./awareness";
 import type { StoredDoc } from "./repo";
@@ -87,6 +87,8 @@ export class Room {
     private readonly onUpdate: (update: Uint8Array) => Promise<void>,
     stored: StoredDoc = { updates: [] },
     private readonly counts: UpdateCounts = { applied: 0, refused: 0, deferred: 0 },
+    /** The cap on `bytes`: a client update that would pass it is refused whole. */
+    private readonly maxBytes: number = WORKSPACE_LIMITS.maxDocumentBytes,
   ) {
     this.state = new SyncState(stored);
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
@@ -184,6 +186,19 @@ export class Room {
   }
 
   /**
+   * The document's size as stored and sent to a joiner: the last snapshot and every update
+   * since (deleted text included until the next compaction folds it away).
+   */
+  get bytes(): number {
+    return this.state.bytes;
+  }
+
+  /** Whether the document has no room for one more file of the largest size. */
+  get isFull(): boolean {
+    return this.state.bytes + WORKSPACE_LIMITS.maxFileBytes > this.maxBytes;
+  }
+
+  /**
    * Adds a connection and tells it who is here. Sync starts with the client's step 1, which
    * we answer with step 2 and our own step 1: the client's answer to that is computed after
    * it counts itself connected, so no edit falls between its step 2 and its live updates.
@@ -237,6 +252,11 @@ export class Room {
     if (this.isEnded) {
       this.counts.refused += 1;
       throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
+    }
+    // Text limits do not bound Yjs's bookkeeping (a character per item, deleted items): this does.
+    if (this.state.bytes + parsed.update.byteLength > this.maxBytes) {
+      this.counts.refused += 1;
+      throw new RoomMessageError(WORKSPACE_MESSAGES.documentTooLarge, "update_refused");
     }
     // The guard let through only what applies whole (nothing pending): the client's bytes
     // are what changed, plus at most what we already had, which every receiver skips.

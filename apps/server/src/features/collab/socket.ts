@@ -1,5 +1,10 @@
 import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
-import { type Presence, SESSION_ENDED_MESSAGE, type SessionState } from "@ensemble/protocol";
+import {
+  type Presence,
+  SESSION_ENDED_MESSAGE,
+  type SessionState,
+  WORKSPACE_MESSAGES,
+} from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
@@ -170,6 +175,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     const room: Room | undefined = rooms.loaded(sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
+    if (room.isFull) throw new SocketEventError("limit", WORKSPACE_MESSAGES.documentTooLarge);
     try {
       return await room.change(operation);
     } catch (error) {
