@@ -83,9 +83,10 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   }
 
   handle(socket, "joinSession", logger, async (sessionId) => {
-    await leave();
     const userId = identity.kind === "user" ? identity.id : undefined;
+    // A refused join (an unknown session) leaves the socket where it was.
     const { role, title, language, endedAt } = await sessions.joinRealtime(userId, sessionId);
+    await leave();
     const presence: Presence = {
       id: selfId,
       name: identity.name,
