@@ -11,6 +11,7 @@ import {
   startTestServer,
   type TestServer,
 } from "../../../test/harness";
+import { sessionRoom } from "../../realtime/session";
 
 describe.each(DATABASES)("live editing on %s", (kind) => {
   let server: TestServer;
@@ -108,14 +109,20 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     await waitFor(() => a.text() === `ok ${textBefore}`);
   });
 
-  it("refuses joining an unknown session and a malformed id", async () => {
+  it("refuses joining an unknown session and a malformed id, leaving the socket where it was", async () => {
+    const { sessionId } = await newSession();
     const e = await editor();
+    await e.join(sessionId);
+    await waitFor(() => e.client.synced);
     expect(await e.join("does-not-exist")).toEqual({
       ok: false,
       error: { code: "not_found", message: "Session not found" },
     });
     const odd = await e.join("../../etc");
     expect(odd.ok).toBe(false);
+    const onServer = server.app.io.sockets.sockets.get(e.socket.id ?? "");
+    expect(onServer?.data.session?.id).toBe(sessionId);
+    expect(onServer?.rooms.has(sessionRoom(sessionId))).toBe(true);
   });
 
   it("announces joins, leaves and participant lists", async () => {
