@@ -136,20 +136,27 @@ describe(`socket fuzz (seed ${SEED}: FUZZ_SEED=${SEED} replays it)`, () => {
     }
     while (tally.sent < EVENTS) await Promise.all(Array.from({ length: PARALLEL }, runBatch));
 
-    // Garbage over a Yjs lane too: frames that do not decode, and messages that are not Yjs.
-    const { socket, ticket } = await connect({ guestSecret }, sessionId);
-    const lane = new WebSocket(laneUrl(server.url, ticket ?? ""));
-    await new Promise((resolve) => lane.once("open", resolve));
-    for (let i = 0; i < LANE_FRAMES; i++) {
-      lane.send(
-        i % 2
-          ? fuzzer.bytes(1 + (i % 300))
-          : encodeLaneFrame([[LANE_SYNC, fuzzer.yjsGarbage().subarray(0, 4096)]]),
-      );
+    // Garbage over Yjs lanes too: frames that do not decode, and messages that are not Yjs
+    // (over several connections, each under its Yjs meter), then a text frame, which closes one.
+    const perLane = LANE_FRAMES / PARALLEL;
+    for (let l = 0; l < PARALLEL; l++) {
+      const { socket, ticket } = await connect({ guestSecret }, sessionId);
+      const lane = new WebSocket(laneUrl(server.url, ticket ?? ""));
+      await new Promise((resolve) => lane.once("open", resolve));
+      lane.on("message", (data, isBinary) => {
+        if (isBinary) return;
+        const { code } = JSON.parse(String(data)) as { code: string };
+        tally.codes[`lane ${code}`] = (tally.codes[`lane ${code}`] ?? 0) + 1;
+        if (code === "internal") tally.failures.push(`lane refusal ${String(data)}`);
+      });
+      for (let i = 0; i < perLane; i++) {
+        const garbage = fuzzer.yjsGarbage().subarray(0, 4096);
+        lane.send(i % 2 ? fuzzer.bytes(1 + (i % 300)) : encodeLaneFrame([[LANE_SYNC, garbage]]));
+      }
+      lane.send("not binary");
+      await new Promise((resolve) => lane.once("close", resolve));
+      socket.disconnect();
     }
-    lane.send("not binary");
-    await new Promise((resolve) => lane.once("close", resolve));
-    socket.disconnect();
 
     expect(tally.failures.slice(0, 5)).toEqual([]);
     expect(tally.acks).toBe(tally.ackErrors);

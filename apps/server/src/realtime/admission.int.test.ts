@@ -106,4 +106,20 @@ describe("the admission gate in front of every socket event", () => {
     guest.file().insert(0, "x");
     await waitFor(() => guest.client.synced);
   });
+
+  it("cuts off a flood of Yjs messages from one connection, and lets it edit again a second later", async () => {
+    const { host, guest } = await joinedPair();
+    const relayed = () => (host.received.get("yjsAwareness") ?? []).length;
+    const before = relayed();
+    // Each change of the local state is one awareness message, as a browser's cursor moves.
+    for (let i = 0; i < 400; i++) guest.awareness.setLocalStateField("n", i);
+    await waitFor(() => refusals(guest).length >= 400 - 300, 5000, "the refusals");
+    expect(refusals(guest).every((r) => r.code === "rate_limited" && r.event === "yjsAwareness")).toBe(true);
+    // At most two windows' worth reach the others, whichever second the flood straddled.
+    expect(relayed() - before).toBeLessThanOrEqual(300);
+    // The window is a second: the test waits it out, then the guest's edits flow again.
+    await new Promise((resolve) => setTimeout(resolve, 1100));
+    guest.file().insert(0, "calm again\n");
+    await waitFor(() => host.text().startsWith("calm again\n"), 5000, "the guest's edit");
+  });
 });

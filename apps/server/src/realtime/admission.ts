@@ -32,7 +32,7 @@ const nameOf = (name: unknown) => (typeof name === "string" ? name : String(name
  * is not in the client catalogue, socket.io's reserved names (`disconnect`, `connect`, …)
  * included, is refused as `unknown_event` and reaches no listener; every other event but
  * Yjs counts against its class's bucket for this connection and is refused as `rate_limited`
- * once it is empty. Buckets are in memory: a connection lives on one node. Metered events
+ * once it is empty (Yjs has its own synchronous `StreamMeter`). Buckets are in memory: a connection lives on one node. Metered events
  * keep their order among themselves (one chain per connection).
  */
 export function createAdmission() {
@@ -81,3 +81,28 @@ export function createAdmission() {
     });
   };
 }
+
+/** Yjs messages (sync and awareness) one connection may send a second: far above fast typing. */
+const STREAM_PER_SECOND = 150;
+
+/**
+ * The `stream` class's meter for one connection: counted synchronously, since a promise per
+ * keystroke would slow the hot path; a fixed one-second window is enough to cut off a flood.
+ */
+export class StreamMeter {
+  private windowStart = 0;
+  private count = 0;
+
+  /** Counts one message; false once this second's allowance is spent. */
+  take(now = Date.now()): boolean {
+    if (now - this.windowStart >= 1000) {
+      this.windowStart = now;
+      this.count = 0;
+    }
+    this.count += 1;
+    return this.count <= STREAM_PER_SECOND;
+  }
+}
+
+/** Why a Yjs message over the meter was refused. */
+export const STREAM_REFUSAL = `More than ${STREAM_PER_SECOND} edits and cursor moves a second: slow down`;

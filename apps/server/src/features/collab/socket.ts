@@ -6,6 +6,7 @@ import {
   WORKSPACE_MESSAGES,
 } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
+import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
@@ -235,9 +236,11 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   handle(socket, "sessionEnding", logger, ({ sessionId }) => setEnded(sessionId, true));
   handle(socket, "reopenSession", logger, ({ sessionId }) => setEnded(sessionId, false));
 
-  // Synchronous on purpose: see RoomRegistry.loaded.
+  // Synchronous on purpose: see RoomRegistry.loaded. The lane's messages come here too.
+  const meter = new StreamMeter();
   const relay = (kind: "sync" | "awareness") => (message: Uint8Array) => {
     const member = requireMember();
+    if (!meter.take()) throw new SocketEventError("rate_limited", STREAM_REFUSAL);
     const room = rooms.loaded(member.sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     try {
