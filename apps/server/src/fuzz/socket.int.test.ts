@@ -175,5 +175,6 @@ describe(`socket fuzz (seed ${SEED}: FUZZ_SEED=${SEED} replays it)`, () => {
     await waitFor(() => watcher.client.synced);
     host.file().insert(0, "after the fuzz\n");
     await waitFor(() => watcher.text().startsWith("after the fuzz\n"), 5000, "an edit after the fuzz");
-  });
+    // About 10 s alone on two cores; room for a busy CI machine.
+  }, 120_000);
 });
