@@ -122,4 +122,13 @@ describe("the admission gate in front of every socket event", () => {
     guest.file().insert(0, "calm again\n");
     await waitFor(() => host.text().startsWith("calm again\n"), 5000, "the guest's edit");
   });
+
+  it("drops a flood of edits past the meter, then asks for them again: nothing typed is lost", async () => {
+    const { host, guest } = await joinedPair();
+    // Each insert is its own update message, as fast as a script can send them.
+    for (let i = 0; i < 400; i++) guest.file().insert(0, "k");
+    await waitFor(() => refusals(guest).some((r) => r.event === "yjsSync" && r.code === "rate_limited"));
+    await waitFor(() => host.text() === guest.text(), 10_000, "the dropped edits");
+    expect(host.text().startsWith("k".repeat(400))).toBe(true);
+  });
 });

@@ -308,6 +308,14 @@ export class Room {
     if (bytes) this.broadcast.awareness(bytes, connection);
   }
 
+  /**
+   * Asks a member for every update the room lacks (our step 1: its answer is a step 2 of the
+   * difference), after one of its messages was dropped unread.
+   */
+  askForMissing(connection: RoomConnection): void {
+    if (this.connections.has(connection)) connection.sendSync(encodeStep1(this.doc));
+  }
+
   /** Text of the file at `path` (empty when there is none). */
   text(path: string): string {
     return this.workspace.read().find((f) => f.path === path)?.content ?? "";

@@ -238,9 +238,22 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
 
   // Synchronous on purpose: see RoomRegistry.loaded. The lane's messages come here too.
   const meter = new StreamMeter();
+  let isResyncDue = false;
+  /** A dropped update leaves a gap: once the meter allows again, ask for what we lack. */
+  const resyncLater = (member: Membership) => {
+    if (isResyncDue) return;
+    isResyncDue = true;
+    setTimeout(() => {
+      isResyncDue = false;
+      if (membership === member) rooms.loaded(member.sessionId)?.askForMissing(member.connection);
+    }, 1000).unref();
+  };
   const relay = (kind: "sync" | "awareness") => (message: Uint8Array) => {
     const member = requireMember();
-    if (!meter.take()) throw new SocketEventError("rate_limited", STREAM_REFUSAL);
+    if (!meter.take()) {
+      if (kind === "sync") resyncLater(member);
+      throw new SocketEventError("rate_limited", STREAM_REFUSAL);
+    }
     const room = rooms.loaded(member.sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     try {
