@@ -31,9 +31,10 @@ const nameOf = (name: unknown) => (typeof name === "string" ? name : String(name
  * The gate in front of every socket.io listener (a `socket.use` middleware): an event that
  * is not in the client catalogue, socket.io's reserved names (`disconnect`, `connect`, …)
  * included, is refused as `unknown_event` and reaches no listener; every other event but
- * Yjs counts against its class's bucket for this connection and is refused as `rate_limited`
- * once it is empty (Yjs has its own synchronous `StreamMeter`). Buckets are in memory: a connection lives on one node. Metered events
- * keep their order among themselves (one chain per connection).
+ * Yjs counts against its class's bucket for this connection and is refused as
+ * `rate_limited` once it is empty (Yjs has its own synchronous `StreamMeter`). Buckets are
+ * in memory: a connection lives on one node. Metered events keep their order among
+ * themselves (one chain per connection).
  */
 export function createAdmission() {
   const buckets = new Map(
