@@ -172,14 +172,16 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   });
 
   /** Runs a file operation on the joined session's workspace; refusals go back as errors. */
-  async function changeWorkspace<T>(sessionId: string, operation: (workspace: Workspace) => T): Promise<T> {
+  async function changeWorkspace<T>(
+    sessionId: string,
+    operation: (workspace: Workspace, room: Room) => T,
+  ): Promise<T> {
     requireMember(sessionId);
     const room: Room | undefined = rooms.loaded(sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
-    if (room.isFull) throw new SocketEventError("limit", WORKSPACE_MESSAGES.documentTooLarge);
     try {
-      return await room.change(operation);
+      return await room.change((workspace) => operation(workspace, room));
     } catch (error) {
       if (error instanceof WorkspaceError) throw new SocketEventError(error.code, error.message);
       throw error;
@@ -187,9 +189,11 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   }
 
   handle(socket, "createFile", logger, async ({ sessionId, path, kind, content }) => ({
-    path: await changeWorkspace(sessionId, (w) =>
-      kind === "folder" ? w.createFolder(path) : w.createFile(path, content),
-    ),
+    path: await changeWorkspace(sessionId, (w, room) => {
+      // A new file may hold up to a file's limit: a nearly full document takes none.
+      if (room.isFull) throw new WorkspaceError("limit", WORKSPACE_MESSAGES.documentTooLarge);
+      return kind === "folder" ? w.createFolder(path) : w.createFile(path, content);
+    }),
   }));
 
   handle(socket, "renamePath", logger, async ({ sessionId, from, to }) => ({
