@@ -83,27 +83,30 @@ export function createAdmission() {
   };
 }
 
-/** Yjs messages (sync and awareness) one connection may send a second: far above fast typing. */
-const STREAM_PER_SECOND = 150;
+/**
+ * Yjs messages (sync and awareness) of one connection: a bucket of 1000 that refills at 200 a
+ * second. Typing with a held key sends about 60 a second; a script's burst of edits fits.
+ */
+const STREAM_BUCKET = { perSecond: 200, burst: 1000 };
 
 /**
- * The `stream` class's meter for one connection: counted synchronously, since a promise per
- * keystroke would slow the hot path; a fixed one-second window is enough to cut off a flood.
+ * The `stream` class's token bucket for one connection, kept synchronously: a promise per
+ * keystroke would slow the hot path.
  */
 export class StreamMeter {
-  private windowStart = 0;
-  private count = 0;
+  private tokens: number = STREAM_BUCKET.burst;
+  private refilledAt = Date.now();
 
-  /** Counts one message; false once this second's allowance is spent. */
+  /** Takes one token; false when the bucket is empty. */
   take(now = Date.now()): boolean {
-    if (now - this.windowStart >= 1000) {
-      this.windowStart = now;
-      this.count = 0;
-    }
-    this.count += 1;
-    return this.count <= STREAM_PER_SECOND;
+    const refill = ((now - this.refilledAt) * STREAM_BUCKET.perSecond) / 1000;
+    this.tokens = Math.min(STREAM_BUCKET.burst, this.tokens + refill);
+    this.refilledAt = now;
+    if (this.tokens < 1) return false;
+    this.tokens -= 1;
+    return true;
   }
 }
 
 /** Why a Yjs message over the meter was refused. */
-export const STREAM_REFUSAL = `More than ${STREAM_PER_SECOND} edits and cursor moves a second: slow down`;
+export const STREAM_REFUSAL = `More than ${STREAM_BUCKET.perSecond} edits and cursor moves a second: slow down`;
