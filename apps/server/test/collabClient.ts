@@ -64,9 +64,9 @@ export async function openEditor(
   url: string,
   token?: string,
   /** `lane`: Yjs messages over the lane after each join, as the browser does. */
-  options: { reconnection?: boolean; guestId?: string; lane?: boolean } = {},
+  options: { reconnection?: boolean; guestSecret?: string; lane?: boolean } = {},
 ) {
-  const identity = token ? { token } : options.guestId ? { guestId: options.guestId } : {};
+  const identity = token ? { token } : options.guestSecret ? { guestSecret: options.guestSecret } : {};
   const socket = socketClient(
     url,
     { protocolVersion: PROTOCOL_VERSION, ...identity },

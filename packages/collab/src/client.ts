@@ -98,8 +98,11 @@ export class CollabClient {
     origin: unknown,
   ) => {
     if (origin === REMOTE_ORIGIN || !this.isConnected) return;
-    const changed = [...changes.added, ...changes.updated, ...changes.removed];
-    this.transport.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, changed));
+    // Only our own state: the server takes no other (y-protocols also reports here the remote
+    // states it dropped as outdated).
+    const own = this.doc.clientID;
+    if (![...changes.added, ...changes.updated, ...changes.removed].includes(own)) return;
+    this.transport.sendAwareness(awarenessProtocol.encodeAwarenessUpdate(this.awareness, [own]));
   };
 
   private setSynced(synced: boolean) {

@@ -44,8 +44,13 @@ export type ApiError = z.infer<typeof ApiErrorSchema>;
  * when the event has no ack). The server's `SocketEventError` takes only these.
  */
 export const SOCKET_ERROR_CODES = [
-  /** The payload failed its catalogue schema, or an acknowledged event came without a callback. */
+  /**
+   * The payload failed its catalogue schema, an acknowledged event came without a callback,
+   * or an event without one came with one.
+   */
   "invalid_payload",
+  /** The event is not in the catalogue (or is one of socket.io's reserved names). */
+  "unknown_event",
   /** The socket has not joined the session the event names. */
   "not_joined",
   "forbidden",
@@ -67,6 +72,7 @@ export const SOCKET_ERROR_CODES = [
   "git_failed",
   /** GitHub refused the token: the browser forgets it (spec §8). */
   "github_auth",
+  /** Too many events from this connection: nothing was done; try again after the wait named. */
   "rate_limited",
   /** The session was ended by its host: it is read-only until the host reopens it. */
   "session_ended",

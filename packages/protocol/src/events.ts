@@ -109,9 +109,17 @@ export const SessionStateSchema = z.object({ sessionId: SessionIdSchema, endedAt
 export type SessionState = z.infer<typeof SessionStateSchema>;
 
 /**
- * Every event the browser sends: its payload schema and, when it is acknowledged, the
- * schema of the ack's data. Yjs messages carry no session id: a socket edits the one
- * session it joined.
+ * How the server meters an event per connection (default `event`): `command` runs something
+ * for everyone (a tighter bucket), `signal` is call signalling (ICE candidates come in
+ * bursts), `stream` is Yjs, bounded by the document and awareness caps instead, since an
+ * asynchronous count per keystroke would slow the hot path.
+ */
+export type EventRate = "event" | "command" | "signal" | "stream";
+
+/**
+ * Every event the browser sends: its payload schema, when it is acknowledged the schema of
+ * the ack's data, and its rate class when not `event`. Yjs messages carry no session id: a
+ * socket edits the one session it joined.
  */
 export const CLIENT_EVENTS = {
   joinSession: { payload: SessionIdSchema, ack: JoinedSchema },
@@ -131,8 +139,8 @@ export const CLIENT_EVENTS = {
   sessionEnding: { payload: SessionEndingSchema, ack: SessionStateSchema },
   /** Host only: makes an ended session editable again; everyone receives `sessionState`. */
   reopenSession: { payload: SessionRefSchema, ack: SessionStateSchema },
-  yjsSync: { payload: YjsMessageSchema },
-  yjsAwareness: { payload: YjsMessageSchema },
+  yjsSync: { payload: YjsMessageSchema, rate: "stream" },
+  yjsAwareness: { payload: YjsMessageSchema, rate: "stream" },
   /**
    * Workspace operations: the only way the set of files changes. The server checks the path
    * and the limits, applies the change to the document, stores it, and everyone receives it
@@ -145,9 +153,9 @@ export const CLIENT_EVENTS = {
    * Runs the session's project from the sender's open file (or the language's main file);
    * everyone in the session, the sender included, sees the input line and the result once.
    */
-  runCode: { payload: RunCodeSchema, ack: RunCodeAckSchema },
+  runCode: { payload: RunCodeSchema, ack: RunCodeAckSchema, rate: "command" },
   /** A line typed in the shared terminal (the registered commands); the server answers for everyone. */
-  terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema },
+  terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema, rate: "command" },
   /** Asks for `terminalHistory`, then the session's `runStateUpdate`. */
   getTerminalHistory: { payload: SessionIdSchema },
   /**
@@ -174,17 +182,17 @@ export const CLIENT_EVENTS = {
   rtcReady: { payload: RtcReadySchema, ack: RtcJoinedSchema },
   rtcLeave: { payload: SessionRefSchema, ack: z.null() },
   /** Relayed to one peer of the same call, stamped with the sender's peer id. */
-  rtcOffer: { payload: RtcDescriptionOutSchema },
-  rtcAnswer: { payload: RtcDescriptionOutSchema },
-  rtcIceCandidate: { payload: RtcCandidateOutSchema },
+  rtcOffer: { payload: RtcDescriptionOutSchema, rate: "signal" },
+  rtcAnswer: { payload: RtcDescriptionOutSchema, rate: "signal" },
+  rtcIceCandidate: { payload: RtcCandidateOutSchema, rate: "signal" },
   /** Asks one peer to start the pair's connection over (after it was recreated). */
-  rtcRequestConnection: { payload: RtcRequestOutSchema },
+  rtcRequestConnection: { payload: RtcRequestOutSchema, rate: "signal" },
   /** The sender's own media state, shown to everyone in the call. */
   audioToggled: { payload: AudioToggleOutSchema },
   videoToggled: { payload: VideoToggleOutSchema },
   screenSharingStarted: { payload: SessionRefSchema },
   screenSharingEnded: { payload: SessionRefSchema },
-} as const;
+} as const satisfies Record<string, { payload: z.ZodType; ack?: z.ZodType; rate?: EventRate }>;
 
 /** Every event the server sends, with its payload schema. */
 export const SERVER_EVENTS = {

@@ -8,12 +8,13 @@ export const HandshakeSchema = z.object({
   protocolVersion: z.number().int(),
   token: z.string().max(4096).optional(),
   /**
-   * A guest's own random id, kept by the browser, so a guest who reconnects stays the same
-   * participant. It only names a guest; it grants nothing.
+   * A guest's secret: 256 random bits (hex) its browser keeps, so a guest who reconnects
+   * stays the same participant. Others see only a one-way hash of it as the guest's id, so
+   * nothing anyone is shown of a guest lets them connect as that guest.
    */
-  guestId: z
+  guestSecret: z
     .string()
-    .regex(/^[A-Za-z0-9_-]{16,64}$/)
+    .regex(/^[0-9a-f]{64}$/)
     .optional(),
 });
 export type Handshake = z.infer<typeof HandshakeSchema>;

@@ -7,6 +7,11 @@ export const WORKSPACE_LIMITS = {
   maxFiles: 500,
   maxFileBytes: 1024 * 1024,
   maxWorkspaceBytes: 10 * 1024 * 1024,
+  /**
+   * The session's whole Yjs document as stored and sent to a joiner: the text plus what Yjs
+   * keeps of every edit (one character typed at a time, or deleted, still costs its bytes).
+   */
+  maxDocumentBytes: 20 * 1024 * 1024,
   maxPathBytes: 255,
   maxDepth: 16,
 } as const;
@@ -28,6 +33,7 @@ export const WORKSPACE_MESSAGES = {
   tooManyFiles: `A session holds at most ${WORKSPACE_LIMITS.maxFiles} files.`,
   fileTooLarge: `A file holds at most ${WORKSPACE_LIMITS.maxFileBytes / 1024 / 1024} MiB.`,
   workspaceTooLarge: `A session's files hold at most ${WORKSPACE_LIMITS.maxWorkspaceBytes / 1024 / 1024} MiB in all.`,
+  documentTooLarge: `This session's document has reached its ${WORKSPACE_LIMITS.maxDocumentBytes / 1024 / 1024} MiB limit (its text and its edit history).`,
 } as const;
 
 export type PathCheck = { ok: true; path: string } | { ok: false; message: string };

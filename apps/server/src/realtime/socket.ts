@@ -1,4 +1,4 @@
-import { randomBytes } from "node:crypto";
+import { createHash, randomBytes } from "node:crypto";
 import type { Server as HttpServer } from "node:http";
 import {
   type ClientToServerEvents,
@@ -11,6 +11,7 @@ import {
 import { Server, type Socket } from "socket.io";
 import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
+import { createAdmission } from "./admission";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
@@ -47,6 +48,8 @@ export type EditorSocket = Socket<
 /**
  * socket.io on the HTTP server's port. Every connection must present our protocol version
  * and, optionally, a bearer token; a bad token is refused rather than downgraded to guest.
+ * Every event then passes the admission gate (catalogue names only, a rate per connection)
+ * before any listener sees it.
  */
 export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
   // msgpack carries a binary Yjs message in the same frame as its event, not as an attachment.
@@ -63,8 +66,7 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
       return next(new Error(CONNECT_ERRORS.protocolMismatch));
     }
     if (!handshake.data.token) {
-      const guestId = handshake.data.guestId ?? randomBytes(12).toString("base64url");
-      socket.data.identity = { kind: "guest", id: `guest-${guestId}`, name: "Anonymous" };
+      socket.data.identity = { kind: "guest", id: guestId(handshake.data.guestSecret), name: "Anonymous" };
       return next();
     }
     try {
@@ -75,5 +77,15 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
       next(new Error(CONNECT_ERRORS.invalidToken));
     }
   });
+  io.on("connection", createAdmission());
   return io;
+}
+
+/**
+ * A guest's participant id: a one-way hash of the secret its browser keeps (so the id everyone
+ * sees cannot be turned back into it), or a new random one for a guest without a secret.
+ */
+function guestId(secret: string | undefined): string {
+  const id = secret ? createHash("sha256").update(secret).digest().subarray(0, 16) : randomBytes(16);
+  return `guest-${id.toString("base64url")}`;
 }

@@ -16,7 +16,7 @@ export type EditorSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
  * with a 1–5 s randomized backoff. msgpack keeps each binary Yjs message in one frame.
  */
 export function createEditorSocket(token: string | null): EditorSocket {
-  const identity = token ? { token } : { guestId: guestId() };
+  const identity = token ? { token } : { guestSecret: guestSecret() };
   return io({
     path: "/socket.io",
     transports: ["websocket", "polling"],
@@ -31,15 +31,18 @@ export function createEditorSocket(token: string | null): EditorSocket {
   });
 }
 
-const GUEST_ID_KEY = "ensembleGuestId";
+const GUEST_SECRET_KEY = "ensembleGuestSecret";
 
-/** This browser's guest id: random, made once, so a reconnecting guest stays one participant. */
-function guestId(): string {
-  const stored = localStorage.getItem(GUEST_ID_KEY);
-  if (stored && /^[A-Za-z0-9_-]{16,64}$/.test(stored)) return stored;
-  const bytes = crypto.getRandomValues(new Uint8Array(16));
+/**
+ * This browser's guest secret: 256 random bits, made once, so a reconnecting guest stays one
+ * participant. Only this browser holds it; others see a hash of it as the guest's id.
+ */
+function guestSecret(): string {
+  const stored = localStorage.getItem(GUEST_SECRET_KEY);
+  if (stored && /^[0-9a-f]{64}$/.test(stored)) return stored;
+  const bytes = crypto.getRandomValues(new Uint8Array(32));
   const fresh = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  localStorage.setItem(GUEST_ID_KEY, fresh);
+  localStorage.setItem(GUEST_SECRET_KEY, fresh);
   return fresh;
 }
 

@@ -1,8 +1,8 @@
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 
-/** Largest awareness state (one user's cursor, selection, name) kept, in bytes of JSON. */
-const MAX_STATE_BYTES = 8 * 1024;
+/** Largest awareness state (one user's cursor, selection, name) taken, in characters of JSON. */
+export const MAX_AWARENESS_STATE_CHARS = 4096;
 
 /** y-protocols drops a peer's state it has not heard from for this long; so do we, for joiners. */
 const OUTDATED_MS = 30_000;
@@ -22,16 +22,25 @@ interface StoredEntry {
   updatedAt: number;
 }
 
-/** Decodes y-protocols' awareness update; throws on malformed bytes, JSON or oversized states. */
-export function decodeAwareness(message: Uint8Array): AwarenessEntry[] {
+/**
+ * Decodes y-protocols' awareness update; throws on malformed bytes, JSON or oversized states.
+ * `maxEntries` refuses a longer update before reading any state (a client sends only its own).
+ */
+export function decodeAwareness(
+  message: Uint8Array,
+  maxEntries = Number.POSITIVE_INFINITY,
+): AwarenessEntry[] {
   const decoder = decoding.createDecoder(message);
   const count = decoding.readVarUint(decoder);
+  if (count > maxEntries) throw new Error(`at most ${maxEntries} state in an awareness update`);
   const entries: AwarenessEntry[] = [];
   for (let i = 0; i < count; i++) {
     const clientId = decoding.readVarUint(decoder);
     const clock = decoding.readVarUint(decoder);
     const json = decoding.readVarString(decoder);
-    if (json.length > MAX_STATE_BYTES) throw new Error("awareness state too large");
+    if (json.length > MAX_AWARENESS_STATE_CHARS) {
+      throw new Error(`awareness state over ${MAX_AWARENESS_STATE_CHARS} characters`);
+    }
     const state: unknown = JSON.parse(json);
     if (state !== null && (typeof state !== "object" || Array.isArray(state))) {
       throw new Error("awareness state must be an object or null");

@@ -7,6 +7,7 @@ import { editorPool, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, openTestDb, startTestServer, type TestServer } from "../../../test/harness";
 import type { Db } from "../../db/index";
 import { createLogger } from "../../logger";
+import { COMPACTION } from "./docWriter";
 import { createDocRepo } from "./repo";
 import type { RoomConnection } from "./room";
 import { RoomRegistry } from "./rooms";
@@ -129,7 +130,7 @@ describe.each(DATABASES)("idle compaction on %s", (kind) => {
       },
       () => ({ sync: () => {}, awareness: () => {} }),
       createLogger("silent"),
-      { every: 10_000, idleMs: 300 },
+      { ...COMPACTION, every: 10_000, idleMs: 300 },
     );
     onTestFinished(() => rooms.closeAll());
     const room = await rooms.open(sessionId);

@@ -7,6 +7,7 @@ import { openTestDb } from "../../../test/harness";
 import { seededRandom as random } from "../../../test/random";
 import type { Db } from "../../db/index";
 import { createLogger } from "../../logger";
+import { COMPACTION } from "./docWriter";
 import { createDocRepo } from "./repo";
 import type { Room, RoomBroadcast, RoomConnection } from "./room";
 import { RoomRegistry } from "./rooms";
@@ -60,7 +61,7 @@ async function simulate(db: Db, seed: number, clientCount: number, opsPerClient:
   const fanOut: RoomBroadcast = { sync: broadcast("sync"), awareness: broadcast("awareness") };
   const repo = createDocRepo(db);
   const logger = createLogger("silent");
-  const rooms = new RoomRegistry(repo, () => fanOut, logger, { every: 50, idleMs: 60_000 });
+  const rooms = new RoomRegistry(repo, () => fanOut, logger, { ...COMPACTION, every: 50, idleMs: 60_000 });
   const room: Room = await rooms.open(sessionId);
 
   const connect = (c: SimClient) => {

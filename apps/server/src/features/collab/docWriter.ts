@@ -8,6 +8,12 @@ export interface CompactionPolicy {
   /** After this many stored updates. */
   every: number;
   /**
+   * After this many bytes of updates, or half the last snapshot's size if that is more: text
+   * typed and deleted again then leaves the log and what joiners are sent, and the work of
+   * folding stays in proportion to what was sent.
+   */
+  everyBytes: number;
+  /**
    * After this long without an update (ms), if anything is left to fold: a session that
    * stays loaded then reloads, after a crash, from a snapshot and a short tail.
    */
@@ -18,7 +24,7 @@ export interface CompactionPolicy {
  * 500 updates (a minute of typing); 10 s of quiet: a pause in the typing, not between keys.
  * Folding a 1 MB document costs 25-70 ms of encoding, so not at every pause of a second.
  */
-export const COMPACTION: CompactionPolicy = { every: 500, idleMs: 10_000 };
+export const COMPACTION: CompactionPolicy = { every: 500, everyBytes: 1024 * 1024, idleMs: 10_000 };
 
 /** The document a writer folds: a snapshot of it, and news that the snapshot was stored. */
 export interface Compactable {
@@ -34,6 +40,9 @@ export interface Compactable {
 export class DocWriter {
   private readonly inFlight = new Set<Promise<void>>();
   private sinceCompaction = 0;
+  private bytesSinceCompaction = 0;
+  /** The size of the last snapshot stored. */
+  private foldedBytes = 0;
   private compaction: Promise<void> = Promise.resolve();
   /** Updates pushed since the document loaded, and how many of them a stored snapshot holds. */
   private pushed = 0;
@@ -66,7 +75,10 @@ export class DocWriter {
     this.pushed += 1;
     this.lastPushAt = Date.now();
     this.sinceCompaction += 1;
-    if (this.sinceCompaction >= this.policy.every) void this.compact();
+    this.bytesSinceCompaction += update.byteLength;
+    const byteBound = Math.max(this.policy.everyBytes, this.foldedBytes / 2);
+    if (this.sinceCompaction >= this.policy.every || this.bytesSinceCompaction >= byteBound)
+      void this.compact();
     else this.armIdle(this.policy.idleMs);
     return stored;
   }
@@ -79,6 +91,7 @@ export class DocWriter {
   /** Stores what is pending, then folds the log into a snapshot of the whole document. */
   compact(): Promise<void> {
     this.sinceCompaction = 0;
+    this.bytesSinceCompaction = 0;
     this.compaction = this.compaction.then(async () => {
       await this.flush();
       // Every update pushed so far is stored, so the rows the compaction drops include them;
@@ -98,7 +111,10 @@ export class DocWriter {
       }
       this.folded = pushed;
       this.isStale = false;
-      if (taken) this.document.snapshotStored(taken);
+      if (taken) {
+        this.foldedBytes = taken.state.byteLength;
+        this.document.snapshotStored(taken);
+      }
     });
     return this.compaction;
   }

@@ -1,9 +1,11 @@
 import { CollabClient, fileIdAt } from "@ensemble/collab";
-import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
+import { LANGUAGE_MAIN_FILES, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import * as encoding from "lib0/encoding";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { Room, type RoomBroadcast, type RoomConnection } from "./room";
+import { MAX_AWARENESS_STATE_CHARS } from "./awareness";
+import { Room, type RoomBroadcast, type RoomConnection, RoomMessageError } from "./room";
 import { Workspace } from "./workspace";
 
 // Counted, not changed: which Yjs work the server does for a client is what these tests check.
@@ -198,5 +200,130 @@ describe("a room loaded from a snapshot of the old format", () => {
     });
     expect(room.isNew).toBe(true);
     expect(room.text(MAIN)).toBe("legacy();\n");
+  });
+});
+
+describe("a room's awareness", () => {
+  /** y-protocols' awareness encoding of these entries. */
+  const awarenessUpdate = (...entries: [clientId: number, clock: number, json: string][]) => {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, entries.length);
+    for (const [clientId, clock, json] of entries) {
+      encoding.writeVarUint(encoder, clientId);
+      encoding.writeVarUint(encoder, clock);
+      encoding.writeVarString(encoder, json);
+    }
+    return encoding.toUint8Array(encoder);
+  };
+  const connection = (id: string): RoomConnection => ({
+    id,
+    user: { id, name: id },
+    sendSync: () => {},
+    sendAwareness: () => {},
+  });
+
+  function awarenessRoom() {
+    const relayed: Uint8Array[] = [];
+    const room = new Room("s", { sync: () => {}, awareness: (m) => relayed.push(m) }, async () => {});
+    const alice = connection("alice");
+    const bob = connection("bob");
+    room.join(alice);
+    room.join(bob);
+    return { room, relayed, alice, bob };
+  }
+
+  it("takes one state per connection, of the client id it used first, and relays it", () => {
+    const { room, relayed, alice } = awarenessRoom();
+    room.receiveAwareness(alice, awarenessUpdate([7, 1, '{"cursor":1}']));
+    room.receiveAwareness(alice, awarenessUpdate([7, 2, '{"cursor":2}']));
+    expect(relayed).toHaveLength(2);
+    expect(() => room.receiveAwareness(alice, awarenessUpdate([8, 1, '{"cursor":3}']))).toThrow(
+      expect.objectContaining({ code: "update_refused" }),
+    );
+    expect(relayed).toHaveLength(2);
+  });
+
+  it("refuses an update with many states whole, however it starts, and relays nothing", () => {
+    const { room, relayed, alice } = awarenessRoom();
+    const many = Array.from({ length: 2999 }, (_, i): [number, number, string] => [7 + i, 1, "{}"]);
+    expect(() => room.receiveAwareness(alice, awarenessUpdate(...many))).toThrow(
+      expect.objectContaining({ code: "invalid_message" }),
+    );
+    expect(relayed).toHaveLength(0);
+    // Nothing was bound by it: the connection's first state is still free to choose.
+    room.receiveAwareness(alice, awarenessUpdate([100, 1, "{}"]));
+    expect(relayed).toHaveLength(1);
+  });
+
+  it("refuses another connection's client id and a state over 4 KiB", () => {
+    const { room, relayed, alice, bob } = awarenessRoom();
+    room.receiveAwareness(alice, awarenessUpdate([7, 1, "{}"]));
+    expect(() => room.receiveAwareness(bob, awarenessUpdate([7, 2, '{"cursor":9}']))).toThrow(
+      expect.objectContaining({ code: "update_refused" }),
+    );
+    const big = JSON.stringify({ pad: "x".repeat(MAX_AWARENESS_STATE_CHARS) });
+    expect(() => room.receiveAwareness(bob, awarenessUpdate([9, 1, big]))).toThrow(
+      expect.objectContaining({ code: "invalid_message" }),
+    );
+    expect(relayed).toHaveLength(1);
+  });
+});
+
+describe("a room's document cap", () => {
+  it("refuses whole an update that would take the document past its cap; others still edit", () => {
+    const maxBytes = 64 * 1024;
+    const clients: PipeClient[] = [];
+    const broadcast: RoomBroadcast = {
+      sync: (m, except) => {
+        for (const c of clients) if (c.connection !== except) c.toClient.push(m);
+      },
+      awareness: () => {},
+    };
+    const room = new Room("s", broadcast, async () => {}, { updates: [] }, undefined, maxBytes);
+    const refusals: unknown[] = [];
+    const deliver = () => {
+      while (clients.some((c) => c.toServer.length + c.toClient.length > 0)) {
+        for (const c of clients) {
+          for (let m = c.toServer.shift(); m; m = c.toServer.shift()) {
+            try {
+              room.receiveSync(c.connection, m);
+            } catch (error) {
+              refusals.push(error);
+            }
+          }
+          for (let m = c.toClient.shift(); m; m = c.toClient.shift()) c.client.receiveSync(m);
+        }
+      }
+    };
+    const [flooder, typist] = ["flooder", "typist"].map((name) => {
+      const c = new PipeClient(name);
+      clients.push(c);
+      room.join(c.connection);
+      c.client.connected();
+      return c as PipeClient;
+    }) as [PipeClient, PipeClient];
+    deliver();
+    // Characters typed one by one at scattered places: ~17 bytes of Yjs each, for 1 of text.
+    const scatter = () =>
+      flooder.doc.transact(() => {
+        for (let k = 0; k < 1000; k++) flooder.file.insert((k * 7919) % (flooder.file.length + 1), "c");
+      });
+    let accepted = 0;
+    for (let i = 0; i < 8; i++) {
+      const before = refusals.length;
+      scatter();
+      deliver();
+      if (refusals.length === before) accepted += 1;
+    }
+    expect(accepted).toBeGreaterThan(0);
+    expect(accepted).toBeLessThan(8);
+    expect(refusals.every((e) => e instanceof RoomMessageError && e.code === "update_refused")).toBe(true);
+    expect((refusals[0] as Error).message).toBe(WORKSPACE_MESSAGES.documentTooLarge);
+    expect(room.bytes).toBeLessThanOrEqual(maxBytes);
+    const size = room.bytes;
+    typist.file.insert(0, "hi");
+    deliver();
+    expect(room.text(MAIN).startsWith("hi")).toBe(true);
+    expect(room.bytes).toBeGreaterThan(size);
   });
 });

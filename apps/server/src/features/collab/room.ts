@@ -6,7 +6,7 @@ import {
   SYNC_STEP1,
   SYNC_UPDATE,
 } from "@ensemble/collab";
-import { SESSION_ENDED_MESSAGE } from "@ensemble/protocol";
+import { SESSION_ENDED_MESSAGE, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import * as Y from "yjs";
 import { AwarenessStore, decodeAwareness } from "./awareness";
 import type { StoredDoc } from "./repo";
@@ -72,7 +72,8 @@ export class Room {
   /** What a client that has nothing is sent: the document as the last snapshot plus a tail. */
   private readonly state: SyncState;
   private built: { doc: Y.Doc; workspace: Workspace } | undefined;
-  private readonly connections = new Map<RoomConnection, Set<number>>();
+  /** Each connection and the one awareness client id it owns (bound by its first awareness). */
+  private readonly connections = new Map<RoomConnection, { awarenessId: number | undefined }>();
   /**
    * The host ended the session: clients' edits are refused (the server's own changes, such
    * as an approved PR's merge, still apply). Undefined until the first join read it from the
@@ -86,6 +87,8 @@ export class Room {
     private readonly onUpdate: (update: Uint8Array) => Promise<void>,
     stored: StoredDoc = { updates: [] },
     private readonly counts: UpdateCounts = { applied: 0, refused: 0, deferred: 0 },
+    /** The cap on `bytes`: a client update that would pass it is refused whole. */
+    private readonly maxBytes: number = WORKSPACE_LIMITS.maxDocumentBytes,
   ) {
     this.state = new SyncState(stored);
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
@@ -183,21 +186,34 @@ export class Room {
   }
 
   /**
+   * The document's size as stored and sent to a joiner: the last snapshot and every update
+   * since (deleted text included until the next compaction folds it away).
+   */
+  get bytes(): number {
+    return this.state.bytes;
+  }
+
+  /** Whether the document has no room for one more file of the largest size. */
+  get isFull(): boolean {
+    return this.state.bytes + WORKSPACE_LIMITS.maxFileBytes > this.maxBytes;
+  }
+
+  /**
    * Adds a connection and tells it who is here. Sync starts with the client's step 1, which
    * we answer with step 2 and our own step 1: the client's answer to that is computed after
    * it counts itself connected, so no edit falls between its step 2 and its live updates.
    */
   join(connection: RoomConnection): void {
-    this.connections.set(connection, new Set());
+    this.connections.set(connection, { awarenessId: undefined });
     const states = this.awareness.encodeAll();
     if (states) connection.sendAwareness(states);
   }
 
   /** Removes a connection and the cursors it controlled. */
   leave(connection: RoomConnection): void {
-    const controlled = this.connections.get(connection);
+    const owned = this.connections.get(connection)?.awarenessId;
     this.connections.delete(connection);
-    const removal = controlled && this.awareness.remove(controlled);
+    const removal = owned !== undefined && this.awareness.remove([owned]);
     if (removal) this.broadcast.awareness(removal, connection);
   }
 
@@ -237,6 +253,11 @@ export class Room {
       this.counts.refused += 1;
       throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
     }
+    // Text limits do not bound Yjs's bookkeeping (a character per item, deleted items): this does.
+    if (this.state.bytes + parsed.update.byteLength > this.maxBytes) {
+      this.counts.refused += 1;
+      throw new RoomMessageError(WORKSPACE_MESSAGES.documentTooLarge, "update_refused");
+    }
     // The guard let through only what applies whole (nothing pending): the client's bytes
     // are what changed, plus at most what we already had, which every receiver skips.
     Y.applyUpdate(this.doc, parsed.update, connection);
@@ -261,24 +282,38 @@ export class Room {
     return [...step2, encodeStep1(doc)];
   }
 
-  /** Handles an awareness update; entries for another connection's client ids are dropped. */
+  /**
+   * Handles an awareness update: one state (at most 4 KiB of JSON), of the client id this
+   * connection used first, which no other connection owns. Anything else is refused whole,
+   * relayed to no one: one connection cannot fill everyone's editor with cursors.
+   */
   receiveAwareness(connection: RoomConnection, message: Uint8Array): void {
-    const controlled = this.assertMember(connection);
+    const owner = this.assertMember(connection);
     let entries: ReturnType<typeof decodeAwareness>;
     try {
-      entries = decodeAwareness(message);
+      entries = decodeAwareness(message, 1);
     } catch (error) {
       throw new RoomMessageError(`malformed awareness update: ${String(error)}`);
     }
-    const owned = entries.filter(
-      (e) => controlled.has(e.clientId) || !this.ownedByOther(connection, e.clientId),
-    );
-    for (const e of owned) {
-      if (e.state === null) controlled.delete(e.clientId);
-      else controlled.add(e.clientId);
+    const [entry] = entries;
+    if (!entry) return;
+    if (owner.awarenessId === undefined && this.ownedByOther(connection, entry.clientId)) {
+      throw new RoomMessageError("that awareness client id belongs to someone else", "update_refused");
     }
-    const bytes = this.awareness.apply(owned, connection.user);
+    owner.awarenessId ??= entry.clientId;
+    if (entry.clientId !== owner.awarenessId) {
+      throw new RoomMessageError("a connection sends the awareness of one client id only", "update_refused");
+    }
+    const bytes = this.awareness.apply(entries, connection.user);
     if (bytes) this.broadcast.awareness(bytes, connection);
+  }
+
+  /**
+   * Asks a member for every update the room lacks (our step 1: its answer is a step 2 of the
+   * difference), after one of its messages was dropped unread.
+   */
+  askForMissing(connection: RoomConnection): void {
+    if (this.connections.has(connection)) connection.sendSync(encodeStep1(this.doc));
   }
 
   /** Text of the file at `path` (empty when there is none). */
@@ -290,14 +325,16 @@ export class Room {
     this.built?.doc.destroy();
   }
 
-  private assertMember(connection: RoomConnection): Set<number> {
-    const controlled = this.connections.get(connection);
-    if (!controlled) throw new RoomMessageError("not in this session");
-    return controlled;
+  private assertMember(connection: RoomConnection): { awarenessId: number | undefined } {
+    const owner = this.connections.get(connection);
+    if (!owner) throw new RoomMessageError("not in this session");
+    return owner;
   }
 
   private ownedByOther(connection: RoomConnection, clientId: number): boolean {
-    for (const [other, ids] of this.connections) if (other !== connection && ids.has(clientId)) return true;
+    for (const [other, owner] of this.connections) {
+      if (other !== connection && owner.awarenessId === clientId) return true;
+    }
     return false;
   }
 }

@@ -1,6 +1,12 @@
 import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
-import { type Presence, SESSION_ENDED_MESSAGE, type SessionState } from "@ensemble/protocol";
+import {
+  type Presence,
+  SESSION_ENDED_MESSAGE,
+  type SessionState,
+  WORKSPACE_MESSAGES,
+} from "@ensemble/protocol";
 import type { Logger } from "../../logger";
+import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
@@ -78,9 +84,10 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   }
 
   handle(socket, "joinSession", logger, async (sessionId) => {
-    await leave();
     const userId = identity.kind === "user" ? identity.id : undefined;
+    // A refused join (an unknown session) leaves the socket where it was.
     const { role, title, language, endedAt } = await sessions.joinRealtime(userId, sessionId);
+    await leave();
     const presence: Presence = {
       id: selfId,
       name: identity.name,
@@ -165,13 +172,16 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   });
 
   /** Runs a file operation on the joined session's workspace; refusals go back as errors. */
-  async function changeWorkspace<T>(sessionId: string, operation: (workspace: Workspace) => T): Promise<T> {
+  async function changeWorkspace<T>(
+    sessionId: string,
+    operation: (workspace: Workspace, room: Room) => T,
+  ): Promise<T> {
     requireMember(sessionId);
     const room: Room | undefined = rooms.loaded(sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
     try {
-      return await room.change(operation);
+      return await room.change((workspace) => operation(workspace, room));
     } catch (error) {
       if (error instanceof WorkspaceError) throw new SocketEventError(error.code, error.message);
       throw error;
@@ -179,9 +189,11 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   }
 
   handle(socket, "createFile", logger, async ({ sessionId, path, kind, content }) => ({
-    path: await changeWorkspace(sessionId, (w) =>
-      kind === "folder" ? w.createFolder(path) : w.createFile(path, content),
-    ),
+    path: await changeWorkspace(sessionId, (w, room) => {
+      // A new file may hold up to a file's limit: a nearly full document takes none.
+      if (room.isFull) throw new WorkspaceError("limit", WORKSPACE_MESSAGES.documentTooLarge);
+      return kind === "folder" ? w.createFolder(path) : w.createFile(path, content);
+    }),
   }));
 
   handle(socket, "renamePath", logger, async ({ sessionId, from, to }) => ({
@@ -228,9 +240,24 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   handle(socket, "sessionEnding", logger, ({ sessionId }) => setEnded(sessionId, true));
   handle(socket, "reopenSession", logger, ({ sessionId }) => setEnded(sessionId, false));
 
-  // Synchronous on purpose: see RoomRegistry.loaded.
+  // Synchronous on purpose: see RoomRegistry.loaded. The lane's messages come here too.
+  const meter = new StreamMeter();
+  let isResyncDue = false;
+  /** A dropped update leaves a gap: once the meter allows again, ask for what we lack. */
+  const resyncLater = (member: Membership) => {
+    if (isResyncDue) return;
+    isResyncDue = true;
+    setTimeout(() => {
+      isResyncDue = false;
+      if (membership === member) rooms.loaded(member.sessionId)?.askForMissing(member.connection);
+    }, 1000).unref();
+  };
   const relay = (kind: "sync" | "awareness") => (message: Uint8Array) => {
     const member = requireMember();
+    if (!meter.take()) {
+      if (kind === "sync") resyncLater(member);
+      throw new SocketEventError("rate_limited", STREAM_REFUSAL);
+    }
     const room = rooms.loaded(member.sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     try {

@@ -42,6 +42,7 @@ export class SyncState {
   /** The snapshot as the message of each type it was sent as (it changes only with the snapshot). */
   private snapshotMessages = new Map<SyncType, Uint8Array>();
   private tail: Uint8Array[];
+  private tailBytes: number;
   /** How many updates were appended before `tail[0]`: marks survive a new snapshot. */
   private tailStart = 0;
   private mergedTail: Uint8Array | undefined;
@@ -53,6 +54,12 @@ export class SyncState {
     this.snapshotVector = stored.snapshot && stored.stateVector;
     this.snapshotSummary = stored.snapshot && stored.summary;
     this.tail = [...stored.updates];
+    this.tailBytes = sumBytes(this.tail);
+  }
+
+  /** How many bytes a client with nothing is sent: the snapshot and the tail. */
+  get bytes(): number {
+    return this.snapshot.byteLength + this.tailBytes;
   }
 
   /** Whether the state vector and delete set are known without building the document. */
@@ -71,6 +78,7 @@ export class SyncState {
 
   append(update: Uint8Array): void {
     this.tail.push(update);
+    this.tailBytes += update.byteLength;
     this.mergedTail = undefined;
     this.wholeVector = undefined;
     this.wholeSummary = undefined;
@@ -94,6 +102,7 @@ export class SyncState {
     this.snapshotSummary = snapshot.summary;
     this.snapshotMessages.clear();
     this.tail = this.tail.slice(covered);
+    this.tailBytes = sumBytes(this.tail);
     this.tailStart = snapshot.mark;
     this.mergedTail = undefined;
     this.wholeVector = undefined;
@@ -154,3 +163,5 @@ export class SyncState {
     return [snapshot, syncMessage(SYNC_STEP2, tail)];
   }
 }
+
+const sumBytes = (updates: readonly Uint8Array[]) => updates.reduce((sum, u) => sum + u.byteLength, 0);

@@ -1,4 +1,5 @@
 import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
 import {
@@ -40,8 +41,8 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
   async function newSession({ isMainEmpty = false } = {}) {
     const { host: hostUser, sessionId } = await buildSession(server.api, "prs");
     const host = await editors.open(hostUser.token);
-    const guestId = `guest${Math.random().toString(36).slice(2, 14).padEnd(12, "x")}`;
-    const guest = await editors.open(undefined, { guestId });
+    const guestSecret = randomBytes(32).toString("hex");
+    const guest = await editors.open(undefined, { guestSecret });
     const member = await editors.open((await buildUser(server.api)).token);
     for (const editor of [host, guest, member]) await editor.join(sessionId);
     await waitFor(() => host.client.synced && guest.client.synced && member.client.synced);
@@ -49,7 +50,14 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
       await gitOk(host, sessionId, { op: "add", paths: [] });
       await gitOk(host, sessionId, { op: "commit", message: "start" });
     }
-    return { sessionId, host, guest, guestId, member, repo: path.join(server.dataDir, "repos", sessionId) };
+    return {
+      sessionId,
+      host,
+      guest,
+      guestSecret,
+      member,
+      repo: path.join(server.dataDir, "repos", sessionId),
+    };
   }
 
   async function gitOk(editor: TestEditor, sessionId: string, operation: GitOperation) {
@@ -236,14 +244,14 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
   });
 
   it("tells an author who was away about the review when they come back; pr commands in the terminal", async () => {
-    const { sessionId, host, guest, guestId } = await newSession();
+    const { sessionId, host, guest, guestSecret } = await newSession();
     guest.file().insert(0, "// away\n");
     await serverHas(sessionId, "src/main.js", guest.text());
     const { pr } = await create(guest, sessionId, "While away");
     await guest.close();
     await review(host, sessionId, pr.id, "reject", "Not now.");
 
-    const back = await editors.open(undefined, { guestId });
+    const back = await editors.open(undefined, { guestSecret });
     await back.join(sessionId);
     back.socket.emit("requestPRSync", sessionId);
     await waitFor(() => syncs(back).length > 0 && (back.received.get("prReviewed") ?? []).length === 1);
