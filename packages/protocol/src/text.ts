@@ -38,3 +38,7 @@ export function findNul(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+/** Why a value holding NUL at `path` (from findNul; "" for the value itself) is refused. */
+export const nulRefusal = (path: string, whole: string) =>
+  `${path || whole} may not contain the NUL character (\\u0000)`;

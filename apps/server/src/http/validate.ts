@@ -1,4 +1,4 @@
-import { findNul } from "@ensemble/protocol";
+import { findNul, nulRefusal } from "@ensemble/protocol";
 import type { Request } from "express";
 import type { z } from "zod";
 import { HttpError } from "./errors";
@@ -14,7 +14,7 @@ export function parseBody<S extends z.ZodType>(req: Request, schema: S): z.infer
   }
   const nulAt = findNul(req.body);
   if (nulAt !== undefined) {
-    throw new HttpError("invalid_body", `${nulAt || "The body"} may not contain the NUL character (\\u0000)`);
+    throw new HttpError("invalid_body", nulRefusal(nulAt, "The body"));
   }
   const result = schema.safeParse(req.body);
   if (!result.success) {

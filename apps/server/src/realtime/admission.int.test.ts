@@ -91,6 +91,20 @@ describe("the admission gate in front of every socket event", () => {
     });
   });
 
+  it("refuses text holding NUL in any event, as PostgreSQL could not store it, and stores nothing", async () => {
+    const { sessionId, guest } = await joinedPair();
+    const pr = { sessionId, title: "a\u0000b", description: "fine" };
+    expect(await emitAck(guest.socket, "createPR", pr)).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload", message: expect.stringMatching(/^title may not contain the NUL/) },
+    });
+    const stored = await server.db.query<{ n: number }>(
+      "SELECT count(*)::int AS n FROM pull_requests WHERE session_id = $1",
+      [sessionId],
+    );
+    expect(stored[0]?.n).toBe(0);
+  });
+
   it("meters every other event per connection too, answering each refusal", async () => {
     const { sessionId, guest } = await joinedPair();
     for (let i = 0; i < 120; i++) guest.socket.emit("getParticipants", sessionId);

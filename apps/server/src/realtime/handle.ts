@@ -3,6 +3,8 @@ import {
   type ClientAckData,
   type ClientEventName,
   type ClientPayload,
+  findNul,
+  nulRefusal,
   type SocketErrorCode,
   SocketErrorCodeSchema,
 } from "@ensemble/protocol";
@@ -56,6 +58,7 @@ export function handle<E extends ClientEventName>(
 ): void {
   const spec = CLIENT_EVENTS[event];
   const hasAck = "ack" in spec;
+  const isStream = "rate" in spec && spec.rate === "stream";
   // socket.io's typed `on` cannot express "validated later"; the schema below is the check.
   const raw = socket as unknown as { on(name: string, listener: (...args: unknown[]) => void): void };
   raw.on(event, async (...args: unknown[]) => {
@@ -67,6 +70,9 @@ export function handle<E extends ClientEventName>(
     const parsed = spec.payload.safeParse(args[0]);
     if (!parsed.success)
       return refuseWith("invalid_payload", parsed.error.issues[0]?.message ?? "invalid payload");
+    // As for REST bodies: PostgreSQL cannot store NUL. Yjs messages are bytes, and skip the walk.
+    const nulAt = isStream ? undefined : findNul(parsed.data);
+    if (nulAt !== undefined) return refuseWith("invalid_payload", nulRefusal(nulAt, "The payload"));
     try {
       const data = await handler(parsed.data as ClientPayload<E>);
       ack?.({ ok: true, data: data ?? null });
