@@ -160,7 +160,7 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       [js("", { files: [{ name: "src//a.js", content: "" }] }), /relative path/],
       [js("", { files: [{ name: "./a.js", content: "" }] }), /relative path/],
       [js("", { files: [{ name: "..", content: "" }] }), /relative path/],
-      [js("", { files: [{ name: "a\0.js", content: "" }] }), /relative path/],
+      [js("", { files: [{ name: "a\0.js", content: "" }] }), /files.0.name may not contain the NUL/],
       [js("", { files: [{ name: `${"é".repeat(128)}.js`, content: "" }] }), /relative path/],
       [
         js("", {
