@@ -78,8 +78,17 @@ export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
     }
   });
   io.on("connection", createAdmission());
+  io.on("connection", (socket) => {
+    if (socket.data.identity.kind === "user") void socket.join(userRoom(socket.data.identity.id));
+  });
+  // A password change or a sign-out everywhere ends the connections its old tokens opened;
+  // the browser that changed the password reconnects with its fresh token.
+  auth.onTokensEnded((userId) => io.in(userRoom(userId)).disconnectSockets(true));
   return io;
 }
+
+/** The room of every connection a signed-in user opened. */
+const userRoom = (userId: string) => `user:${userId}`;
 
 /**
  * A guest's participant id: a one-way hash of the secret its browser keeps (so the id everyone

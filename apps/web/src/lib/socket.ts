@@ -6,6 +6,7 @@ import {
 } from "@ensemble/protocol";
 import { io, type Socket } from "socket.io-client";
 import msgpackParser from "socket.io-msgpack-parser";
+import { readStoredToken, readStoredUserId } from "./storage";
 
 /** The editor's socket, typed by the protocol's event catalogue. */
 export type EditorSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
@@ -16,12 +17,13 @@ export type EditorSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
  * with a 1–5 s randomized backoff. msgpack keeps each binary Yjs message in one frame.
  */
 export function createEditorSocket(token: string | null): EditorSocket {
-  const identity = token ? { token } : { guestSecret: guestSecret() };
+  const identity = token ? signedIn(token) : () => ({ guestSecret: guestSecret() });
   return io({
     path: "/socket.io",
     transports: ["websocket", "polling"],
     parser: msgpackParser,
-    auth: { protocolVersion: PROTOCOL_VERSION, ...identity },
+    // Read at every (re)connect: see signedIn.
+    auth: (send) => send({ protocolVersion: PROTOCOL_VERSION, ...identity() }),
     timeout: 20_000,
     reconnectionDelay: 1000,
     reconnectionDelayMax: 5000,
@@ -29,6 +31,16 @@ export function createEditorSocket(token: string | null): EditorSocket {
     reconnectionAttempts: Number.POSITIVE_INFINITY,
     autoConnect: false,
   });
+}
+
+/**
+ * The token to connect with: the one this browser holds now, if it is still the same user's.
+ * A password change here stores a fresh token, and the server ends the connections of the
+ * old one: the reconnect must use the fresh one, or this browser would be signed out too.
+ */
+function signedIn(token: string): () => { token: string } {
+  const userId = readStoredUserId();
+  return () => ({ token: (readStoredUserId() === userId && readStoredToken()) || token });
 }
 
 const GUEST_SECRET_KEY = "ensembleGuestSecret";

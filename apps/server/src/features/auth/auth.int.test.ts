@@ -309,6 +309,34 @@ describe.each(DATABASES)("accounts API on %s", (kind) => {
       expect((await server.api.get("/api/getuser", await login(user, user.password))).status).toBe(200);
     });
 
+    it("ends the live connections of the ended tokens: another device's, after a password change", async () => {
+      const user = await buildUser(server.api);
+      const other = await buildUser(server.api);
+      const open = async (token: string) => {
+        const socket = socketClient(server.url, { token, protocolVersion: PROTOCOL_VERSION });
+        await new Promise<void>((resolve, reject) => {
+          socket.on("connect", resolve);
+          socket.on("connect_error", reject);
+        });
+        return socket;
+      };
+      const [mine, theirs] = [await open(user.token), await open(other.token)];
+      const ended = new Promise<string>((resolve) => mine.on("disconnect", resolve));
+      const res = await server.api.put(
+        `/api/auth/user/${user.user.id}`,
+        { password: "n3w-pass" },
+        user.token,
+      );
+      expect(res.status).toBe(200);
+      expect(await ended).toBe("io server disconnect");
+      // Another user's connection stays, and the fresh token connects.
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(theirs.connected).toBe(true);
+      const fresh = await open(String(res.body.token));
+      expect(fresh.connected).toBe(true);
+      for (const socket of [mine, theirs, fresh]) socket.close();
+    });
+
     it("refuses a token that claims a version the user does not have", async () => {
       const user = await buildUser(server.api);
       const forged = await new SignJWT({ ver: 7 })

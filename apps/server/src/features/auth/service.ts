@@ -45,6 +45,12 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
 
   const sign = (record: UserRecord) => tokens.sign({ userId: record.id, version: record.tokenVersion });
 
+  /** Told of each user whose earlier tokens just ended, so live connections made with them end too. */
+  const tokensEndedListeners = new Set<(userId: string) => void>();
+  const tokensEnded = (userId: string) => {
+    for (const listener of tokensEndedListeners) listener(userId);
+  };
+
   async function issue(record: UserRecord, message: string) {
     return { token: await sign(record), user: toUser(record), message };
   }
@@ -92,6 +98,12 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
     /** Ends every token of the caller, on every device. */
     async signOutEverywhere(callerId: string): Promise<void> {
       if (!(await users.raiseTokenVersion(callerId))) throw new HttpError("not_found", "User not found");
+      tokensEnded(callerId);
+    },
+
+    /** Calls `listener` with the user's id whenever a user's earlier tokens end. */
+    onTokensEnded(listener: (userId: string) => void): void {
+      tokensEndedListeners.add(listener);
     },
 
     async getOwn(callerId: string, id: string): Promise<User> {
@@ -114,6 +126,7 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
         })
         .catch(rethrowConflict);
       if (!record) throw new HttpError("not_found", "User not found");
+      if (passwordHash !== undefined) tokensEnded(id);
       return { user: toUser(record), ...(passwordHash !== undefined && { token: await sign(record) }) };
     },
 
