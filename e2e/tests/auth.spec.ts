@@ -198,6 +198,30 @@ test.describe("account tokens", () => {
     expect(await other.evaluate(() => localStorage.getItem("token"))).toBeNull();
   });
 
+  test("after a password change, another tab of the same browser stays signed in with the fresh token", async ({
+    page,
+    request,
+  }) => {
+    const user = newUser();
+    await registerViaApi(request, user);
+    await signIn(page, user.email, user.password, user.name);
+    const tab = await page.context().newPage();
+    await tab.goto("/account");
+    await tab.getByRole("button", { name: "Edit Info" }).click();
+    await page.goto("/account");
+    await page.getByRole("button", { name: "Edit Info" }).click();
+    await page.getByLabel("Password").fill("n3w-password");
+    await page.getByRole("button", { name: "Save Changes" }).click();
+    await expect(page.getByText("Profile updated successfully")).toBeVisible();
+    // The other tab, untouched since before the change, saves with the token this one stored.
+    const renamed = `${user.name}2`;
+    await tab.getByLabel("Name", { exact: true }).fill(renamed);
+    await tab.getByRole("button", { name: "Save Changes" }).click();
+    await expect(tab.getByText("Profile updated successfully")).toBeVisible();
+    await page.reload();
+    await expect(page.getByTestId("user-menu")).toHaveText(new RegExp(renamed));
+  });
+
   test("Sign out everywhere signs out this browser and every other", async ({ page, newPage, request }) => {
     const user = newUser();
     await registerViaApi(request, user);

@@ -1,7 +1,13 @@
-import type { AuthResponse, User } from "@ensemble/protocol";
+import { type AuthResponse, STORAGE_KEYS, type User } from "@ensemble/protocol";
 import { create } from "zustand";
 import { configureApi } from "../../lib/apiSession";
-import { clearAuthStorage, readStoredToken, storeToken, storeUser } from "../../lib/storage";
+import {
+  clearAuthStorage,
+  readStoredToken,
+  readStoredUserId,
+  storeToken,
+  storeUser,
+} from "../../lib/storage";
 import type { RequestResult } from "./authRequests";
 
 /** Outcome of an auth action; components turn it into toasts and inline messages. */
@@ -138,6 +144,15 @@ function signIn(result: RequestResult<AuthResponse>): AuthResult {
 configureApi({
   getToken: () => useAuthStore.getState().token,
   onTokenRejected: () => useAuthStore.getState().logout(),
+});
+
+// Another tab of this browser stored a fresh token of the same user (its password change
+// ended the old one): take it, or this tab's next request would meet the ended token and
+// sign the whole browser out.
+globalThis.window?.addEventListener("storage", (event) => {
+  const { token, user } = useAuthStore.getState();
+  if (event.key !== STORAGE_KEYS.token || !event.newValue || !token || !user) return;
+  if (readStoredUserId() === user.id) useAuthStore.setState({ token: event.newValue });
 });
 
 /**
