@@ -1,6 +1,5 @@
-import * as encoding from "lib0/encoding";
 import { describe, expect, it, vi } from "vitest";
-import { type AwarenessEntry, AwarenessStore, decodeAwareness } from "./awareness";
+import { type AwarenessEntry, AwarenessStore, decodeAwareness, encodeEntries } from "./awareness";
 
 const alice = { id: "u-alice", name: "alice" };
 
@@ -52,12 +51,7 @@ describe("AwarenessStore", () => {
   it("stamps a state whose repeated user key hides a forged one behind the real one", () => {
     const store = new AwarenessStore();
     const json = '{"user":{"id":"u-alice","name":"alice"},"user":{"id":"host","name":"Host"}}';
-    const wire = encoding.createEncoder();
-    encoding.writeVarUint(wire, 1);
-    encoding.writeVarUint(wire, 7);
-    encoding.writeVarUint(wire, 1);
-    encoding.writeVarString(wire, json);
-    const sent = store.apply(decodeAwareness(encoding.toUint8Array(wire)), alice);
+    const sent = store.apply(decodeAwareness(encodeEntries([[7, 1, json]])), alice);
     expect(received(sent)).toEqual([
       { clientId: 7, clock: 1, state: { user: { id: "u-alice", name: "alice" } } },
     ]);

@@ -52,7 +52,9 @@ export function decodeAwareness(
 }
 
 /** Encodes entries whose states are already JSON, in y-protocols' awareness format. */
-function encodeEntries(entries: Iterable<[clientId: number, clock: number, json: string]>): Uint8Array {
+export function encodeEntries(
+  entries: Iterable<[clientId: number, clock: number, json: string]>,
+): Uint8Array {
   const list = [...entries];
   const encoder = encoding.createEncoder();
   encoding.writeVarUint(encoder, list.length);

@@ -1,10 +1,9 @@
 import { CollabClient, fileIdAt } from "@ensemble/collab";
 import { LANGUAGE_MAIN_FILES, WORKSPACE_MESSAGES } from "@ensemble/protocol";
-import * as encoding from "lib0/encoding";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { MAX_AWARENESS_STATE_CHARS } from "./awareness";
+import { encodeEntries, MAX_AWARENESS_STATE_CHARS } from "./awareness";
 import { Room, type RoomBroadcast, type RoomConnection, RoomMessageError } from "./room";
 import { Workspace } from "./workspace";
 
@@ -205,16 +204,8 @@ describe("a room loaded from a snapshot of the old format", () => {
 
 describe("a room's awareness", () => {
   /** y-protocols' awareness encoding of these entries. */
-  const awarenessUpdate = (...entries: [clientId: number, clock: number, json: string][]) => {
-    const encoder = encoding.createEncoder();
-    encoding.writeVarUint(encoder, entries.length);
-    for (const [clientId, clock, json] of entries) {
-      encoding.writeVarUint(encoder, clientId);
-      encoding.writeVarUint(encoder, clock);
-      encoding.writeVarString(encoder, json);
-    }
-    return encoding.toUint8Array(encoder);
-  };
+  const awarenessUpdate = (...entries: [clientId: number, clock: number, json: string][]) =>
+    encodeEntries(entries);
   const connection = (id: string): RoomConnection => ({
     id,
     user: { id, name: id },
