@@ -38,6 +38,10 @@ export class HttpError extends Error {
   }
 }
 
+/** A 429 that tells the client when it may try again. */
+export const tooManyRequests = (message: string, retryAfterSeconds: number) =>
+  new HttpError("rate_limited", message, { "Retry-After": String(retryAfterSeconds) });
+
 /**
  * An error middleware for a feature's router: `toHttp` turns that feature's domain errors
  * into HttpErrors (the one place its codes meet HTTP statuses); anything else passes on

@@ -7,7 +7,7 @@ import {
   type User,
 } from "@ensemble/protocol";
 import { isUniqueViolation } from "../../db/index";
-import { HttpError } from "../../http/errors";
+import { HttpError, tooManyRequests } from "../../http/errors";
 import type { Limiter } from "../../limiter";
 import type { LoginCodes } from "./loginCodes";
 import type { LoginThrottle } from "./loginThrottle";
@@ -22,9 +22,6 @@ export interface AuthDeps {
   loginThrottle: LoginThrottle;
   signUpsPerAddress: Limiter;
 }
-
-const tooMany = (message: string, seconds: number) =>
-  new HttpError("rate_limited", message, { "Retry-After": String(seconds) });
 
 /** Accounts: register, login, the bearer token's user, and changes to one's own record. */
 export function createAuthService({ users, tokens, loginCodes, loginThrottle, signUpsPerAddress }: AuthDeps) {
@@ -58,7 +55,7 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
   return {
     async register(body: RegisterBody, address: string) {
       const wait = await signUpsPerAddress.take(address);
-      if (wait > 0) throw tooMany(AUTH_MESSAGES.tooManySignUps, wait);
+      if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.tooManySignUps, wait);
       await ensureFree(body.name, body.email);
       const passwordHash = await hashPassword(body.password);
       const record = await users
@@ -72,7 +69,7 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
       // The username and the email of one account count as one; an unknown one counts alike.
       const account = record?.id ?? `unknown:${body.email.toLowerCase()}`;
       const wait = await loginThrottle.admit(account, address);
-      if (wait > 0) throw tooMany(AUTH_MESSAGES.tooManyLogins, wait);
+      if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.tooManyLogins, wait);
       const isValid = await verifyPassword(record?.passwordHash ?? null, body.password);
       if (!record || !isValid) {
         await loginThrottle.failed(account, address);

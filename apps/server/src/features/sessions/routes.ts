@@ -7,7 +7,7 @@ import {
 import { type Request, Router } from "express";
 import type { Config } from "../../env";
 import { bearerToken, clientAddress, publicOrigin, requireUser } from "../../http/auth";
-import { HttpError } from "../../http/errors";
+import { HttpError, tooManyRequests } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Limiter } from "../../limiter";
 import type { AuthService } from "../auth/index";
@@ -23,7 +23,7 @@ export interface SessionLimits {
 async function takeFromAddress(limiter: Limiter, req: Request) {
   const wait = await limiter.take(clientAddress(req));
   if (wait > 0) {
-    throw new HttpError("rate_limited", SESSION_MESSAGES.tooManyRequests, { "Retry-After": String(wait) });
+    throw tooManyRequests(SESSION_MESSAGES.tooManyRequests, wait);
   }
 }
 
