@@ -21,7 +21,7 @@ import type { Socket } from "socket.io-client";
 import WebSocket from "ws";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { socketClient } from "./harness";
+import { buildSession, socketClient, type TestServer } from "./harness";
 
 /** A Node stand-in for the browser editor: a socket, a Y.Doc and our CollabClient. */
 export interface TestEditor {
@@ -181,11 +181,22 @@ export async function waitFor(
 /** Editors opened during a suite against a server known once it started; closed together at the end. */
 export function editorPool(url: () => string) {
   const opened: TestEditor[] = [];
+  async function open(token?: string, options?: Parameters<typeof openEditor>[2]) {
+    const editor = await openEditor(url(), token, options);
+    opened.push(editor);
+    return editor;
+  }
   return {
-    async open(token?: string, options?: Parameters<typeof openEditor>[2]) {
-      const editor = await openEditor(url(), token, options);
-      opened.push(editor);
-      return editor;
+    open,
+    /** A fresh session with its host (signed in) and a guest, both joined and synced. */
+    async hostAndGuest(api: TestServer["api"], title: string) {
+      const { host: hostUser, sessionId } = await buildSession(api, title);
+      const host = await open(hostUser.token);
+      const guest = await open();
+      await host.join(sessionId);
+      await guest.join(sessionId);
+      await waitFor(() => host.client.synced && guest.client.synced);
+      return { sessionId, host, guest, hostUser };
     },
     closeAll: () => Promise.all(opened.map((e) => e.close())),
   };

@@ -2,7 +2,7 @@ import type { Ack } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../test/collabClient";
-import { buildSession, startTestServer, type TestServer } from "../../test/harness";
+import { startTestServer, type TestServer } from "../../test/harness";
 import { sessionRoom } from "./session";
 
 /** socket.io's reserved names, which its client refuses to send: we send them as raw packets. */
@@ -32,16 +32,7 @@ describe("the admission gate in front of every socket event", () => {
     await server.close();
   });
 
-  /** A session with its host and a guest joined and synced. */
-  async function joinedPair() {
-    const { host: hostUser, sessionId } = await buildSession(server.api, "gate");
-    const host = await editors.open(hostUser.token);
-    const guest = await editors.open();
-    await host.join(sessionId);
-    await guest.join(sessionId);
-    await waitFor(() => host.client.synced && guest.client.synced);
-    return { sessionId, host, guest };
-  }
+  const joinedPair = () => editors.hostAndGuest(server.api, "gate");
 
   it("refuses socket.io's reserved names and unknown events, and runs no listener for them", async () => {
     const { sessionId, host, guest } = await joinedPair();

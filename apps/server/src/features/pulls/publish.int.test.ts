@@ -2,7 +2,7 @@ import { type CreatePrAck, GIT_MESSAGES, PR_MESSAGES, type PrSync, type ReviewAc
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestEditor, waitFor } from "../../../test/collabClient";
 import { type FakeGithub, gitSuite } from "../../../test/gitSuite";
-import { buildSession, DATABASES, type TestServer } from "../../../test/harness";
+import { DATABASES, type TestServer } from "../../../test/harness";
 
 const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
 
@@ -21,12 +21,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
    * and an empty repository on GitHub.
    */
   async function pendingPr(title: string, { isMainEmpty = false } = {}) {
-    const { host: hostUser, sessionId } = await buildSession(server.api, "publish");
-    const host = await editors.open(hostUser.token);
-    const guest = await editors.open();
-    await host.join(sessionId);
-    await guest.join(sessionId);
-    await waitFor(() => host.client.synced && guest.client.synced);
+    const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "publish");
     const operations = [
       { op: "add", paths: [] },
       { op: "commit", message: "start" },

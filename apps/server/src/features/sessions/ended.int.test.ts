@@ -7,7 +7,7 @@ import {
 } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
-import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
 const refusals = (editor: TestEditor) =>
   (editor.received.get("socketError") ?? []) as { event: string; code: string; message: string }[];
@@ -27,13 +27,8 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
   });
 
   async function newSession() {
-    const { host: hostUser, sessionId } = await buildSession(server.api, "ending");
-    const host = await editors.open(hostUser.token);
-    const guest = await editors.open();
-    await host.join(sessionId);
-    await guest.join(sessionId);
-    await waitFor(() => host.client.synced && guest.client.synced);
-    return { sessionId, host, guest, hostToken: hostUser.token };
+    const { hostUser, ...joined } = await editors.hostAndGuest(server.api, "ending");
+    return { ...joined, hostToken: hostUser.token };
   }
 
   const serverText = (sessionId: string) =>

@@ -2,7 +2,7 @@ import { type Ack, EXECUTION_MESSAGES, SocketErrorCodeSchema, type TerminalEntry
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
-import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
 type RunAck = Ack<{ run: { stdout: string; status: string | null } }>;
 
@@ -18,15 +18,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
   const editors = editorPool(() => server.url);
   const editor = (token?: string) => editors.open(token);
   /** A new session with its host and a guest joined and synced. */
-  const newSession = async () => {
-    const { host: hostUser, sessionId } = await buildSession(server.api, "terminal");
-    const host = await editor(hostUser.token);
-    const guest = await editor();
-    await host.join(sessionId);
-    await guest.join(sessionId);
-    await waitFor(() => host.client.synced && guest.client.synced);
-    return { sessionId, host, guest };
-  };
+  const newSession = () => editors.hostAndGuest(server.api, "terminal");
 
   beforeAll(async () => {
     server = await startTestServer(kind, { RUN_RATE_MAX: "1000" });

@@ -5,7 +5,7 @@ import type { TerminalEntry } from "@ensemble/protocol";
 import { GIT_MESSAGES as VCS_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, typeLine, waitFor } from "../../../test/collabClient";
-import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { parseStatus, statusAfterCommit } from "./status";
 
 const git = promisify(execFile);
@@ -19,13 +19,8 @@ describe.each(DATABASES)("version control on %s", (kind) => {
 
   /** A session with its host (signed in) and a guest, synced. */
   async function newSession() {
-    const { host: hostUser, sessionId } = await buildSession(server.api, "vcs");
-    const host = await editors.open(hostUser.token);
-    const guest = await editors.open();
-    await host.join(sessionId);
-    await guest.join(sessionId);
-    await waitFor(() => host.client.synced && guest.client.synced);
-    return { sessionId, host, guest, hostUser, repo: path.join(dataDir, "repos", sessionId) };
+    const joined = await editors.hostAndGuest(server.api, "vcs");
+    return { ...joined, repo: path.join(dataDir, "repos", joined.sessionId) };
   }
 
   beforeAll(async () => {
