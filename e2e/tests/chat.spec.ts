@@ -1,0 +1,72 @@
+import AxeBuilder from "@axe-core/playwright";
+import { Chat } from "../support/chat";
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { expect, test } from "../support/fixtures";
+
+test.describe("session chat", () => {
+  test("a message reaches the other user with an unread count, shows HTML as text, and survives a reload", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "chatter");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    const ben = new EditorScreen(await newPage());
+    await ann.open(host.sessionId);
+    await ben.open(host.sessionId);
+    const annChat = new Chat(ann.page);
+    const benChat = new Chat(ben.page);
+    await expect(benChat.unread).toHaveCount(0);
+    await expect(benChat.panel).toBeHidden();
+
+    // Ann writes; Ben, whose panel is closed, sees the count on the toggle.
+    await annChat.open();
+    await expect(annChat.input).toBeFocused();
+    await annChat.send("Hello Ben");
+    await expect(annChat.texts()).toHaveText(["Hello Ben"]);
+    await expect(annChat.input).toHaveValue("");
+    await expect(benChat.unread).toHaveText("1");
+    await expect(benChat.toggle).toHaveAccessibleName("Show chat, 1 unread");
+    await annChat.send("Are you there?");
+    await expect(benChat.unread).toHaveText("2");
+
+    // Ben opens the chat: both messages, with Ann's name and a time; the count clears.
+    await benChat.open();
+    await expect(benChat.unread).toHaveCount(0);
+    await expect(benChat.toggle).toHaveAccessibleName("Hide chat");
+    await expect(benChat.texts()).toHaveText(["Hello Ben", "Are you there?"]);
+    await expect(benChat.messages().first()).toContainText(host.name);
+    await expect(benChat.messages().first().locator("time")).toHaveAttribute("datetime", /^\d{4}-\d\d-\d\dT/);
+
+    // An HTML-looking message, on two lines, is shown as the literal text it is.
+    const markup = "<img src=x onerror=\"document.title='pwned'\"><b>bold</b>";
+    await benChat.send(markup, "second line");
+    for (const chat of [annChat, benChat]) {
+      const last = chat.texts().last();
+      await expect(last).toHaveText(`${markup}\nsecond line`);
+      await expect(last.locator("img, b")).toHaveCount(0);
+    }
+    await expect(benChat.messages().last()).toContainText("Anonymous (you)");
+    expect(await ann.page.title()).not.toBe("pwned");
+    // Ann's panel is open and at the bottom: nothing unread.
+    await expect(annChat.unread).toHaveCount(0);
+
+    // A refused message stays in the box with the reason.
+    await benChat.input.fill("x".repeat(2001));
+    await benChat.input.press("Enter");
+    await expect(benChat.error).toHaveText("A message is at most 2000 characters");
+    await expect(benChat.input).toHaveValue("x".repeat(2001));
+    await expect(annChat.texts()).toHaveCount(3);
+
+    // A reload shows the history, in order, and counts none of it as unread.
+    await ann.page.reload();
+    await ann.waitUntilLive();
+    await expect(annChat.unread).toHaveCount(0);
+    await annChat.open();
+    await expect(annChat.texts()).toHaveText(["Hello Ben", "Are you there?", `${markup}\nsecond line`]);
+
+    const axe = await new AxeBuilder({ page: ann.page }).include("[data-testid=chat-panel]").analyze();
+    expect(axe.violations).toEqual([]);
+  });
+});
