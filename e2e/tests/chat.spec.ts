@@ -69,4 +69,25 @@ test.describe("session chat", () => {
     const axe = await new AxeBuilder({ page: ann.page }).include("[data-testid=chat-panel]").analyze();
     expect(axe.violations).toEqual([]);
   });
+
+  test("a flood is refused with the server's reason, and the text stays to send again", async ({
+    page,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "flooder");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    await ann.open(host.sessionId);
+    const chat = new Chat(ann.page);
+    await chat.open();
+    // The server takes 10 messages per author in 10 s; the 11th is refused.
+    for (let i = 1; i <= 10; i++) {
+      await chat.send(`message ${i}`);
+      await expect(chat.texts()).toHaveCount(i);
+    }
+    await chat.send("one too many");
+    await expect(chat.error).toHaveText(/^You are sending messages too fast: try again in \d+ s$/);
+    await expect(chat.input).toHaveValue("one too many");
+    await expect(chat.texts()).toHaveCount(10);
+  });
 });
