@@ -7,6 +7,8 @@ export const CHAT_LIMITS = {
   messageChars: 2000,
   /** Messages in one history answer: the newest on join, then pages of earlier ones. */
   historyPage: 200,
+  /** Messages a session keeps: past it, the oldest go, so a long flood cannot fill the disk. */
+  sessionMessages: 5000,
   /** Messages one participant may send to one session per window (every node counts together). */
   messagesPerWindow: 10,
   windowSeconds: 10,

@@ -154,8 +154,30 @@ describe.each(DATABASES)("session chat on %s", (kind) => {
     for (const refusal of refused)
       expect(refusal).toMatchObject({ ok: false, error: { code: "rate_limited" } });
     expect(await storedTexts(sessionId)).toHaveLength(CHAT_LIMITS.messagesPerWindow);
+    // Coming back as a new guest does not refill the budget: guests count by address.
+    const newGuest = await editors.open(undefined, { guestSecret: "ab".repeat(32) });
+    expect((await newGuest.join(sessionId)).ok).toBe(true);
+    expect(await send(newGuest, sessionId, "fresh start")).toMatchObject({
+      ok: false,
+      error: { code: "rate_limited" },
+    });
     // The limit is the author's: the host still talks.
     expect((await send(host, sessionId, "still here")).ok).toBe(true);
+    expect(await storedTexts(sessionId)).toHaveLength(CHAT_LIMITS.messagesPerWindow + 1);
+  });
+
+  it("keeps a session's newest messages only, past its bound", async () => {
+    const { sessionId, host } = await newSession();
+    await server.db.query(
+      `INSERT INTO chat_messages (session_id, author_id, author_name, text)
+       SELECT $1, 'x', 'X', 'old ' || n FROM generate_series(1, $2::int) AS n`,
+      [sessionId, CHAT_LIMITS.sessionMessages],
+    );
+    expect((await send(host, sessionId, "newest")).ok).toBe(true);
+    const texts = await storedTexts(sessionId);
+    expect(texts).toHaveLength(CHAT_LIMITS.sessionMessages);
+    expect(texts[0]).toBe("old 2");
+    expect(texts.at(-1)).toBe("newest");
   });
 
   it("lets no one outside the session read or send, even with the session's id", async () => {

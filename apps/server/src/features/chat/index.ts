@@ -28,7 +28,7 @@ export function createChatFeature({ io, db, sessions, limiters, logger }: ChatFe
     durationSeconds: CHAT_LIMITS.windowSeconds,
   });
   const service = createChatService({
-    repo: createChatRepo(db),
+    repo: createChatRepo(db, CHAT_LIMITS.sessionMessages),
     sessions,
     limiter,
     broadcast: (sessionId, message) =>

@@ -17,22 +17,33 @@ const toMessage = (row: MessageRow): ChatMessage => ({
   sentAt: row.created_at.toISOString(),
 });
 
-/** SQL of the session chat (migration 010). */
-export function createChatRepo(db: Db) {
+/** SQL of the session chat (migration 010); a session keeps its newest `keep` messages. */
+export function createChatRepo(db: Db, keep: number) {
   return {
-    /** Stores one message; the database gives its id (the session's order) and time. */
+    /**
+     * Stores one message and drops the session's oldest past `keep`, in one transaction; the
+     * database gives its id (the session's order) and time.
+     */
     async insert(
       sessionId: string,
       author: { id: string; name: string },
       text: string,
     ): Promise<ChatMessage> {
-      const [row] = await db.query<MessageRow>(
-        `INSERT INTO chat_messages (session_id, author_id, author_name, text) VALUES ($1, $2, $3, $4)
-         RETURNING id, author_id, author_name, text, created_at`,
-        [sessionId, author.id, author.name, text],
-      );
-      if (!row) throw new Error("chat message not stored");
-      return toMessage(row);
+      return db.transaction(async (tx) => {
+        const [row] = await tx.query<MessageRow>(
+          `INSERT INTO chat_messages (session_id, author_id, author_name, text) VALUES ($1, $2, $3, $4)
+           RETURNING id, author_id, author_name, text, created_at`,
+          [sessionId, author.id, author.name, text],
+        );
+        if (!row) throw new Error("chat message not stored");
+        await tx.query(
+          `DELETE FROM chat_messages WHERE session_id = $1 AND id <= (
+             SELECT id FROM chat_messages WHERE session_id = $1 ORDER BY id DESC OFFSET $2 LIMIT 1
+           )`,
+          [sessionId, keep],
+        );
+        return toMessage(row);
+      });
     },
 
     /** Up to `limit` messages before id `before` (the newest without it), oldest first. */

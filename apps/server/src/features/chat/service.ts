@@ -10,10 +10,17 @@ export class ChatTooFastError extends Error {
   }
 }
 
+/** Who sends: stamped on the message; `rateKey` is whose budget it counts against. */
+export interface ChatAuthor {
+  id: string;
+  name: string;
+  rateKey: string;
+}
+
 export interface ChatServiceDeps {
   repo: ChatRepo;
   sessions: Pick<SessionService, "assertOpen">;
-  /** Counts messages per author and session. */
+  /** Counts messages per author (a user, or a guest's address) and session. */
   limiter: Limiter;
   /** Sends a stored message to everyone in the session. */
   broadcast: (sessionId: string, message: ChatMessage) => void;
@@ -26,11 +33,11 @@ export function createChatService({ repo, sessions, limiter, broadcast }: ChatSe
      * Stores `text` (already checked by the protocol's schema) as `author`'s and sends it to
      * everyone. An ended session (an archive, DESIGN decision 15) refuses with `session_ended`.
      */
-    async send(sessionId: string, author: { id: string; name: string }, text: string): Promise<ChatMessage> {
+    async send(sessionId: string, author: ChatAuthor, text: string): Promise<ChatMessage> {
       await sessions.assertOpen(sessionId);
-      const wait = await limiter.take(`${sessionId}:${author.id}`);
+      const wait = await limiter.take(`${sessionId}:${author.rateKey}`);
       if (wait > 0) throw new ChatTooFastError(wait);
-      const message = await repo.insert(sessionId, author, text);
+      const message = await repo.insert(sessionId, { id: author.id, name: author.name }, text);
       broadcast(sessionId, message);
       return message;
     },

@@ -14,7 +14,13 @@ export function registerChatSocket(socket: EditorSocket, chat: ChatService, logg
   handle(socket, "sendChat", logger, async ({ sessionId, text }) => {
     const session = requireJoined(socket, sessionId);
     if (!canSendChat(session)) throw new SocketEventError("forbidden", "You may not send messages here");
-    const author = { id: session.participantId, name: socket.data.identity.name };
+    const { identity } = socket.data;
+    const author = {
+      id: session.participantId,
+      name: identity.name,
+      // A guest can come back as a new guest at will: guests count by address, as Run Code does.
+      rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
+    };
     try {
       return await chat.send(sessionId, author, text);
     } catch (error) {
