@@ -90,4 +90,38 @@ test.describe("session chat", () => {
     await expect(chat.input).toHaveValue("one too many");
     await expect(chat.texts()).toHaveCount(10);
   });
+
+  test("an ended session's chat reads but takes nothing until the host reopens it", async ({
+    page,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "archivist");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    await ann.open(host.sessionId);
+    const chat = new Chat(ann.page);
+    await chat.open();
+    await chat.send("before the end");
+    await expect(chat.texts()).toHaveText(["before the end"]);
+
+    await page.getByRole("button", { name: "End Session" }).click();
+    await page
+      .getByRole("dialog", { name: "Confirm Session Termination" })
+      .getByRole("button", { name: "End Session" })
+      .click();
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto(`/code-editor-dashboard/${host.sessionId}`);
+    const banner = page.getByTestId("session-ended-banner");
+    await expect(banner).toContainText("This session has ended");
+    await chat.open();
+    await expect(chat.texts()).toHaveText(["before the end"]);
+    await expect(chat.input).toBeDisabled();
+    await expect(chat.panel).toContainText("The session has ended: the chat is read-only.");
+
+    await banner.getByRole("button", { name: "Reopen session" }).click();
+    await expect(banner).toHaveCount(0);
+    await expect(chat.input).toBeEnabled();
+    await chat.send("after reopening");
+    await expect(chat.texts()).toHaveText(["before the end", "after reopening"]);
+  });
 });
