@@ -124,4 +124,45 @@ test.describe("session chat", () => {
     await chat.send("after reopening");
     await expect(chat.texts()).toHaveText(["before the end", "after reopening"]);
   });
+
+  test("while scrolled up, new messages count as unread until the list is back at the bottom", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "scroller");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    const ben = new EditorScreen(await newPage());
+    await ann.open(host.sessionId);
+    await ben.open(host.sessionId);
+    const annChat = new Chat(ann.page);
+    const benChat = new Chat(ben.page);
+    await annChat.open();
+    await benChat.open();
+    // Enough lines to overflow the list.
+    const tall = Array.from({ length: 8 }, (_, line) => `line ${line + 1}`).join("\n");
+    for (let i = 1; i <= 6; i++) {
+      await annChat.input.fill(`${i}\n${tall}`);
+      await annChat.input.press("Enter");
+      await expect(benChat.texts()).toHaveCount(i);
+    }
+    // Ben follows the newest message while at the bottom, so nothing is unread.
+    await expect(benChat.unread).toHaveCount(0);
+    const distanceFromBottom = () =>
+      benChat.log.evaluate((el) => el.scrollHeight - el.scrollTop - el.clientHeight);
+    expect(await benChat.log.evaluate((el) => el.scrollHeight > el.clientHeight)).toBe(true);
+    await expect.poll(distanceFromBottom).toBeLessThan(2);
+
+    // Scrolled up to read, Ben is not pulled down, and the newcomer counts as unread.
+    await benChat.log.evaluate((el) => el.scrollTo({ top: 0 }));
+    await annChat.send("did you read the top?");
+    await expect(benChat.unread).toHaveText("1");
+    expect(await benChat.log.evaluate((el) => el.scrollTop)).toBe(0);
+    await benChat.log.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
+    await expect(benChat.unread).toHaveCount(0);
+
+    const axe = await new AxeBuilder({ page: ben.page }).include("[data-testid=chat-panel]").analyze();
+    expect(axe.violations).toEqual([]);
+  });
 });

@@ -53,6 +53,8 @@ export function ChatPanel({ channel }: { channel: ChatChannel | null }) {
         role="log"
         aria-live="polite"
         aria-label="Chat messages"
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable log must be reachable by keyboard
+        tabIndex={0}
         onScroll={handleScroll}
       >
         {hasMore && (
