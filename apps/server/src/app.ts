@@ -5,6 +5,7 @@ import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
 import { createCallsFeature } from "./features/calls/index";
+import { createChatFeature } from "./features/chat/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature } from "./features/execution/index";
 import { createPullRequestFeature } from "./features/pulls/index";
@@ -49,6 +50,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const io = attachRealtime(server, auth.service);
   const collab = createCollabFeature(server, io, db, sessions.service, logger);
   createCallsFeature(io, config.ICE_SERVERS, limiters, logger);
+  createChatFeature({ io, db, sessions: sessions.service, limiters, logger });
   const terminal = createTerminalFeature({
     io,
     db,

@@ -54,6 +54,8 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   videoToggled: (s) => ({ sessionId: s, isVideoOff: true }),
   screenSharingStarted: (s) => ({ sessionId: s }),
   screenSharingEnded: (s) => ({ sessionId: s }),
+  sendChat: (s) => ({ sessionId: s, text: "fuzz" }),
+  getChatHistory: (s) => ({ sessionId: s, before: 1 }),
 };
 
 export const hasAck = (event: ClientEventName) => "ack" in CLIENT_EVENTS[event];

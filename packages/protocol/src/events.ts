@@ -16,6 +16,13 @@ import {
   VideoToggledSchema,
   VideoToggleOutSchema,
 } from "./calls";
+import {
+  ChatBroadcastSchema,
+  ChatHistoryRequestSchema,
+  ChatHistorySchema,
+  ChatMessageSchema,
+  SendChatSchema,
+} from "./chat";
 import { SocketErrorCodeSchema } from "./errors";
 import {
   ExecutionResultSchema,
@@ -192,6 +199,13 @@ export const CLIENT_EVENTS = {
   videoToggled: { payload: VideoToggleOutSchema },
   screenSharingStarted: { payload: SessionRefSchema },
   screenSharingEnded: { payload: SessionRefSchema },
+  /**
+   * A chat message to the session (any participant, while the session is open); answers the
+   * stored message, which everyone, the sender included, also receives as `chatMessage`.
+   */
+  sendChat: { payload: SendChatSchema, ack: ChatMessageSchema, rate: "command" },
+  /** The newest page of the session's chat, or the page before a message id. */
+  getChatHistory: { payload: ChatHistoryRequestSchema, ack: ChatHistorySchema },
 } as const satisfies Record<string, { payload: z.ZodType; ack?: z.ZodType; rate?: EventRate }>;
 
 /** Every event the server sends, with its payload schema. */
@@ -224,6 +238,7 @@ export const SERVER_EVENTS = {
   videoToggled: VideoToggledSchema,
   screenSharingStarted: ScreenSharingSchema,
   screenSharingEnded: ScreenSharingSchema,
+  chatMessage: ChatBroadcastSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;

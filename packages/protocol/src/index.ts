@@ -1,5 +1,6 @@
 export * from "./auth";
 export * from "./calls";
+export * from "./chat";
 export * from "./csp";
 export * from "./errors";
 export * from "./events";

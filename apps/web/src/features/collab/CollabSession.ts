@@ -14,6 +14,7 @@ import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { ackError, createEditorSocket, type EditorSocket } from "../../lib/socket";
 import { CallSession } from "../calls/CallSession";
+import { ChatChannel } from "../chat/channel";
 import { GitChannel } from "../git/channel";
 import { PullsChannel } from "../pulls/channel";
 import { TerminalChannel } from "../terminal/channel";
@@ -64,6 +65,8 @@ export class CollabSession {
   readonly pulls: PullsChannel;
   /** The session's audio and video call (joined only when the person asks). */
   readonly call: CallSession;
+  /** The session chat, over this session's socket. */
+  readonly chat: ChatChannel;
   /** The project's files: create, rename, delete, and the store's listing of them. */
   readonly files: WorkspaceChannel;
   private readonly socket: EditorSocket;
@@ -89,6 +92,7 @@ export class CollabSession {
     this.git = new GitChannel(this.socket, options.sessionId, this.doc);
     this.pulls = new PullsChannel(this.socket, options.sessionId);
     this.call = new CallSession(this.socket, options.sessionId);
+    this.chat = new ChatChannel(this.socket, options.sessionId);
     this.files = new WorkspaceChannel(this.socket, options.sessionId, this.doc);
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.lane) this.lane.send(LANE_AWARENESS, message);
@@ -366,6 +370,7 @@ export class CollabSession {
       this.git.joined(self.isHost);
       this.pulls.joined(self);
       this.call.sessionJoined();
+      this.chat.joined();
     });
   }
 

@@ -65,7 +65,7 @@ export const DOC_TOPICS: readonly DocTopic[] = [
   },
   {
     title: "Utilities",
-    summary: "Run code, share a terminal and review changes.",
+    summary: "Run code, share a terminal, chat and review changes.",
     sections: [
       {
         heading: "Run code",
@@ -74,6 +74,10 @@ export const DOC_TOPICS: readonly DocTopic[] = [
       {
         heading: "Version control",
         body: "Each session has a git repository. The host can commit, branch and merge; collaborators raise pull requests for review.",
+      },
+      {
+        heading: "Chat",
+        body: "The chat button in the editor's top bar opens the session chat; its badge counts messages you have not seen. Enter sends, Shift+Enter starts a new line; messages are plain text of up to 2000 characters, kept with the session, so anyone who joins later or reloads reads the conversation. Once the host ends the session the chat can still be read but takes no new messages.",
       },
     ],
   },

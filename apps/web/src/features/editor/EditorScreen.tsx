@@ -3,6 +3,7 @@ import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
 import { CallPanel } from "../calls/CallPanel";
+import { ChatPanel } from "../chat/ChatPanel";
 import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
@@ -184,6 +185,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
           )}
         </section>
         <CallPanel call={session?.call ?? null} />
+        <ChatPanel channel={session?.chat ?? null} />
       </div>
       <StatusBar
         sessionId={sessionId}

@@ -1,6 +1,7 @@
 import { LANGUAGES, type Language, LanguageSchema } from "@ensemble/protocol";
 import { type ReactNode, useId } from "react";
 import { CallPanelToggle } from "../calls/CallPanelToggle";
+import { ChatToggle } from "../chat/ChatToggle";
 import { PendingBadge } from "../pulls/PendingBadge";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
@@ -61,6 +62,7 @@ export function TopBar(props: TopBarProps) {
         }
       />
       <CallPanelToggle />
+      <ChatToggle />
       <h1 className="editor-filename" data-testid="editor-file-name">
         {props.file}
       </h1>

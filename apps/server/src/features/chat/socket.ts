@@ -1,0 +1,37 @@
+import { CHAT_MESSAGES } from "@ensemble/protocol";
+import type { Logger } from "../../logger";
+import { handle, SocketEventError } from "../../realtime/handle";
+import { requireJoined } from "../../realtime/session";
+import type { EditorSocket } from "../../realtime/socket";
+import { canSendChat } from "./policy";
+import { type ChatService, ChatTooFastError } from "./service";
+
+/**
+ * The chat's events on one socket: only a socket that joined the session reads or sends, and
+ * the author is always this socket's participant, whatever the payload says.
+ */
+export function registerChatSocket(socket: EditorSocket, chat: ChatService, logger: Logger) {
+  handle(socket, "sendChat", logger, async ({ sessionId, text }) => {
+    const session = requireJoined(socket, sessionId);
+    if (!canSendChat(session)) throw new SocketEventError("forbidden", "You may not send messages here");
+    const { identity } = socket.data;
+    const author = {
+      id: session.participantId,
+      name: identity.name,
+      // A guest can come back as a new guest at will: guests count by address, as Run Code does.
+      rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
+    };
+    try {
+      return await chat.send(sessionId, author, text);
+    } catch (error) {
+      if (error instanceof ChatTooFastError)
+        throw new SocketEventError("rate_limited", CHAT_MESSAGES.tooFast(error.retryAfterSeconds));
+      throw error;
+    }
+  });
+
+  handle(socket, "getChatHistory", logger, async ({ sessionId, before }) => {
+    requireJoined(socket, sessionId);
+    return chat.history(sessionId, before);
+  });
+}
