@@ -54,6 +54,12 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   videoToggled: (s) => ({ sessionId: s, isVideoOff: true }),
   screenSharingStarted: (s) => ({ sessionId: s }),
   screenSharingEnded: (s) => ({ sessionId: s }),
+  setRole: (s) => ({ sessionId: s, participantId: "guest-x", role: "viewer" }),
+  transferHost: (s) => ({ sessionId: s, participantId: "guest-x" }),
+  removeParticipant: (s) => ({ sessionId: s, participantId: "guest-x" }),
+  setLock: (s) => ({ sessionId: s, isLocked: true }),
+  lobbyDecision: (s) => ({ sessionId: s, participantId: "guest-x", admit: true }),
+  getShareLinks: (s) => ({ sessionId: s }),
 };
 
 export const hasAck = (event: ClientEventName) => "ack" in CLIENT_EVENTS[event];
