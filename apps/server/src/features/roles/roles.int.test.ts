@@ -183,8 +183,8 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     expect(joined(await stripped.join(sessionId)).self.role).toBe("viewer");
     const invited = await editors.open(undefined, { guestSecret: secret() });
     expect(joined(await invited.join({ sessionId, key: editKey })).self.role).toBe("editor");
-    // A viewer who gets the edit link becomes an editor; an editor keeps editing with a view link.
-    expect(joined(await stripped.join({ sessionId, key: editKey })).self.role).toBe("editor");
+    // A link decides a newcomer's role only: the host's word sticks for everyone stored.
+    expect(joined(await stripped.join({ sessionId, key: editKey })).self.role).toBe("viewer");
     expect(joined(await early.join({ sessionId, key: viewKey })).self.role).toBe("editor");
     const forged = await editors.open();
     expect(await forged.join({ sessionId, key: "not-the-key" })).toEqual({

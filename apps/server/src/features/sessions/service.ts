@@ -37,7 +37,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
 
   /**
    * The one decision of who gets in, for REST and socket joins alike. A stored participant
-   * comes back with their role (an edit link upgrades a viewer); a removed one, or a
+   * comes back with their role, whatever the link; a removed one, or a
    * newcomer, waits in the lobby while the session is locked (a removed one is refused
    * outright); otherwise a newcomer gets the link's role, or the bare id's.
    */
@@ -53,13 +53,9 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
       else throw new SessionError("invalid_link", ROLE_MESSAGES.invalidLink);
     }
     const stored = await sessions.membership(session.id, participantId);
-    if (stored && !stored.isRemoved) {
-      if (stored.role === "viewer" && linkRole === "editor") {
-        await sessions.admit(session.id, participantId, "editor");
-        return { kind: "in", role: "editor", isNew: false };
-      }
-      return { kind: "in", role: stored.role, isNew: false };
-    }
+    // The host's word sticks: a stored participant's role is theirs whatever link they use
+    // (else a demoted editor would be an editor again by reloading their edit link).
+    if (stored && !stored.isRemoved) return { kind: "in", role: stored.role, isNew: false };
     const role = linkRole ?? (session.idGrantsEdit ? "editor" : "viewer");
     if (session.isLocked) {
       if (stored?.isRemoved) throw new SessionError("removed", ROLE_MESSAGES.removedLocked);
