@@ -6,6 +6,7 @@ import "../../styles/terminal.css";
 import "../../styles/git.css";
 import "../../styles/pulls.css";
 import "../../styles/calls.css";
+import "../../styles/roles.css";
 import { EditorScreen } from "./EditorScreen";
 
 /** Route /code-editor-dashboard[/:sessionId]; without an id it opens the public demo session. */
