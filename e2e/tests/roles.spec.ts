@@ -88,3 +88,38 @@ test.describe("roles", () => {
     await expect(refused.locator(".monaco-editor")).toHaveCount(0);
   });
 });
+
+test("the host hands the host role over, and removes a participant, who is told why", async ({
+  page,
+  newPage,
+  request,
+}) => {
+  const account = await createHostedSession(request, "handover");
+  await signInContext(page.context(), account);
+  const host = new EditorScreen(page);
+  await host.open(account.sessionId);
+  const heirAccount = await createHostedSession(request, "heir");
+  const heirPage = await newPage();
+  await signInContext(heirPage.context(), heirAccount);
+  const heir = new EditorScreen(heirPage);
+  await heir.open(account.sessionId);
+  const guest = new EditorScreen(await newPage());
+  await guest.open(account.sessionId);
+
+  const participants = page.getByTestId("participants");
+  await participants.getByRole("button", { name: "Manage Anonymous" }).click();
+  await participants.getByRole("button", { name: "Remove" }).click();
+  await expect(guest.page.getByText("The host removed you from this session.")).toBeVisible();
+  await expect(participants.locator(".participant", { hasText: "Anonymous" })).toHaveCount(0);
+
+  await participants.getByRole("button", { name: `Manage ${heirAccount.name}` }).click();
+  await participants.getByRole("button", { name: "Make host" }).click();
+  await expect(heirPage.getByText("You are now the host of this session.")).toBeVisible();
+  await expect(heirPage.getByTestId("session-access")).toBeVisible();
+  await expect(page.getByTestId("session-access")).toHaveCount(0);
+  await expect(
+    heirPage.getByTestId("participants").locator(".participant", { hasText: account.name }),
+  ).not.toContainText("Host");
+  // The old host still edits, as an editor.
+  await setCode(host, 'console.log("still editing");\n', [heir]);
+});

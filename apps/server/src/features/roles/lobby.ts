@@ -18,6 +18,8 @@ export class Lobby {
   private readonly sessions = new Map<string, Map<string, Waiter>>();
   /** socket id → the session it waits for. */
   private readonly bySocket = new Map<string, string>();
+  /** Sockets whose disconnect already takes them out of any lobby. */
+  private readonly watched = new Set<string>();
 
   constructor(private readonly io: EditorServer) {}
 
@@ -30,8 +32,15 @@ export class Lobby {
       this.sessions.set(sessionId, waiters);
     }
     waiters.set(socket.id, { socket, entry, role });
+    const isFirstWait = !this.watched.has(socket.id);
     this.bySocket.set(socket.id, sessionId);
-    socket.once("disconnect", () => this.leave(socket.id));
+    if (isFirstWait) {
+      this.watched.add(socket.id);
+      socket.once("disconnect", () => {
+        this.watched.delete(socket.id);
+        this.leave(socket.id);
+      });
+    }
     this.tellHosts(sessionId);
   }
 
