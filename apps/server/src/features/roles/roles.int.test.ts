@@ -258,6 +258,17 @@ describe.each(DATABASES)("roles on %s", (kind) => {
       error: { code: "removed", message: ROLE_MESSAGES.removedLocked },
     });
     expect(events(host, "lobbyUpdate").every((u) => (u as LobbyUpdate).waiting.length === 0)).toBe(true);
+    // A removed account is refused by the Join dialog's REST join too while locked.
+    const member = await buildUser(server.api);
+    await host.request("setLock", { sessionId, isLocked: false });
+    expect((await server.api.post("/api/session/join", { session_id: sessionId }, member.token)).status).toBe(
+      200,
+    );
+    await host.request("removeParticipant", { sessionId, participantId: member.user.id });
+    await host.request("setLock", { sessionId, isLocked: true });
+    const refusedJoin = await server.api.post("/api/session/join", { session_id: sessionId }, member.token);
+    expect(refusedJoin.status).toBe(403);
+    expect(refusedJoin.body).toEqual({ code: "removed", message: ROLE_MESSAGES.removedLocked });
     // The host cannot remove themselves.
     const hostId = joined(await host.join(sessionId)).self.id;
     expect((await host.request("removeParticipant", { sessionId, participantId: hostId })).ok).toBe(false);

@@ -83,15 +83,14 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
       };
     },
 
-    /** The Join dialog's join: as a socket join, but a locked session's newcomer is only told to wait. */
+    /**
+     * The Join dialog's join: as a socket join, but a locked session's newcomer is only told to
+     * wait (the editor's socket then waits in the lobby); throws `removed`.
+     */
     async join(userId: string, sessionId: string): Promise<JoinSessionResponse> {
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
-      const admission = await admit(session, userId, undefined).catch((error: unknown) => {
-        if (error instanceof SessionError && error.code === "removed")
-          throw new HttpError("removed", error.message);
-        throw error;
-      });
+      const admission = await admit(session, userId, undefined);
       if (admission.kind === "lobby")
         return { message: ROLE_MESSAGES.locked, session_id: sessionId, role: admission.role };
       const message = admission.isNew ? "Joined session successfully" : "You are already in this session";

@@ -145,6 +145,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             isConnected={isConnected}
             canEdit={canChange}
             isHost={isHost}
+            isViewer={isViewer}
             followingId={following?.id ?? null}
             onFollow={follow}
             onOpened={() => focusEditor.current?.()}

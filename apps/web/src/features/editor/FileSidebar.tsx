@@ -19,6 +19,8 @@ interface FileSidebarProps {
   /** Files and git may change (connected, and the session not ended). */
   canEdit: boolean;
   isHost: boolean;
+  /** A viewer proposes nothing (the server refuses it too). */
+  isViewer: boolean;
   followingId: string | null;
   onFollow: (person: Presence | null) => void;
   onOpened: () => void;
@@ -54,7 +56,10 @@ export function FileSidebar(props: FileSidebarProps) {
         )}
       />
       {props.isHost && <SessionAccessPanel roles={props.session?.roles ?? null} />}
-      <PullRequestList pulls={props.session?.pulls ?? null} isConnected={props.isConnected} />
+      <PullRequestList
+        pulls={props.session?.pulls ?? null}
+        isConnected={props.isConnected && !props.isViewer}
+      />
     </aside>
   );
 }
