@@ -12,6 +12,7 @@ import {
 import { toast } from "react-toastify/unstyled";
 import type { EditorSocket } from "../../lib/socket";
 import { useCollabStore } from "../collab/store";
+import { isOwnChange, withRole } from "./roleChange";
 import { resetRolesStore, useRolesStore } from "./store";
 
 const ACK_TIMEOUT_MS = 10_000;
@@ -40,14 +41,12 @@ export class RolesChannel {
       const parsed = RoleChangedSchema.safeParse(payload);
       if (!parsed.success || !mine(parsed.data)) return;
       const { participantId, role } = parsed.data;
-      const update = <T extends { id: string }>(p: T) =>
-        p.id === participantId ? { ...p, role, isHost: role === "host" } : p;
       const { self } = useCollabStore.getState();
       useCollabStore.setState((s) => ({
-        participants: s.participants.map(update),
-        self: s.self ? update(s.self) : null,
+        participants: s.participants.map((p) => withRole(p, participantId, role)),
+        self: s.self ? withRole(s.self, participantId, role) : null,
       }));
-      if (self?.id === participantId && self.role !== role) {
+      if (isOwnChange(self, participantId, role)) {
         hooks.selfRoleChanged(role);
         toast.info(ROLE_TOASTS[role]);
       }
