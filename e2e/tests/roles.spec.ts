@@ -48,6 +48,8 @@ test.describe("roles", () => {
     expect(await host.text()).toBe(starter);
     await expect(viewer.page.getByTestId("run-code")).toBeDisabled();
     await expect(viewer.page.getByRole("button", { name: "New file" })).toBeDisabled();
+    await expect(viewer.page.getByRole("button", { name: "New PR" })).toBeDisabled();
+    await expect(viewer.page.getByRole("combobox", { name: "Language" })).toBeDisabled();
 
     // The host sees them as a viewer and lets them edit, live: no reload on either side.
     const participants = page.getByTestId("participants");
