@@ -14,7 +14,11 @@ export function LobbyScreen({ status }: { status: Exclude<LobbyStatus, "none"> }
           ? "This session is locked. The host has been told you are here; you will enter as soon as they let you in."
           : "The host did not let you into this session."}
       </p>
-      {isWaiting && <Spinner />}
+      {isWaiting && (
+        <div className="lobby-wait">
+          <Spinner />
+        </div>
+      )}
       <div className="center-actions">
         <Link to="/" className="button button-ghost">
           {isWaiting ? "Leave" : "Back to home"}

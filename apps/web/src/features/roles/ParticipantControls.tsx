@@ -36,34 +36,31 @@ export function ParticipantControls({ person, roles, isHost, isSelf }: Participa
       {badge}
       <button
         type="button"
-        className="participant-follow"
+        className="participant-follow participant-manage"
         aria-expanded={isOpen}
         aria-controls={controlsId}
         aria-label={`Manage ${person.name}`}
         onClick={() => setIsOpen((open) => !open)}
       >
-        Manage
+        <span aria-hidden="true">⋯</span>
       </button>
       {isOpen && (
         <fieldset id={controlsId} className="participant-controls" disabled={isBusy}>
           <legend className="visually-hidden">Manage {person.name}</legend>
-          <label>
-            <span className="visually-hidden">Role of {person.name}</span>
-            <select
-              value={person.role}
-              aria-label={`Role of ${person.name}`}
-              onChange={(event) => {
-                const role = event.target.value === "viewer" ? "viewer" : "editor";
-                void act(
-                  () => roles.setRole(person.id, role),
-                  `${person.name} is now ${role === "viewer" ? "a viewer" : "an editor"}`,
-                );
-              }}
-            >
-              <option value="editor">Can edit</option>
-              <option value="viewer">Can view</option>
-            </select>
-          </label>
+          <select
+            value={person.role}
+            aria-label={`Role of ${person.name}`}
+            onChange={(event) => {
+              const role = event.target.value === "viewer" ? "viewer" : "editor";
+              void act(
+                () => roles.setRole(person.id, role),
+                `${person.name} is now ${role === "viewer" ? "a viewer" : "an editor"}`,
+              );
+            }}
+          >
+            <option value="editor">Can edit</option>
+            <option value="viewer">Can view</option>
+          </select>
           {!person.isGuest && (
             <button
               type="button"

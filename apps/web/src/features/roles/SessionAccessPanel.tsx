@@ -39,7 +39,11 @@ export function SessionAccessPanel({ roles }: { roles: RolesChannel | null }) {
   };
 
   return (
-    <section className="sidebar-section" aria-labelledby="access-heading" data-testid="session-access">
+    <section
+      className="sidebar-section session-access"
+      aria-labelledby="access-heading"
+      data-testid="session-access"
+    >
       <h2 id="access-heading" className="sidebar-heading">
         Access{" "}
         {waiting.length > 0 && (
