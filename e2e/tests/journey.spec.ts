@@ -43,7 +43,7 @@ test("two users: sign up, sign in, create and join a session, edit the account, 
   const participants = (await session.json()).participants as { name: string; role: string }[];
   expect(participants.map((p) => [p.name, p.role])).toEqual([
     [alice.name, "host"],
-    [bob.name, "participant"],
+    [bob.name, "editor"],
   ]);
 
   await page.goto("/account");

@@ -9,6 +9,7 @@ import { createChatFeature } from "./features/chat/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature } from "./features/execution/index";
 import { createPullRequestFeature } from "./features/pulls/index";
+import { createRolesFeature, Lobby } from "./features/roles/index";
 import { createSessionsFeature } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
@@ -48,7 +49,9 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
 
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
-  const collab = createCollabFeature(server, io, db, sessions.service, logger);
+  const lobby = new Lobby(io);
+  const collab = createCollabFeature(server, io, db, sessions.service, lobby, logger);
+  createRolesFeature({ io, sessions: sessions.service, lobby, presences: collab.presences, logger });
   createCallsFeature(io, config.ICE_SERVERS, limiters, logger);
   createChatFeature({ io, db, sessions: sessions.service, limiters, logger });
   const terminal = createTerminalFeature({

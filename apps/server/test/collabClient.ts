@@ -33,7 +33,8 @@ export interface TestEditor {
   received: Map<string, unknown[]>;
   /** The open Yjs lane, when the editor was opened with `lane` and it opened. */
   lane(): LaneClient | undefined;
-  join(sessionId: string): Promise<Ack<Joined>>;
+  /** Joins by the bare id, or with a share link's key. */
+  join(request: string | { sessionId: string; key?: string }): Promise<Ack<Joined>>;
   /** The Y.Text of the workspace file at `path` (the JavaScript main file by default). */
   file(path?: string): Y.Text;
   /** The text of the file at `path`, or "" while there is no such file. */
@@ -51,7 +52,14 @@ export interface TestEditor {
       | "sessionEnding"
       | "reopenSession"
       | "languageUpdate"
-      | "runCode",
+      | "runCode"
+      | "terminalCommand"
+      | "setRole"
+      | "transferHost"
+      | "removeParticipant"
+      | "setLock"
+      | "lobbyDecision"
+      | "getShareLinks",
     payload: unknown,
     timeoutMs?: number,
   ): Promise<Ack<T>>;
@@ -107,11 +115,13 @@ export async function openEditor(
   socket.on("yjsAwareness", (m: Uint8Array) => client.receiveAwareness(fromWire(m)));
   socket.on("disconnect", () => client.disconnected());
   let joinedSession: string | undefined;
-  const join = (sessionId: string) =>
+  let joinedRequest: string | { sessionId: string; key?: string } | undefined;
+  const join = (request: string | { sessionId: string; key?: string }) =>
     new Promise<Ack<Joined>>((resolve) => {
-      socket.emit("joinSession", sessionId, (result: Ack<Joined>) => {
+      socket.emit("joinSession", request, (result: Ack<Joined>) => {
         if (result.ok) {
-          joinedSession = sessionId;
+          joinedSession = result.data.sessionId;
+          joinedRequest = request;
           if (options.lane) openLane(result.data.laneTicket);
           else client.connected();
         }
@@ -120,7 +130,7 @@ export async function openEditor(
     });
   // After a reconnect the socket is new to the server: join again, then resync.
   socket.io.on("reconnect", () => {
-    if (joinedSession) void join(joinedSession);
+    if (joinedRequest) void join(joinedRequest);
   });
   await new Promise<void>((resolve, reject) => {
     socket.once("connect", () => resolve());

@@ -56,6 +56,12 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   screenSharingEnded: (s) => ({ sessionId: s }),
   sendChat: (s) => ({ sessionId: s, text: "fuzz" }),
   getChatHistory: (s) => ({ sessionId: s, before: 1 }),
+  setRole: (s) => ({ sessionId: s, participantId: "guest-x", role: "viewer" }),
+  transferHost: (s) => ({ sessionId: s, participantId: "guest-x" }),
+  removeParticipant: (s) => ({ sessionId: s, participantId: "guest-x" }),
+  setLock: (s) => ({ sessionId: s, isLocked: true }),
+  lobbyDecision: (s) => ({ sessionId: s, participantId: "guest-x", admit: true }),
+  getShareLinks: (s) => ({ sessionId: s }),
 };
 
 export const hasAck = (event: ClientEventName) => "ack" in CLIENT_EVENTS[event];

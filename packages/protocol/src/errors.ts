@@ -24,6 +24,8 @@ export const ERROR_CODES = [
   "git_failed",
   /** The session was ended by its host: it is read-only until the host reopens it. */
   "session_ended",
+  /** The host removed the caller, and the session is locked. */
+  "removed",
   "internal",
 ] as const;
 
@@ -78,6 +80,14 @@ export const SOCKET_ERROR_CODES = [
   "session_ended",
   /** The session's call already has as many people as a mesh carries. */
   "call_full",
+  /** The sender is a viewer: they see everything and change nothing (ROLE_MESSAGES.readOnly). */
+  "read_only",
+  /** The session is locked: the joiner waits in the lobby until the host admits or refuses them. */
+  "session_locked",
+  /** The host removed the joiner and the session is locked. */
+  "removed",
+  /** A share link's key that is not one of the session's. */
+  "invalid_link",
   "internal",
 ] as const;
 

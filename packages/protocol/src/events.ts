@@ -46,7 +46,20 @@ import {
   ReviewAckSchema,
   ReviewPrSchema,
 } from "./pulls";
-import { SessionIdSchema } from "./sessions";
+import {
+  JoinRequestSchema,
+  LobbyDecisionSchema,
+  LobbyEntrySchema,
+  LobbyUpdateSchema,
+  LockStateSchema,
+  ParticipantRefSchema,
+  RoleChangedSchema,
+  SessionNoticeSchema,
+  SetLockSchema,
+  SetRoleSchema,
+  ShareKeysSchema,
+} from "./roles";
+import { RoleSchema, SessionIdSchema } from "./sessions";
 import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
 
 /** The text each file starts with in a new session (the spec's hello-world starters). */
@@ -62,6 +75,8 @@ export const PresenceSchema = z.object({
   name: z.string(),
   isHost: z.boolean(),
   isGuest: z.boolean(),
+  /** host, editor or viewer; `isHost` stays for the spec's readers. */
+  role: RoleSchema,
 });
 export type Presence = z.infer<typeof PresenceSchema>;
 
@@ -80,6 +95,10 @@ export const JoinedSchema = z.object({
   endedAt: z.string().nullable(),
   /** A one-time ticket to open this connection's Yjs lane (see @ensemble/collab's lane). */
   laneTicket: z.string(),
+  /** Whether newcomers wait in the lobby. */
+  isLocked: z.boolean(),
+  /** Who waits in the lobby now (the host's join only; empty for anyone else). */
+  waiting: z.array(LobbyEntrySchema),
 });
 export type Joined = z.infer<typeof JoinedSchema>;
 
@@ -129,7 +148,12 @@ export type EventRate = "event" | "command" | "signal" | "stream";
  * socket edits the one session it joined.
  */
 export const CLIENT_EVENTS = {
-  joinSession: { payload: SessionIdSchema, ack: JoinedSchema },
+  /**
+   * Joins by the bare id or with a share link's key. Refused as `session_locked` while the
+   * session is locked for a newcomer, who then waits in the lobby for `lobbyAdmitted` (join
+   * again) or `lobbyRefused`.
+   */
+  joinSession: { payload: z.union([SessionIdSchema, JoinRequestSchema]), ack: JoinedSchema },
   /**
    * Leaves the joined session. socket.io drops events that arrive in the same tick as a
    * disconnect, so a client that is about to disconnect awaits this ack first: by then every
@@ -206,6 +230,14 @@ export const CLIENT_EVENTS = {
   sendChat: { payload: SendChatSchema, ack: ChatMessageSchema, rate: "command" },
   /** The newest page of the session's chat, or the page before a message id. */
   getChatHistory: { payload: ChatHistoryRequestSchema, ack: ChatHistorySchema },
+  /** Host controls (roles.ts), each refused as `forbidden` for anyone but the host. */
+  setRole: { payload: SetRoleSchema, ack: RoleChangedSchema },
+  transferHost: { payload: ParticipantRefSchema, ack: RoleChangedSchema },
+  removeParticipant: { payload: ParticipantRefSchema, ack: z.null() },
+  setLock: { payload: SetLockSchema, ack: LockStateSchema },
+  lobbyDecision: { payload: LobbyDecisionSchema, ack: z.null() },
+  /** The keys of the "can edit" and "can view" links (made on first ask). */
+  getShareLinks: { payload: SessionRefSchema, ack: ShareKeysSchema },
 } as const satisfies Record<string, { payload: z.ZodType; ack?: z.ZodType; rate?: EventRate }>;
 
 /** Every event the server sends, with its payload schema. */
@@ -239,6 +271,13 @@ export const SERVER_EVENTS = {
   screenSharingStarted: ScreenSharingSchema,
   screenSharingEnded: ScreenSharingSchema,
   chatMessage: ChatBroadcastSchema,
+  roleChanged: RoleChangedSchema,
+  lockState: LockStateSchema,
+  lobbyUpdate: LobbyUpdateSchema,
+  lobbyAdmitted: SessionNoticeSchema,
+  lobbyRefused: SessionNoticeSchema,
+  /** To a removed participant's sockets, just before the server disconnects them. */
+  removedFromSession: SessionNoticeSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;

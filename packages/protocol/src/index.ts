@@ -9,6 +9,7 @@ export * from "./git";
 export * from "./language";
 export * from "./limits";
 export * from "./pulls";
+export * from "./roles";
 export * from "./sessions";
 export * from "./socket";
 export * from "./text";

@@ -1,6 +1,13 @@
 import { z } from "zod";
 import { LIMITS } from "./limits";
 
+/**
+ * Roles in a session (DESIGN decision 17): exactly one host; editors change the code, run it
+ * and propose pull requests; viewers see everything live and change nothing.
+ */
+export const RoleSchema = z.enum(["host", "editor", "viewer"]);
+export type Role = z.infer<typeof RoleSchema>;
+
 export const SessionIdSchema = z
   .string({ error: "Please enter a valid session ID!" })
   .trim()
@@ -42,12 +49,9 @@ export type JoinSessionBody = z.infer<typeof JoinSessionBodySchema>;
 export const JoinSessionResponseSchema = z.object({
   message: z.string(),
   session_id: z.string(),
-  role: z.enum(["host", "participant"]),
+  role: RoleSchema,
 });
 export type JoinSessionResponse = z.infer<typeof JoinSessionResponseSchema>;
-
-export const RoleSchema = z.enum(["host", "participant"]);
-export type Role = z.infer<typeof RoleSchema>;
 
 export const ParticipantSchema = z.object({
   user_id: z.string(),

@@ -20,6 +20,7 @@ const STATUS: Record<ErrorCode, number> = {
   github_auth: 422,
   git_failed: 422,
   session_ended: 409,
+  removed: 403,
   internal: 500,
 };
 

@@ -1,3 +1,4 @@
+import { ROLE_MESSAGES, type Role } from "@ensemble/protocol";
 import { SocketEventError } from "./handle";
 import type { EditorSocket, SocketSession } from "./socket";
 
@@ -12,4 +13,33 @@ export function requireJoined(socket: EditorSocket, sessionId: string): SocketSe
   const session = socket.data.session;
   if (session?.id !== sessionId) throw new SocketEventError("not_joined", "Join the session first");
   return session;
+}
+
+/**
+ * What a role may do (DESIGN decision 17): `edit` is every change to the session (its
+ * documents, files, language, runs, terminal commands that change something, pull requests),
+ * for the host and editors; `manage` is the host's controls. Viewers read and talk only.
+ */
+export type SessionAction = "edit" | "manage";
+
+/** Whether `role` may `action`: the one table of the role rules. */
+export function roleCan(role: Role, action: SessionAction): boolean {
+  return action === "manage" ? role === "host" : role !== "viewer";
+}
+
+/**
+ * The joined session, when this socket's role (as the server holds it now) may `action`;
+ * otherwise throws `read_only` (a viewer's change) or `forbidden` (a host control).
+ */
+export function requireCan(socket: EditorSocket, sessionId: string, action: SessionAction): SocketSession {
+  const session = requireJoined(socket, sessionId);
+  if (roleCan(session.role, action)) return session;
+  if (action === "edit") throw new SocketEventError("read_only", ROLE_MESSAGES.readOnly);
+  throw new SocketEventError("forbidden", ROLE_MESSAGES.hostOnly);
+}
+
+/** Changes a joined socket's role in place: every later check reads the new one. */
+export function setSocketRole(session: SocketSession, role: Role): void {
+  session.role = role;
+  session.isHost = role === "host";
 }

@@ -6,6 +6,7 @@ import {
   HandshakeSchema,
   LIMITS,
   PROTOCOL_VERSION,
+  type Role,
   type ServerToClientEvents,
 } from "@ensemble/protocol";
 import { Server, type Socket } from "socket.io";
@@ -23,6 +24,9 @@ export interface SocketSession {
   id: string;
   /** The participant id: the user id, or `guest-…`. */
   participantId: string;
+  /** Changed in place by the host's controls (realtime/session.ts `setSocketRole`). */
+  role: Role;
+  /** `role === "host"`, kept beside it for the features that only ask that. */
   isHost: boolean;
 }
 

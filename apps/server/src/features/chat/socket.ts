@@ -3,17 +3,16 @@ import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
 import { requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
-import { canSendChat } from "./policy";
 import { type ChatService, ChatTooFastError } from "./service";
 
 /**
- * The chat's events on one socket: only a socket that joined the session reads or sends, and
- * the author is always this socket's participant, whatever the payload says.
+ * The chat's events on one socket: only a socket that joined the session reads or sends (every
+ * role: a viewer sees everything live and may talk, DESIGN decision 17 refuses them only changes
+ * to the project), and the author is always this socket's participant, whatever the payload says.
  */
 export function registerChatSocket(socket: EditorSocket, chat: ChatService, logger: Logger) {
   handle(socket, "sendChat", logger, async ({ sessionId, text }) => {
     const session = requireJoined(socket, sessionId);
-    if (!canSendChat(session)) throw new SocketEventError("forbidden", "You may not send messages here");
     const { identity } = socket.data;
     const author = {
       id: session.participantId,

@@ -5,6 +5,7 @@ import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
+import type { Lobby } from "../roles/lobby";
 import type { SessionService } from "../sessions/index";
 import { applyTree, type TreeApplied } from "./applyTree";
 import { type Lane, LaneServer } from "./lane";
@@ -38,6 +39,7 @@ export function createCollabFeature(
   io: EditorServer,
   db: Db,
   sessions: SessionService,
+  lobby: Lobby,
   logger: Logger,
 ) {
   const lanes = new LaneServer(server, logger);
@@ -76,7 +78,7 @@ export function createCollabFeature(
   );
   const presences = new Map<string, Presence>();
   io.on("connection", (socket) =>
-    registerCollabSocket(socket, { io, sessions, rooms, presences, lanes, laneMembers, logger }),
+    registerCollabSocket(socket, { io, sessions, rooms, presences, lanes, laneMembers, lobby, logger }),
   );
   const workspace: WorkspaceAccess = {
     files(sessionId) {
@@ -90,6 +92,8 @@ export function createCollabFeature(
   return {
     rooms,
     workspace,
+    /** socket id → the presence everyone sees of it; the host's controls change its role in place. */
+    presences,
     close: () => {
       lanes.close();
       return rooms.closeAll();

@@ -6,7 +6,12 @@ import {
   SYNC_STEP1,
   SYNC_UPDATE,
 } from "@ensemble/collab";
-import { SESSION_ENDED_MESSAGE, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import {
+  ROLE_MESSAGES,
+  SESSION_ENDED_MESSAGE,
+  WORKSPACE_LIMITS,
+  WORKSPACE_MESSAGES,
+} from "@ensemble/protocol";
 import * as Y from "yjs";
 import { AwarenessStore, decodeAwareness } from "./awareness";
 import type { StoredDoc } from "./repo";
@@ -22,6 +27,8 @@ export interface RoomConnection {
   readonly id: string;
   /** Who the connection belongs to; stamped on its awareness so names cannot be forged. */
   readonly user: { id: string; name: string };
+  /** A viewer's connection: its updates that change anything are refused (`read_only`). */
+  isReadOnly?: () => boolean;
   sendSync(message: Uint8Array): void;
   sendAwareness(message: Uint8Array): void;
 }
@@ -46,9 +53,9 @@ export class RoomMessageError extends Error {
     message: string,
     /**
      * `invalid_message` when it could not be read, `update_refused` when it was not allowed,
-     * `session_ended` when the session is read-only.
+     * `session_ended` when the session is read-only, `read_only` from a viewer.
      */
-    readonly code: "invalid_message" | "update_refused" | "session_ended" = "invalid_message",
+    readonly code: "invalid_message" | "update_refused" | "session_ended" | "read_only" = "invalid_message",
   ) {
     super(message);
   }
@@ -249,6 +256,10 @@ export class Room {
       return;
     }
     if (!changes) return;
+    if (connection.isReadOnly?.()) {
+      this.counts.refused += 1;
+      throw new RoomMessageError(ROLE_MESSAGES.readOnly, "read_only");
+    }
     if (this.isEnded) {
       this.counts.refused += 1;
       throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");

@@ -1,6 +1,7 @@
 import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
 import {
   type Presence,
+  ROLE_MESSAGES,
   SESSION_ENDED_MESSAGE,
   type SessionState,
   WORKSPACE_MESSAGES,
@@ -8,9 +9,10 @@ import {
 import type { Logger } from "../../logger";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
 import { handle, SocketEventError } from "../../realtime/handle";
-import { requireJoined, sessionRoom } from "../../realtime/session";
+import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
-import type { SessionService } from "../sessions/index";
+import type { Lobby } from "../roles/lobby";
+import { asSocketRefusal, type SessionService } from "../sessions/index";
 import type { Lane, LaneEnd, LaneServer } from "./lane";
 import { type Room, type RoomConnection, RoomMessageError } from "./room";
 import type { RoomRegistry } from "./rooms";
@@ -25,6 +27,8 @@ export interface CollabSocketDeps {
   lanes: LaneServer;
   /** session id → the open lanes of its sockets, by socket id (broadcasts go through them). */
   laneMembers: Map<string, Map<string, Lane>>;
+  /** Who waits to enter locked sessions. */
+  lobby: Lobby;
   logger: Logger;
 }
 
@@ -52,7 +56,7 @@ export function presenceList(deps: CollabSocketDeps, sessionId: string): Presenc
  * has joined, every message about a session is refused and nothing of a session reaches it.
  */
 export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDeps) {
-  const { sessions, rooms, presences, lanes, laneMembers, logger } = deps;
+  const { sessions, rooms, presences, lanes, laneMembers, lobby, logger } = deps;
   const identity = socket.data.identity;
   const selfId = identity.id;
   let membership: Membership | undefined;
@@ -83,20 +87,26 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     await rooms.releaseIfEmpty(current.sessionId);
   }
 
-  handle(socket, "joinSession", logger, async (sessionId) => {
-    const userId = identity.kind === "user" ? identity.id : undefined;
-    // A refused join (an unknown session) leaves the socket where it was.
-    const { role, title, language, endedAt } = await sessions.joinRealtime(userId, sessionId);
+  handle(socket, "joinSession", logger, async (request) => {
+    const { sessionId, key } = typeof request === "string" ? { sessionId: request, key: undefined } : request;
+    lobby.leave(socket.id);
+    // A refused join (an unknown session, a bad link) leaves the socket where it was.
+    const { admission, title, language, endedAt, isLocked } = await asSocketRefusal(() =>
+      sessions.joinRealtime(selfId, sessionId, key),
+    );
     await leave();
-    const presence: Presence = {
-      id: selfId,
-      name: identity.name,
-      isHost: role === "host",
-      isGuest: identity.kind === "guest",
-    };
+    const isGuest = identity.kind === "guest";
+    if (admission.kind === "lobby") {
+      lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
+      throw new SocketEventError("session_locked", ROLE_MESSAGES.locked);
+    }
+    const { role } = admission;
+    const presence: Presence = { id: selfId, name: identity.name, isHost: role === "host", isGuest, role };
     const connection: RoomConnection = {
       id: socket.id,
       user: { id: selfId, name: identity.name },
+      // Read per message: the host may change the role while the socket stays.
+      isReadOnly: () => socket.data.session?.role === "viewer",
       sendSync: (message) => {
         if (membership?.lane) membership.lane.send(LANE_SYNC, message);
         else socket.emit("yjsSync", toWire(message));
@@ -131,7 +141,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       },
     };
     membership = { sessionId, presence, connection, laneEnd };
-    socket.data.session = { id: sessionId, participantId: selfId, isHost: presence.isHost };
+    socket.data.session = { id: sessionId, participantId: selfId, role, isHost: presence.isHost };
     presences.set(socket.id, presence);
     await socket.join(sessionRoom(sessionId));
     room.join(connection);
@@ -144,6 +154,8 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       title,
       endedAt: endedAt?.toISOString() ?? null,
       laneTicket: lanes.issue(laneEnd),
+      isLocked,
+      waiting: role === "host" ? lobby.list(sessionId) : [],
     };
   });
 
@@ -177,6 +189,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     operation: (workspace: Workspace, room: Room) => T,
   ): Promise<T> {
     requireMember(sessionId);
+    requireCan(socket, sessionId, "edit");
     const room: Room | undefined = rooms.loaded(sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
     if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
@@ -206,6 +219,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
 
   handle(socket, "languageUpdate", logger, async (update) => {
     requireMember(update.sessionId);
+    requireCan(socket, update.sessionId, "edit");
     // The language's main file exists before anyone switches to it (created the first time).
     await changeWorkspace(update.sessionId, (w) => {
       try {
@@ -223,7 +237,8 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
 
   /** Ends or reopens the session for everyone (host only); the room enforces it at once. */
   async function setEnded(sessionId: string, ended: boolean): Promise<SessionState> {
-    if (!requireMember(sessionId).presence.isHost) {
+    requireMember(sessionId);
+    if (socket.data.session?.role !== "host") {
       const verb = ended ? "end" : "reopen";
       throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
     }

@@ -31,6 +31,7 @@ export function prCommand(pulls: PullRequestService): CommandDefinition {
   return {
     name: "pr",
     summary: "pull requests: pr create <title> | list | review [id] | status <id> | help",
+    readsOnly: ([sub = ""]) => ["", "list", "review", "status", "help"].includes(sub.toLowerCase()),
     async execute({ sessionId, who, line: typed, reply }) {
       const [, sub = "", ...rest] = typed.split(/\s+/);
       const requester = { id: who.id, name: who.name, isHost: who.isHost, userId: who.userId };

@@ -1,7 +1,7 @@
 import type { SocketErrorCode } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
-import { requireJoined } from "../../realtime/session";
+import { requireCan, requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { PullRequestError, type PullRequestService, type Requester } from "./service";
 
@@ -36,16 +36,17 @@ export function registerPullRequestSocket(socket: EditorSocket, pulls: PullReque
     }
   }
 
-  handle(socket, "createPR", logger, ({ sessionId, title, description, targetBranch, sourceBranch }) =>
-    refusing(() =>
+  handle(socket, "createPR", logger, ({ sessionId, title, description, targetBranch, sourceBranch }) => {
+    requireCan(socket, sessionId, "edit");
+    return refusing(() =>
       pulls.create(sessionId, requesterOf(socket, sessionId), {
         title,
         description,
         targetBranch,
         sourceBranch,
       }),
-    ),
-  );
+    );
+  });
 
   handle(socket, "reviewPR", logger, ({ sessionId, prId, action, comment, github }) =>
     refusing(() =>

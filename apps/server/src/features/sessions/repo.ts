@@ -10,6 +10,18 @@ export interface SessionRecord {
   createdAt: Date;
   /** When the host ended the session (read-only from then), or null while it is open. */
   endedAt: Date | null;
+  /** Newcomers wait in the lobby for the host. */
+  isLocked: boolean;
+  editKey: string | null;
+  viewKey: string | null;
+  /** Whether the bare id makes a newcomer an editor (else a viewer). */
+  idGrantsEdit: boolean;
+}
+
+/** A participant's stored place in a session: their role, and whether the host removed them. */
+export interface Membership {
+  role: Role;
+  isRemoved: boolean;
 }
 
 interface SessionRow {
@@ -20,6 +32,10 @@ interface SessionRow {
   language: Language;
   created_at: Date;
   ended_at: Date | null;
+  is_locked: boolean;
+  edit_key: string | null;
+  view_key: string | null;
+  id_grants_edit: boolean;
 }
 
 interface ParticipantRow {
@@ -37,7 +53,21 @@ const toRecord = (r: SessionRow): SessionRecord => ({
   language: r.language,
   createdAt: r.created_at,
   endedAt: r.ended_at,
+  isLocked: r.is_locked,
+  editKey: r.edit_key,
+  viewKey: r.view_key,
+  idGrantsEdit: r.id_grants_edit,
 });
+
+/** Guests' participant ids (`guest-…`) live in their own table: they have no user row. */
+const isGuestId = (participantId: string) => participantId.startsWith("guest-");
+const tableOf = (participantId: string) =>
+  isGuestId(participantId)
+    ? { table: "session_guests", column: "guest_id" }
+    : { table: "session_participants", column: "user_id" };
+/** A user id that is not a uuid is nobody's (and must not reach a uuid column). */
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+const isKnownShape = (participantId: string) => isGuestId(participantId) || UUID.test(participantId);
 
 /** SQL for sessions and their participants. */
 export function createSessionRepo(db: Queryable) {
@@ -56,29 +86,79 @@ export function createSessionRepo(db: Queryable) {
     },
     async find(id: string) {
       const rows = await db.query<SessionRow>(
-        "SELECT id, title, host_id, is_public, language, created_at, ended_at FROM sessions WHERE id = $1",
+        `SELECT id, title, host_id, is_public, language, created_at, ended_at, is_locked, edit_key, view_key,
+         id_grants_edit FROM sessions WHERE id = $1`,
         [id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;
     },
-    /** Adds a participant; an existing participant keeps their role. Returns the role held. */
-    async addParticipant(sessionId: string, userId: string): Promise<{ role: Role; isNew: boolean }> {
-      const inserted = await db.query<{ role: Role }>(
-        `INSERT INTO session_participants (session_id, user_id, role) VALUES ($1, $2, 'participant')
-         ON CONFLICT (session_id, user_id) DO NOTHING RETURNING role`,
-        [sessionId, userId],
+    /** A participant's stored role and removal (users and guests alike), or null if never admitted. */
+    async membership(sessionId: string, participantId: string): Promise<Membership | null> {
+      if (!isKnownShape(participantId)) return null;
+      const { table, column } = tableOf(participantId);
+      const rows = await db.query<{ role: Role; removed_at: Date | null }>(
+        `SELECT role, removed_at FROM ${table} WHERE session_id = $1 AND ${column} = $2`,
+        [sessionId, participantId],
       );
-      if (inserted[0]) return { role: inserted[0].role, isNew: true };
-      const existing = await db.query<{ role: Role }>(
-        "SELECT role FROM session_participants WHERE session_id = $1 AND user_id = $2",
-        [sessionId, userId],
+      return rows[0] ? { role: rows[0].role, isRemoved: rows[0].removed_at !== null } : null;
+    },
+    /** Admits a participant with `role` (a removed one comes back), or changes their role. */
+    async admit(sessionId: string, participantId: string, role: Role): Promise<void> {
+      const { table, column } = tableOf(participantId);
+      await db.query(
+        `INSERT INTO ${table} (session_id, ${column}, role) VALUES ($1, $2, $3)
+         ON CONFLICT (session_id, ${column}) DO UPDATE SET role = $3, removed_at = NULL`,
+        [sessionId, participantId, role],
       );
-      return { role: existing[0]?.role ?? "participant", isNew: false };
+    },
+    /** Marks a participant removed; false when they are not one. */
+    async remove(sessionId: string, participantId: string): Promise<boolean> {
+      if (!isKnownShape(participantId)) return false;
+      const { table, column } = tableOf(participantId);
+      const rows = await db.query(
+        `UPDATE ${table} SET removed_at = now() WHERE session_id = $1 AND ${column} = $2 AND role <> 'host'
+         RETURNING role`,
+        [sessionId, participantId],
+      );
+      return rows.length > 0;
+    },
+    /** Moves the host role: the old host becomes an editor, in one transaction with the session's host_id. */
+    async transferHost(
+      tx: Queryable,
+      sessionId: string,
+      fromUserId: string,
+      toUserId: string,
+    ): Promise<void> {
+      await tx.query(
+        "UPDATE session_participants SET role = 'editor' WHERE session_id = $1 AND user_id = $2",
+        [sessionId, fromUserId],
+      );
+      await tx.query("UPDATE session_participants SET role = 'host' WHERE session_id = $1 AND user_id = $2", [
+        sessionId,
+        toUserId,
+      ]);
+      await tx.query("UPDATE sessions SET host_id = $2 WHERE id = $1", [sessionId, toUserId]);
+    },
+    async setLocked(sessionId: string, isLocked: boolean): Promise<void> {
+      await db.query("UPDATE sessions SET is_locked = $2 WHERE id = $1", [sessionId, isLocked]);
+    },
+    /** From now on the bare id makes newcomers viewers (the session has viewers, who know it). */
+    async stopIdGrantingEdit(sessionId: string): Promise<void> {
+      await db.query("UPDATE sessions SET id_grants_edit = false WHERE id = $1", [sessionId]);
+    },
+    /** The share links' keys, made once (concurrent first asks agree on the stored pair). */
+    async shareKeys(sessionId: string, fresh: { editKey: string; viewKey: string }) {
+      const rows = await db.query<{ edit_key: string; view_key: string }>(
+        `UPDATE sessions SET edit_key = coalesce(edit_key, $2), view_key = coalesce(view_key, $3)
+         WHERE id = $1 RETURNING edit_key, view_key`,
+        [sessionId, fresh.editKey, fresh.viewKey],
+      );
+      return rows[0] ? { editKey: rows[0].edit_key, viewKey: rows[0].view_key } : undefined;
     },
     /** The role `userId` holds in the session, or null when they never joined it. */
     async roleOf(sessionId: string, userId: string): Promise<Role | null> {
       const rows = await db.query<{ role: Role }>(
-        "SELECT role FROM session_participants WHERE session_id = $1 AND user_id = $2",
+        "SELECT role FROM session_participants WHERE session_id = $1 AND user_id = $2 AND removed_at IS NULL",
         [sessionId, userId],
       );
       return rows[0]?.role ?? null;
@@ -98,7 +178,7 @@ export function createSessionRepo(db: Queryable) {
     async participants(sessionId: string): Promise<Participant[]> {
       const rows = await db.query<ParticipantRow>(
         `SELECT p.user_id, u.name, p.role, p.joined_at FROM session_participants p
-         JOIN users u ON u.id = p.user_id WHERE p.session_id = $1 ORDER BY p.joined_at, u.name`,
+         JOIN users u ON u.id = p.user_id WHERE p.session_id = $1 AND p.removed_at IS NULL ORDER BY p.joined_at, u.name`,
         [sessionId],
       );
       return rows.map((r) => ({

@@ -11,6 +11,7 @@ import { HttpError, tooManyRequests } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Limiter } from "../../limiter";
 import type { AuthService } from "../auth/index";
+import { SessionError } from "./errors";
 import type { SessionService } from "./service";
 
 /** Per-address limits on what anyone can ask of sessions. */
@@ -51,7 +52,13 @@ export function sessionRoutes(
     await takeFromAddress(limits.join, req);
     const user = await authenticate(req);
     const { session_id } = parseBody(req, JoinSessionBodySchema);
-    res.json(await sessions.join(user.id, session_id));
+    try {
+      res.json(await sessions.join(user.id, session_id));
+    } catch (error) {
+      if (error instanceof SessionError && error.code === "removed")
+        throw new HttpError("removed", error.message);
+      throw error;
+    }
   });
 
   router.get("/session/:id", async (req, res) => {

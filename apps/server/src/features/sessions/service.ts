@@ -1,8 +1,10 @@
-import { randomBytes } from "node:crypto";
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import {
   type CreateSessionResponse,
+  type GrantableRole,
   type JoinSessionResponse,
   type Language,
+  ROLE_MESSAGES,
   type Role,
   SESSION_ENDED_MESSAGE,
   type SessionResponse,
@@ -10,16 +12,64 @@ import {
 } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import { HttpError } from "../../http/errors";
-import type { SessionRepo } from "./repo";
+import { SessionError } from "./errors";
+import type { SessionRecord, SessionRepo } from "./repo";
 
 /** 18 random bytes: 144 bits, above the 128 the design asks of an unguessable id. */
 export function generateSessionId(): string {
   return randomBytes(18).toString("base64url");
 }
 
-/** Coding sessions: create (caller becomes host), join, read. */
+/** Compares a sent key with a stored one in constant time. */
+function keyMatches(sent: string, stored: string | null): boolean {
+  if (!stored) return false;
+  const a = Buffer.from(sent);
+  const b = Buffer.from(stored);
+  return a.length === b.length && timingSafeEqual(a, b);
+}
+
+/** What a join gives: in with a role, or a wait in the lobby for the role the host would grant. */
+export type Admission = { kind: "in"; role: Role; isNew: boolean } | { kind: "lobby"; role: GrantableRole };
+
+/** Coding sessions: create (caller becomes host), join, read; roles, lock and share links. */
 export function createSessionService(db: Db, sessions: SessionRepo) {
   const notFound = () => new HttpError("not_found", "Session not found");
+
+  /**
+   * The one decision of who gets in, for REST and socket joins alike. A stored participant
+   * comes back with their role, whatever the link; a removed one, or a
+   * newcomer, waits in the lobby while the session is locked (a removed one is refused
+   * outright); otherwise a newcomer gets the link's role, or the bare id's.
+   */
+  async function admit(
+    session: SessionRecord,
+    participantId: string,
+    key: string | undefined,
+  ): Promise<Admission> {
+    let linkRole: GrantableRole | undefined;
+    if (key !== undefined) {
+      if (keyMatches(key, session.editKey)) linkRole = "editor";
+      else if (keyMatches(key, session.viewKey)) linkRole = "viewer";
+      else throw new SessionError("invalid_link", ROLE_MESSAGES.invalidLink);
+    }
+    const stored = await sessions.membership(session.id, participantId);
+    // The host's word sticks: a stored participant's role is theirs whatever link they use
+    // (else a demoted editor would be an editor again by reloading their edit link).
+    if (stored && !stored.isRemoved) return { kind: "in", role: stored.role, isNew: false };
+    const role = linkRole ?? (session.idGrantsEdit ? "editor" : "viewer");
+    if (session.isLocked) {
+      if (stored?.isRemoved) throw new SessionError("removed", ROLE_MESSAGES.removedLocked);
+      return { kind: "lobby", role };
+    }
+    await sessions.admit(session.id, participantId, role);
+    return { kind: "in", role, isNew: true };
+  }
+
+  /** The stored role of a participant (user or guest) who was not removed, or null. */
+  async function memberRole(sessionId: string, participantId: string): Promise<Role | null> {
+    const stored = await sessions.membership(sessionId, participantId);
+    return stored && !stored.isRemoved ? stored.role : null;
+  }
 
   return {
     async create(hostId: string, title: string, origin: string): Promise<CreateSessionResponse> {
@@ -33,25 +83,93 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
       };
     },
 
+    /**
+     * The Join dialog's join: as a socket join, but a locked session's newcomer is only told to
+     * wait (the editor's socket then waits in the lobby); throws `removed`.
+     */
     async join(userId: string, sessionId: string): Promise<JoinSessionResponse> {
-      if (!(await sessions.find(sessionId))) throw notFound();
-      const { role, isNew } = await sessions.addParticipant(sessionId, userId);
-      const message = isNew ? "Joined session successfully" : "You are already in this session";
-      return { message, session_id: sessionId, role };
+      const session = await sessions.find(sessionId);
+      if (!session) throw notFound();
+      const admission = await admit(session, userId, undefined);
+      if (admission.kind === "lobby")
+        return { message: ROLE_MESSAGES.locked, session_id: sessionId, role: admission.role };
+      const message = admission.isNew ? "Joined session successfully" : "You are already in this session";
+      return { message, session_id: sessionId, role: admission.role };
     },
 
     /**
-     * Joins from the editor's socket: a signed-in user becomes a participant (the id is the
-     * capability), a guest only needs the session to exist.
+     * Joins from the editor's socket, by the bare id or a share link's key: throws
+     * `session_locked` for someone the lobby must hold (with the role they would get), and
+     * `removed` or `invalid_link`.
      */
     async joinRealtime(
-      userId: string | undefined,
+      participantId: string,
       sessionId: string,
-    ): Promise<{ role: Role; title: string; language: Language; endedAt: Date | null }> {
+      key: string | undefined,
+    ): Promise<{
+      admission: Admission;
+      title: string;
+      language: Language;
+      endedAt: Date | null;
+      isLocked: boolean;
+    }> {
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
-      const role = userId ? (await sessions.addParticipant(sessionId, userId)).role : "participant";
-      return { role, title: session.title, language: session.language, endedAt: session.endedAt };
+      const admission = await admit(session, participantId, key);
+      return {
+        admission,
+        title: session.title,
+        language: session.language,
+        endedAt: session.endedAt,
+        isLocked: session.isLocked,
+      };
+    },
+
+    memberRole,
+
+    /** Gives a participant (not the host) the editor or viewer role. The caller checks the host asks. */
+    async setRole(sessionId: string, participantId: string, role: GrantableRole): Promise<void> {
+      const current = await memberRole(sessionId, participantId);
+      if (current === null) throw new SessionError("not_found", ROLE_MESSAGES.notParticipant);
+      if (current === "host") throw new SessionError("forbidden", ROLE_MESSAGES.notYourself);
+      // A viewer knows the id: from now on the bare id must not make anyone an editor.
+      if (role === "viewer") await sessions.stopIdGrantingEdit(sessionId);
+      await sessions.admit(sessionId, participantId, role);
+    },
+
+    /** Hands the host role to a signed-in participant; the old host becomes an editor. */
+    async transferHost(sessionId: string, fromUserId: string, toParticipantId: string): Promise<void> {
+      if (toParticipantId === fromUserId) throw new SessionError("forbidden", ROLE_MESSAGES.notYourself);
+      const current = await memberRole(sessionId, toParticipantId);
+      if (current === null) throw new SessionError("not_found", ROLE_MESSAGES.notParticipant);
+      if (toParticipantId.startsWith("guest-"))
+        throw new SessionError("forbidden", ROLE_MESSAGES.hostToGuest);
+      await db.transaction((tx) => sessions.transferHost(tx, sessionId, fromUserId, toParticipantId));
+    },
+
+    /** Removes a participant (never the host): they are kept out while the session is locked. */
+    async remove(sessionId: string, participantId: string): Promise<void> {
+      if ((await memberRole(sessionId, participantId)) === "host")
+        throw new SessionError("forbidden", ROLE_MESSAGES.notYourself);
+      if (!(await sessions.remove(sessionId, participantId)))
+        throw new SessionError("not_found", ROLE_MESSAGES.notParticipant);
+    },
+
+    /** Lets someone from the lobby in with the role their link gave them. */
+    admitFromLobby: (sessionId: string, participantId: string, role: GrantableRole) =>
+      sessions.admit(sessionId, participantId, role),
+
+    setLocked: (sessionId: string, isLocked: boolean) => sessions.setLocked(sessionId, isLocked),
+
+    /** The share links' keys, made on the first ask; from then the bare id makes viewers. */
+    async shareKeys(sessionId: string): Promise<{ editKey: string; viewKey: string }> {
+      const keys = await sessions.shareKeys(sessionId, {
+        editKey: generateSessionId(),
+        viewKey: generateSessionId(),
+      });
+      if (!keys) throw notFound();
+      await sessions.stopIdGrantingEdit(sessionId);
+      return keys;
     },
 
     /**

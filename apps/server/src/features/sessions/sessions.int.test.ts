@@ -92,7 +92,7 @@ describe.each(DATABASES)("sessions API on %s", (kind) => {
       expect(joined.status).toBe(200);
       expect(joined.body).toMatchObject({
         session_id: id,
-        role: "participant",
+        role: "editor",
         message: "Joined session successfully",
       });
       const again = await server.api.post("/api/session/join", { session_id: id }, guest.token);
@@ -103,7 +103,7 @@ describe.each(DATABASES)("sessions API on %s", (kind) => {
       const participants = session.body.participants as { user_id: string; role: string }[];
       expect(participants.map((p) => [p.user_id, p.role])).toEqual([
         [host.user.id, "host"],
-        [guest.user.id, "participant"],
+        [guest.user.id, "editor"],
       ]);
     });
 
@@ -111,7 +111,7 @@ describe.each(DATABASES)("sessions API on %s", (kind) => {
       const user = await buildUser(server.api);
       const res = await server.api.post("/api/session/join", { session_id: DEMO_SESSION_ID }, user.token);
       expect(res.status).toBe(200);
-      expect(res.body.role).toBe("participant");
+      expect(res.body.role).toBe("editor");
     });
   });
 

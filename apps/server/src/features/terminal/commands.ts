@@ -9,6 +9,8 @@ export interface Runner {
   userId?: string | undefined;
   /** Whether the sender is the session's host (host-only commands check it). */
   isHost: boolean;
+  /** Whether the sender may change the session (not a viewer); others get only `readsOnly` lines. */
+  canEdit: boolean;
   /** Who the execution service's rate limit counts a run against. */
   rateKey: string;
   /** Aborted when the sender's socket goes away. */
@@ -37,6 +39,8 @@ export interface CommandDefinition {
   name: string;
   /** One line for `help`. */
   summary: string;
+  /** Whether a line (its words after the name) only reads, so a viewer may type it. */
+  readsOnly?: (args: string[]) => boolean;
   /**
    * Answers the line, normally through `context.reply`. A refusal is thrown as the feature's
    * own domain error, which the terminal's socket edge maps (or reports as internal).

@@ -16,7 +16,7 @@ import type { TerminalRepo } from "./repo";
 import { createTerminalService } from "./service";
 
 const SESSION = "project-session";
-const who = { id: "ada", name: "Ada", rateKey: "user:ada", isHost: false };
+const who = { id: "ada", name: "Ada", rateKey: "user:ada", isHost: false, canEdit: true };
 const logger = createLogger("fatal", new Writable({ write: (_chunk, _encoding, done) => done() }));
 
 /** A terminal over a fake workspace and an in-memory history; runs go to `execution`. */

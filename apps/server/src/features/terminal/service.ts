@@ -2,6 +2,7 @@ import {
   EXECUTION_MESSAGES,
   type ExecuteResponse,
   type GithubTarget,
+  ROLE_MESSAGES,
   type RunStateUpdate,
   type TerminalEntry,
 } from "@ensemble/protocol";
@@ -27,6 +28,13 @@ export interface TerminalBroadcast {
 }
 
 /** Thrown when a run is asked for while the session's single-flight run is in progress. */
+/** A viewer typed a line that would change something. */
+export class ReadOnlyCommandError extends Error {
+  constructor() {
+    super(ROLE_MESSAGES.readOnly);
+  }
+}
+
 export class RunInProgressError extends Error {
   constructor() {
     super(EXECUTION_MESSAGES.inProgress);
@@ -143,6 +151,7 @@ export function createTerminalService(deps: TerminalDeps) {
   commands.register({
     name: "help",
     summary: "show this help",
+    readsOnly: () => true,
     execute: ({ reply }) => reply([{ type: "output", content: commands.helpText() }]),
   });
 
@@ -173,6 +182,7 @@ export function createTerminalService(deps: TerminalDeps) {
       };
       const command = commands.find(name);
       if (!command) return reply(commands.unknown(name));
+      if (!who.canEdit && !command.readsOnly?.(args)) throw new ReadOnlyCommandError();
       await command.execute({ sessionId, who, line, args, file, github, reply });
     },
 

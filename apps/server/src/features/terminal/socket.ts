@@ -1,9 +1,9 @@
 import type { Logger } from "../../logger";
 import { handle, SocketEventError } from "../../realtime/handle";
-import { requireJoined } from "../../realtime/session";
+import { requireCan, requireJoined, roleCan } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { RunAbortedError } from "../execution/index";
-import { RunInProgressError, type TerminalService } from "./service";
+import { ReadOnlyCommandError, RunInProgressError, type TerminalService } from "./service";
 
 /**
  * The terminal's events on one socket. Only a socket that joined the session may run its
@@ -20,6 +20,7 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
     userId: identity.kind === "user" ? identity.id : undefined,
     // Read per call: the role is the one the session has now.
     isHost: socket.data.session?.isHost ?? false,
+    canEdit: roleCan(socket.data.session?.role ?? "viewer", "edit"),
     // Guests share their address's budget; users have their own.
     rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
     signal,
@@ -33,6 +34,7 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
     } catch (error) {
       if (error instanceof RunInProgressError) throw new SocketEventError("run_in_progress", error.message);
       if (error instanceof RunAbortedError) throw new SocketEventError("cancelled", error.message);
+      if (error instanceof ReadOnlyCommandError) throw new SocketEventError("read_only", error.message);
       throw error;
     } finally {
       mine.delete(controller);
@@ -40,7 +42,7 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
   }
 
   handle(socket, "runCode", logger, async ({ sessionId, file, stdin, args }) => {
-    requireJoined(socket, sessionId);
+    requireCan(socket, sessionId, "edit");
     return cancellable(async (signal) => {
       const { response, entries } = await terminal.runCode(sessionId, runner(signal), { file, stdin, args });
       // Everyone, this socket included, was shown why in the terminal.

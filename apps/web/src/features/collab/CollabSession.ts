@@ -17,6 +17,7 @@ import { CallSession } from "../calls/CallSession";
 import { ChatChannel } from "../chat/channel";
 import { GitChannel } from "../git/channel";
 import { PullsChannel } from "../pulls/channel";
+import { RolesChannel } from "../roles/channel";
 import { TerminalChannel } from "../terminal/channel";
 import { throttleAwareness } from "./awarenessThrottle";
 import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
@@ -41,6 +42,8 @@ export interface CollabSessionOptions {
    * else has. The owner opens the session afresh from the server (our copy is cleared).
    */
   onRefused: (message: string) => void;
+  /** A share link's key from the address (`?key=`): decides our role when we are new. */
+  shareKey?: string | undefined;
 }
 
 /** Our awareness `user`; once joined it carries the id and name the server stamps, so it is sent on as it is. */
@@ -69,6 +72,8 @@ export class CollabSession {
   readonly chat: ChatChannel;
   /** The project's files: create, rename, delete, and the store's listing of them. */
   readonly files: WorkspaceChannel;
+  /** Roles, the lock and its lobby, and the host's controls. */
+  readonly roles: RolesChannel;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
@@ -94,6 +99,15 @@ export class CollabSession {
     this.call = new CallSession(this.socket, options.sessionId);
     this.chat = new ChatChannel(this.socket, options.sessionId);
     this.files = new WorkspaceChannel(this.socket, options.sessionId, this.doc);
+    this.roles = new RolesChannel(this.socket, options.sessionId, {
+      rejoin: () => this.join(),
+      selfRoleChanged: () => {
+        const { self } = useCollabStore.getState();
+        if (!self) return;
+        this.git.joined(self.isHost);
+        this.pulls.joined(self);
+      },
+    });
     this.awarenessOut = throttleAwareness(this.awareness, (message) => {
       if (this.lane) this.lane.send(LANE_AWARENESS, message);
       else if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
@@ -317,7 +331,10 @@ export class CollabSession {
   private handleRefusal({ event, code, message }: LaneRefusal): void {
     console.warn(`Ensemble: the server refused ${event} (${code}): ${message}`);
     // An edit the server will never take (not allowed, or the session ended meanwhile).
-    if (event === "yjsSync" && (code === "update_refused" || code === "session_ended"))
+    if (
+      event === "yjsSync" &&
+      (code === "update_refused" || code === "session_ended" || code === "read_only")
+    )
       void this.discardLocalCopy(message);
   }
 
@@ -351,7 +368,9 @@ export class CollabSession {
   /** Joins on each new connection: the server knows a reconnected socket as a new one. */
   private join(): void {
     const generation = ++this.generation;
-    this.socket.timeout(ACK_TIMEOUT_MS).emit("joinSession", this.sessionId, (err, result) => {
+    const { shareKey } = this.options;
+    const request = shareKey ? { sessionId: this.sessionId, key: shareKey } : this.sessionId;
+    this.socket.timeout(ACK_TIMEOUT_MS).emit("joinSession", request, (err, result) => {
       if (this.isDestroyed || generation !== this.generation) return;
       if (err) {
         // No answer on a live connection: start over with a fresh one.
@@ -359,9 +378,12 @@ export class CollabSession {
         return;
       }
       if (!result.ok) {
-        this.fail(result.error);
+        // A locked session: we wait at its door, joined to nothing, until the host decides.
+        if (result.error.code === "session_locked") this.roles.waitInLobby();
+        else this.fail(result.error);
         return;
       }
+      this.roles.joined(result.data);
       const { self, participants, language, title, endedAt } = result.data;
       this.awareness.setLocalStateField("user", userField(self.name, self.id, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });

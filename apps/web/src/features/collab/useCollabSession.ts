@@ -21,6 +21,7 @@ export function useCollabSession(sessionId: string): CollabSession | null {
       token,
       userName: user?.name ?? "Anonymous",
       userId: user?.id ?? null,
+      shareKey: new URLSearchParams(window.location.search).get("key") ?? undefined,
       onTokenRejected: () => {
         toast.info("Your sign-in has expired. You are now in the session as Anonymous.");
         useAuthStore.getState().logout();

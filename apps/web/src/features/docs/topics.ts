@@ -16,6 +16,10 @@ export const DOC_TOPICS: readonly DocTopic[] = [
         body: "Everything happens in a session: a shared workspace identified by its session ID. Whoever creates it is the host; everyone who joins with the link or ID is a collaborator.",
       },
       {
+        heading: "Roles and access",
+        body: "The host decides who may do what. Editors change the code, run it and propose pull requests; viewers watch everything live and change nothing, with a View only marker over their editor. From the participants list the host changes someone's role on the spot, hands the host role over, or removes them. Share links gives two links, can edit and can view; once a view link exists, the bare session ID lets newcomers view only. Lock session keeps newcomers in a lobby until the host admits or refuses each; people already in the session come back in freely, and someone removed stays out while it is locked.",
+      },
+      {
         heading: "Working together",
         body: "Collaborators edit the same files at the same time and see each other's cursors. Audio and video calls run beside the editor, and changes are proposed to the host as pull requests.",
       },

@@ -9,6 +9,9 @@ import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
 import { ReviewPanel } from "../pulls/ReviewPanel";
+import { LobbyScreen } from "../roles/LobbyScreen";
+import { useRolesStore } from "../roles/store";
+import { ViewOnlyBanner } from "../roles/ViewOnlyBanner";
 import { setTerminalOpen, useTerminalStore } from "../terminal/store";
 import { TerminalPanel } from "../terminal/TerminalPanel";
 import { FileTabs } from "../workspace/FileTabs";
@@ -43,6 +46,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const navigate = useNavigate();
   const state = useCollabStore();
   const isTerminalOpen = useTerminalStore((s) => s.isOpen);
+  const lobby = useRolesStore((s) => (s.sessionId === sessionId ? s.lobby : "none"));
   const [isSidebarOpen, setIsSidebarOpen] = useState(true);
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
   // Why SESSION ENDING is open, or null while it is closed.
@@ -73,12 +77,15 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   }, [file]);
 
   if (isCurrent && state.failure) return <SessionUnavailable sessionId={sessionId} failure={state.failure} />;
+  if (lobby !== "none") return <LobbyScreen status={lobby} />;
 
   // An ended session is an archive: everything reads, nothing changes (DESIGN decision 15).
   const endedAt = isCurrent ? state.endedAt : null;
-  const canEdit = isCurrent && state.hasDocument && endedAt === null;
+  // A viewer sees everything live and changes nothing (DESIGN decision 17; the server refuses it too).
+  const isViewer = isCurrent && state.self?.role === "viewer";
+  const canEdit = isCurrent && state.hasDocument && endedAt === null && !isViewer;
   const isConnected = isCurrent && state.status === "connected";
-  const canChange = isConnected && endedAt === null;
+  const canChange = isConnected && endedAt === null && !isViewer;
   const terminal = session?.terminal ?? null;
   const activeCount = state.participants.filter((p) =>
     isWithin(activity.lastEdits.get(p.id) ?? null, activity.now, PRESENCE_MS.active),
@@ -117,6 +124,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         isHost={isHost}
         isConnected={isConnected}
         isEnded={endedAt !== null}
+        isViewOnly={isViewer}
         isTerminalOpen={isTerminalOpen}
         terminalId={TERMINAL_ID}
         terminalToggleId={TERMINAL_TOGGLE_ID}
@@ -138,6 +146,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             isConnected={isConnected}
             canEdit={canChange}
             isHost={isHost}
+            isViewer={isViewer}
             followingId={following?.id ?? null}
             onFollow={follow}
             onOpened={() => focusEditor.current?.()}
@@ -147,6 +156,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
           {endedAt !== null && session && (
             <SessionEndedBanner endedAt={endedAt} isHost={isHost} onReopen={() => session.reopen()} />
           )}
+          {isViewer && <ViewOnlyBanner />}
           <FileTabs onSelect={() => focusEditor.current?.()} />
           {following && (
             <p className="follow-banner" role="status" data-testid="follow-banner">

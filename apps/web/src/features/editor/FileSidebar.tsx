@@ -3,6 +3,8 @@ import type { CollabSession } from "../collab/CollabSession";
 import type { Activity } from "../collab/useActivity";
 import { GitPanel } from "../git/GitPanel";
 import { PullRequestList } from "../pulls/PullRequestList";
+import { ParticipantControls } from "../roles/ParticipantControls";
+import { SessionAccessPanel } from "../roles/SessionAccessPanel";
 import { Explorer } from "../workspace/Explorer";
 import { ParticipantsList } from "./ParticipantsList";
 
@@ -17,6 +19,8 @@ interface FileSidebarProps {
   /** Files and git may change (connected, and the session not ended). */
   canEdit: boolean;
   isHost: boolean;
+  /** A viewer proposes nothing (the server refuses it too). */
+  isViewer: boolean;
   followingId: string | null;
   onFollow: (person: Presence | null) => void;
   onOpened: () => void;
@@ -42,8 +46,20 @@ export function FileSidebar(props: FileSidebarProps) {
         activity={props.activity}
         followingId={props.followingId}
         onFollow={props.onFollow}
+        renderControls={(person) => (
+          <ParticipantControls
+            person={person}
+            roles={props.session?.roles ?? null}
+            isHost={props.isHost}
+            isSelf={person.id === props.selfId}
+          />
+        )}
       />
-      <PullRequestList pulls={props.session?.pulls ?? null} isConnected={props.isConnected} />
+      {props.isHost && <SessionAccessPanel roles={props.session?.roles ?? null} />}
+      <PullRequestList
+        pulls={props.session?.pulls ?? null}
+        isConnected={props.isConnected && !props.isViewer}
+      />
     </aside>
   );
 }

@@ -1,4 +1,5 @@
 import type { Presence } from "@ensemble/protocol";
+import type { ReactNode } from "react";
 import { isWithin, PRESENCE_MS, participantColor } from "../collab/presence";
 import type { Activity } from "../collab/useActivity";
 
@@ -8,6 +9,8 @@ interface ParticipantsListProps {
   activity: Activity;
   followingId: string | null;
   onFollow: (person: Presence | null) => void;
+  /** Extra per-person markers and controls (the roles feature's badge and host controls). */
+  renderControls?: (person: Presence) => ReactNode;
 }
 
 function initial(name: string): string {
@@ -21,6 +24,7 @@ export function ParticipantsList({
   activity,
   followingId,
   onFollow,
+  renderControls,
 }: ParticipantsListProps) {
   return (
     <section className="sidebar-section" aria-labelledby="participants-heading">
@@ -46,6 +50,7 @@ export function ParticipantsList({
                 {person.id === selfId && <span className="muted"> (you)</span>}
               </span>
               {person.isHost && <span className="participant-badge">Host</span>}
+              {renderControls?.(person)}
               {person.id !== selfId && (
                 <button
                   type="button"

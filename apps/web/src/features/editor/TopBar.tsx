@@ -18,6 +18,8 @@ interface TopBarProps {
   isConnected: boolean;
   /** The host ended the session: nothing runs or switches, and End Session is gone. */
   isEnded: boolean;
+  /** We are a viewer: nothing runs or changes from here. */
+  isViewOnly: boolean;
   isTerminalOpen: boolean;
   terminalId: string;
   terminalToggleId: string;
@@ -80,7 +82,9 @@ export function TopBar(props: TopBarProps) {
               ? undefined
               : props.isEnded
                 ? "The session has ended"
-                : "Reconnect to switch the language"
+                : props.isViewOnly
+                  ? "You can only view this session"
+                  : "Reconnect to switch the language"
           }
           onChange={(event) => {
             const parsed = LanguageSchema.safeParse(event.target.value);
@@ -98,6 +102,7 @@ export function TopBar(props: TopBarProps) {
           language={props.language}
           isConnected={props.isConnected}
           isEnded={props.isEnded}
+          isViewOnly={props.isViewOnly}
           openFile={props.openFile}
         />
         {props.isHost && <PendingBadge />}

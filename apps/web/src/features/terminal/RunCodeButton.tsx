@@ -8,22 +8,33 @@ interface RunCodeButtonProps {
   isConnected: boolean;
   /** The session has ended: it no longer runs code. */
   isEnded?: boolean;
+  /** We are a viewer: the server would refuse the run. */
+  isViewOnly?: boolean;
   /** The workspace path of the file the editor shows: the run starts there when it can. */
   openFile?: string | undefined;
 }
 
 /** Runs the project from the open file for everyone; 'Running...' and disabled while any run is in flight. */
-export function RunCodeButton({ channel, language, isConnected, isEnded, openFile }: RunCodeButtonProps) {
-  const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected && !isEnded);
+export function RunCodeButton({
+  channel,
+  language,
+  isConnected,
+  isEnded,
+  isViewOnly,
+  openFile,
+}: RunCodeButtonProps) {
+  const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected && !isEnded && !isViewOnly);
   const { language: runLanguage, entry } = runEntry(openFile, language);
   const { name } = LANGUAGES[runLanguage];
   const title = isBusy
     ? `Running${runBy ? ` (started by ${runBy})` : ""}`
     : isEnded
       ? "The session has ended"
-      : isConnected
-        ? `Run ${entry} (${name}) for everyone in the session`
-        : "Reconnect to run code";
+      : isViewOnly
+        ? "You can only view this session"
+        : isConnected
+          ? `Run ${entry} (${name}) for everyone in the session`
+          : "Reconnect to run code";
   return (
     <button
       type="button"

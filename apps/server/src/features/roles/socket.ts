@@ -1,0 +1,103 @@
+import { ROLE_MESSAGES, type Role, type RoleChanged } from "@ensemble/protocol";
+import { handle, SocketEventError } from "../../realtime/handle";
+import { requireCan, sessionRoom, setSocketRole } from "../../realtime/session";
+import type { EditorSocket } from "../../realtime/socket";
+import { asSocketRefusal } from "../sessions/index";
+import type { RolesDeps } from "./index";
+
+/**
+ * The host's controls on one socket. Each is checked here, on the server, against the role
+ * the socket holds now; the change is stored first, then applied in place to the sockets of
+ * the person it concerns (no reconnect), then told to the room.
+ */
+export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
+  const { io, sessions, lobby, presences, logger } = deps;
+
+  /** The sockets of one person in a session on this process (all of them: decision 16). */
+  const socketsOf = (sessionId: string, participantId: string): EditorSocket[] =>
+    [...(io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? [])]
+      .map((id) => io.sockets.sockets.get(id))
+      .filter((s): s is EditorSocket => s?.data.session?.participantId === participantId);
+
+  /** Applies a stored role to someone's live sockets and tells the room. */
+  function announceRole(sessionId: string, participantId: string, role: Role): RoleChanged {
+    for (const target of socketsOf(sessionId, participantId)) {
+      if (target.data.session) setSocketRole(target.data.session, role);
+      const presence = presences.get(target.id);
+      if (presence) {
+        presence.role = role;
+        presence.isHost = role === "host";
+      }
+    }
+    const changed = { sessionId, participantId, role };
+    io.to(sessionRoom(sessionId)).emit("roleChanged", changed);
+    return changed;
+  }
+
+  handle(socket, "setRole", logger, async ({ sessionId, participantId, role }) => {
+    requireCan(socket, sessionId, "manage");
+    await asSocketRefusal(() => sessions.setRole(sessionId, participantId, role));
+    return announceRole(sessionId, participantId, role);
+  });
+
+  handle(socket, "transferHost", logger, async ({ sessionId, participantId }) => {
+    const self = requireCan(socket, sessionId, "manage");
+    await asSocketRefusal(() => sessions.transferHost(sessionId, self.participantId, participantId));
+    announceRole(sessionId, self.participantId, "editor");
+    const changed = announceRole(sessionId, participantId, "host");
+    // The new host sees who waits; the old one no longer does.
+    lobby.tellHosts(sessionId);
+    return changed;
+  });
+
+  handle(socket, "removeParticipant", logger, async ({ sessionId, participantId }) => {
+    const self = requireCan(socket, sessionId, "manage");
+    if (participantId === self.participantId)
+      throw new SocketEventError("forbidden", ROLE_MESSAGES.notYourself);
+    await asSocketRefusal(() => sessions.remove(sessionId, participantId));
+    for (const target of socketsOf(sessionId, participantId)) {
+      target.emit("removedFromSession", { sessionId, message: ROLE_MESSAGES.removed });
+      target.disconnect(true);
+    }
+    return null;
+  });
+
+  handle(socket, "setLock", logger, async ({ sessionId, isLocked }) => {
+    requireCan(socket, sessionId, "manage");
+    await sessions.setLocked(sessionId, isLocked);
+    const state = { sessionId, isLocked };
+    io.to(sessionRoom(sessionId)).emit("lockState", state);
+    // Unlocked: nobody needs to wait any more.
+    if (!isLocked) {
+      for (const { id } of lobby.list(sessionId)) await admit(sessionId, id);
+    }
+    return state;
+  });
+
+  /** Lets one person in: stored first, then each of their waiting sockets joins again. */
+  async function admit(sessionId: string, participantId: string): Promise<boolean> {
+    const waiting = lobby.take(sessionId, participantId);
+    if (!waiting) return false;
+    await sessions.admitFromLobby(sessionId, participantId, waiting.role);
+    for (const s of waiting.sockets) s.emit("lobbyAdmitted", { sessionId, message: "The host let you in." });
+    return true;
+  }
+
+  handle(socket, "lobbyDecision", logger, async ({ sessionId, participantId, admit: isAdmitted }) => {
+    requireCan(socket, sessionId, "manage");
+    if (isAdmitted) {
+      if (!(await admit(sessionId, participantId)))
+        throw new SocketEventError("not_found", ROLE_MESSAGES.notWaiting);
+      return null;
+    }
+    const waiting = lobby.take(sessionId, participantId);
+    if (!waiting) throw new SocketEventError("not_found", ROLE_MESSAGES.notWaiting);
+    for (const s of waiting.sockets) s.emit("lobbyRefused", { sessionId, message: ROLE_MESSAGES.refused });
+    return null;
+  });
+
+  handle(socket, "getShareLinks", logger, async ({ sessionId }) => {
+    requireCan(socket, sessionId, "manage");
+    return sessions.shareKeys(sessionId);
+  });
+}
