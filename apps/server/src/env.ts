@@ -80,6 +80,8 @@ const EnvSchema = z.object({
   RUN_CONCURRENCY: positiveInt(os.availableParallelism()),
   RUN_QUEUE_MAX: z.coerce.number().int().min(0).default(16),
   RUN_TIMEOUT_MS: positiveInt(10_000),
+  /** Wall clock of a terminal run, which may wait for someone to type (its CPU time stays RUN_CPU_TIME_MS). */
+  RUN_LIVE_TIMEOUT_MS: positiveInt(120_000),
   COMPILE_TIMEOUT_MS: positiveInt(10_000),
   RUN_CPU_TIME_MS: positiveInt(10_000),
   RUN_MEMORY_LIMIT_BYTES: positiveInt(256 * 1024 * 1024),

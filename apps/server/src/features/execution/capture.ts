@@ -20,6 +20,8 @@ export class OutputCapture {
   constructor(
     private readonly maxBytes: number,
     private readonly onOverflow: (stream: StreamName) => void,
+    /** Each piece of decoded text as it is kept, for a live run's streaming. */
+    private readonly onText?: (stream: StreamName, text: string) => void,
   ) {}
 
   /** Takes one chunk; past the cap the prefix is kept, the rest dropped, and `onOverflow` fires once. */
@@ -52,5 +54,6 @@ export class OutputCapture {
     if (!text) return;
     this[stream] += text;
     this.output += text;
+    this.onText?.(stream, text);
   }
 }

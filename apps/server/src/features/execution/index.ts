@@ -14,6 +14,7 @@ export {
   RunQueueFullError,
   RunRateLimitedError,
 } from "./errors";
+export { LiveIo } from "./liveIo";
 export type { ExecuteOptions, ExecutionService, ProjectRun } from "./service";
 
 /** Wires code execution: the Piston-compatible API over the sandboxed runner (or PISTON_URL). */

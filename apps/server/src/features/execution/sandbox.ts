@@ -5,7 +5,9 @@ import { runFileNameProblem, type StageResult } from "@ensemble/protocol";
 import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
 import { RunAbortedError } from "./errors";
+import type { LiveIo } from "./liveIo";
 import type { LocalRuntime } from "./runtimes";
+import { signalProgram } from "./signalTree";
 import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
 
 /** The host tools of the launch chain and the limits every run gets. */
@@ -59,6 +61,8 @@ export interface SandboxJob {
   cpuTimeMs: number;
   memoryBytes: number;
   signal?: AbortSignal | undefined;
+  /** A live run: output reported as it comes, stdin left open for `io` (`stdin` is then unused), signals. */
+  io?: LiveIo | undefined;
 }
 
 /** What a queue slot runs as: its unprivileged host uid (undefined when the server is not root) and its cgroup. */
@@ -73,7 +77,8 @@ export interface LaunchPlan {
   argv: string[];
   /** Base64 contents for fds 3, 4, ... in the order of the `--file` arguments. */
   files: string[];
-  stdin: string;
+  /** Base64 stdin, or null for a live run: the launcher's own stdin stays the program's. */
+  stdin: string | null;
   /** [RLIMIT_ name without the prefix, soft, hard] */
   rlimits: [string, number, number][];
   uid: number | null;
@@ -128,7 +133,7 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
   return {
     argv,
     files: allFiles(job).map((f) => f.content.toString("base64")),
-    stdin: Buffer.from(job.stdin).toString("base64"),
+    stdin: job.io ? null : Buffer.from(job.stdin).toString("base64"),
     rlimits,
     uid: slot.uid ?? null,
   };
@@ -211,7 +216,8 @@ function allFiles(job: SandboxJob): ExtraFile[] {
   ];
 }
 
-type KillReason = "timeout" | "aborted" | "memory" | StreamName;
+/** Why the server killed a run; `stopped` is a live run's SIGKILL (a Stop that SIGINT did not end). */
+type KillReason = "timeout" | "aborted" | "memory" | "stopped" | StreamName;
 
 /** A launcher waiting in its slot's cgroups for one run. */
 export interface ParkedSandbox {
@@ -283,18 +289,33 @@ export async function parkSandbox(
         killedFor ??= reason;
         kill();
       };
-      const capture = new OutputCapture(config.outputMaxBytes, (stream) => stop(stream));
+      const capture = new OutputCapture(config.outputMaxBytes, (stream) => stop(stream), job.io?.onOutput);
       child.stdout.on("data", (chunk: Buffer) => capture.push("stdout", chunk));
       child.stderr.on("data", (chunk: Buffer) => capture.push("stderr", chunk));
       // False when the run's memory limit is below what the waiting launcher already holds.
       if ((await slot.cgroup?.begin(job.memoryBytes)) === false) stop("memory");
-      else child.stdin.end(JSON.stringify(plan));
+      else {
+        const json = JSON.stringify(plan);
+        // Framed by its length: a live run's stdin goes on after it (see launcher.py).
+        child.stdin.write(`${Buffer.byteLength(json)}\n`);
+        if (job.io) {
+          child.stdin.write(json);
+          job.io.attach({
+            stdin: child.stdin,
+            signal: (signal) => {
+              if (signal === "SIGKILL") stop("stopped");
+              else if (child.exit === undefined) void signalProgram(child.pid, signal);
+            },
+          });
+        } else child.stdin.end(json);
+      }
       const timer = setTimeout(() => stop("timeout"), job.timeoutMs);
       const onAbort = () => stop("aborted");
       job.signal?.addEventListener("abort", onAbort, { once: true });
       if (job.signal?.aborted) stop("aborted");
 
       const end = await child.closed;
+      job.io?.finish();
       clearTimeout(timer);
       job.signal?.removeEventListener("abort", onAbort);
       const wallTime = Math.round(performance.now() - started);

@@ -12,6 +12,7 @@ import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
 import { BadRunRequestError, RunnerUnavailableError, RunRateLimitedError } from "./errors";
+import type { LiveIo } from "./liveIo";
 import { createLocalRunner, type LocalRunner } from "./local";
 import { RunQueue } from "./queue";
 import { createRemoteRunner, type RemoteRunner } from "./remote";
@@ -22,6 +23,13 @@ export interface ExecuteOptions {
   signal?: AbortSignal | undefined;
   /** Who the per-user rate limit counts this run against. */
   rateKey: string;
+  /**
+   * A live run: output as it is produced, stdin open while it runs, signals (see LiveIo).
+   * With PISTON_URL the run is not live: its output reaches `io` once it finished.
+   */
+  io?: LiveIo | undefined;
+  /** The wall clock the server chose for this run (a live terminal run waits for people), over the default. */
+  timeoutMs?: number | undefined;
 }
 
 /** A project to run: its files by path inside the work folder, the first one the entry. */
@@ -99,7 +107,14 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     if (remote) {
       checkNames(request.files.flatMap((file) => (file.name === undefined ? [] : [file.name])));
       await checkRate(options.rateKey);
-      return queued(() => remote.execute(request, options.signal), options.signal);
+      const response = await queued(() => remote.execute(request, options.signal), options.signal);
+      if (options.io) {
+        for (const stream of ["stdout", "stderr"] as const) {
+          if (response.run[stream]) options.io.onOutput(stream, response.run[stream]);
+        }
+        options.io.finish();
+      }
+      return response;
     }
     const runtime = resolve(await localRuntimes(), request.language, request.version);
     checkLimits(request);
@@ -116,13 +131,13 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       files,
       args: request.args ?? [],
       stdin: stdin.endsWith("\n") ? stdin : `${stdin}\n`,
-      timeoutMs: request.run_timeout ?? config.RUN_TIMEOUT_MS,
+      timeoutMs: request.run_timeout ?? options.timeoutMs ?? config.RUN_TIMEOUT_MS,
       cpuTimeMs: request.run_cpu_time ?? config.RUN_CPU_TIME_MS,
       memoryBytes: request.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
     };
     const runner = local as LocalRunner;
     const run = await queued(
-      (slot) => runner.run({ ...job, signal: jobSignal(options.signal) }, slot),
+      (slot) => runner.run({ ...job, signal: jobSignal(options.signal), io: options.io }, slot),
       options.signal,
     );
     return { language: runtime.language, version: runtime.version, run };
