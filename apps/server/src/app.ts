@@ -61,6 +61,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     sessions: sessions.service,
     workspace: collab.workspace,
     logger,
+    liveTimeoutMs: config.RUN_LIVE_TIMEOUT_MS,
   });
   const github = { apiUrl: config.GITHUB_API_URL, gitUrl: config.GITHUB_GIT_URL };
   const vcs = createVcsFeature({

@@ -28,6 +28,8 @@ import {
   ExecutionResultSchema,
   RunCodeAckSchema,
   RunCodeSchema,
+  RunInputAccessSchema,
+  RunInputSchema,
   RunStateUpdateSchema,
   TerminalCommandAckSchema,
   TerminalCommandSchema,
@@ -189,6 +191,17 @@ export const CLIENT_EVENTS = {
   terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema, rate: "command" },
   /** Asks for `terminalHistory`, then the session's `runStateUpdate`. */
   getTerminalHistory: { payload: SessionIdSchema },
+  /**
+   * A line typed into the running program's stdin (the starter, or every editor when the
+   * starter allows it); everyone sees it as an input entry. Bounded per line and per run.
+   */
+  runInput: { payload: RunInputSchema, ack: z.null(), rate: "command" },
+  /** Ctrl+D: closes the running program's stdin (same permission as runInput). */
+  closeRunInput: { payload: SessionRefSchema, ack: z.null(), rate: "command" },
+  /** Stop or Ctrl+C (any editor): SIGINT to the program, its tree killed 2 s later; the result says who. */
+  stopRun: { payload: SessionRefSchema, ack: z.null(), rate: "command" },
+  /** The starter only: whether every editor may type into the run; everyone gets `runStateUpdate`. */
+  setRunInputAccess: { payload: RunInputAccessSchema, ack: z.null(), rate: "command" },
   /**
    * One version-control operation (host only, checked on the server). Answers the outcome
    * with the repository's status and branches; everyone then receives `gitStatus`.

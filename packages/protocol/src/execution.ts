@@ -20,6 +20,14 @@ export const EXECUTION_LIMITS = {
   terminalHistoryBytes: 1024 * 1024,
   /** Longest terminal command line. */
   terminalCommandMax: 1000,
+  /** Longest line typed into a running program (characters, before its newline). */
+  stdinLineMax: 4096,
+  /** Input a run takes in all, in UTF-8 bytes (lines typed in the terminal, or Piston's stdin messages). */
+  stdinRunMaxBytes: 64 * 1024,
+  /** A live run's output reaches everyone in batches at most this often. */
+  outputBatchMs: 50,
+  /** Stop (or Ctrl+C) sends SIGINT; a program still running this much later is killed. */
+  stopGraceMs: 2000,
 } as const;
 
 /** `status` of a stage: null on success, otherwise Piston's codes. */
@@ -173,7 +181,16 @@ export const EXECUTION_MESSAGES = {
   queueFull: "The code runner is busy. Try again in a few seconds.",
   tooManyRuns: "Too many runs. Please wait a minute before running code again.",
   unavailable: "Code execution is not available on this server: bubblewrap (bwrap) is not installed.",
+  notRunning: "No program is running in this session.",
+  inputClosed: "The program's input is closed.",
+  inputNotAllowed: "Only the participant who started the run can type into it, unless they allow everyone.",
+  onlyStarter: "Only the participant who started the run can change who may type into it.",
+  inputTooLong: `A line typed into a program may be at most ${EXECUTION_LIMITS.stdinLineMax} characters.`,
+  inputTooMuch: `A run takes at most ${EXECUTION_LIMITS.stdinRunMaxBytes / 1024} KiB of input.`,
 } as const;
+
+/** The result line of a run someone stopped. */
+export const stoppedMessage = (name: string) => `Stopped by ${name}.`;
 
 // ---- shared terminal (socket events) ----
 
@@ -261,5 +278,30 @@ export const RunStateUpdateSchema = z.object({
   sessionId: z.string(),
   isRunning: z.boolean(),
   by: z.string().nullable(),
+  /** The starter's participant id: they type into the run by default. */
+  byId: z.string().nullable().optional(),
+  /** The running program's stdin is open (until Ctrl+D or its end). */
+  inputOpen: z.boolean().optional(),
+  /** The starter lets every editor type into the run. */
+  othersMayType: z.boolean().optional(),
 });
 export type RunStateUpdate = z.infer<typeof RunStateUpdateSchema>;
+
+/** runInput: one line typed into the running program (its newline is added). */
+export const RunInputSchema = z.object({
+  sessionId: SessionIdSchema,
+  line: z
+    .string()
+    .max(EXECUTION_LIMITS.stdinLineMax, EXECUTION_MESSAGES.inputTooLong)
+    .refine(
+      (line) => !/[\0\r\n]/.test(line),
+      "A line typed into a program may not contain NUL or a line break",
+    ),
+});
+export type RunInput = z.infer<typeof RunInputSchema>;
+
+/** setRunInputAccess: the starter lets every editor type into the run, or only themselves. */
+export const RunInputAccessSchema = z.object({
+  sessionId: SessionIdSchema,
+  othersMayType: z.boolean(),
+});

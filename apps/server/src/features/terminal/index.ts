@@ -21,6 +21,8 @@ export interface TerminalFeatureDeps {
   /** The session's live files: what Run Code runs. */
   workspace: WorkspaceReader;
   logger: Logger;
+  /** Wall clock of a terminal run (RUN_LIVE_TIMEOUT_MS). */
+  liveTimeoutMs: number;
 }
 
 /**
@@ -34,6 +36,7 @@ export function createTerminalFeature({
   sessions,
   workspace,
   logger,
+  liveTimeoutMs,
 }: TerminalFeatureDeps) {
   const repo = createTerminalRepo(db, {
     entries: EXECUTION_LIMITS.terminalHistoryEntries,
@@ -57,6 +60,7 @@ export function createTerminalFeature({
       runState: (state) => io.to(sessionRoom(state.sessionId)).emit("runStateUpdate", state),
     },
     logger,
+    liveTimeoutMs,
   });
   io.on("connection", (socket) => registerTerminalSocket(socket, service, logger));
   return { service, commands: service.commands };

@@ -27,6 +27,7 @@ function terminalOver(
 ) {
   let seq = 0;
   const results: TerminalEntry[][] = [];
+  const updates: TerminalEntry[] = [];
   const repo: TerminalRepo = {
     append: async (_sessionId, entries) => entries.map((entry) => ({ ...entry, seq: ++seq })),
     clear: async () => {},
@@ -38,16 +39,32 @@ function terminalOver(
     sessions: { language: async () => language, assertOpen: async () => {} },
     workspace: { files: (sessionId) => (sessionId === SESSION ? files : undefined) },
     broadcast: {
-      update: () => {},
+      update: (_sessionId, entries) => updates.push(...entries),
       result: (_sessionId, entries) => results.push(entries),
       runState: () => {},
     },
     logger,
+    liveTimeoutMs: 10_000,
   });
-  return { terminal, results };
+  /** What everyone was shown of one run: its output as it came, then its result line. */
+  const shown = async (input: { file?: string }) => {
+    updates.length = 0;
+    const { entries } = await terminal.runCode(SESSION, who, input);
+    return joined([...updates.filter((entry) => entry.type !== "input"), ...entries]);
+  };
+  return { terminal, results, shown };
 }
 
 const contents = (entries: TerminalEntry[]) => entries.map(({ type, content }) => ({ type, content }));
+
+/** Entries with neighbours of one type joined: a live run's output may come in any number of pieces. */
+const joined = (entries: TerminalEntry[]) =>
+  contents(entries).reduce<{ type: TerminalEntry["type"]; content: string }[]>((all, entry) => {
+    const last = all.at(-1);
+    if (last?.type === entry.type) last.content += entry.content;
+    else all.push({ ...entry });
+    return all;
+  }, []);
 
 // The real sandbox: the whole workspace is written into the work folder and the entry runs there.
 describe("Run Code runs the session's project in the sandbox", () => {
@@ -59,17 +76,16 @@ describe("Run Code runs the session's project in the sandbox", () => {
   afterAll(() => execution.close());
 
   it("runs src/main.js, which requires a module in a subfolder", async () => {
-    const { terminal } = terminalOver(execution, [
+    const { shown } = terminalOver(execution, [
       { path: "README.md", content: "# demo" },
       { path: "src/lib/util.js", content: "exports.twice = (n) => n * 2;" },
       { path: "src/main.js", content: "const { twice } = require('./lib/util');\nconsole.log(twice(21));" },
     ]);
-    const { entries } = await terminal.runCode(SESSION, who, {});
-    expect(contents(entries)).toEqual([{ type: "output", content: "42\n" }]);
+    expect(await shown({})).toEqual([{ type: "output", content: "42\n" }]);
   });
 
   it("runs src/main.py, which imports a sibling module and a module in a subfolder", async () => {
-    const { terminal } = terminalOver(
+    const { shown } = terminalOver(
       execution,
       [
         {
@@ -81,8 +97,7 @@ describe("Run Code runs the session's project in the sandbox", () => {
       ],
       "python",
     );
-    const { entries } = await terminal.runCode(SESSION, who, {});
-    expect(contents(entries)).toEqual([{ type: "output", content: "42 4\n" }]);
+    expect(await shown({})).toEqual([{ type: "output", content: "42 4\n" }]);
   });
 
   it("runs the open file when it is runnable, with the language of its extension", async () => {
@@ -93,8 +108,8 @@ describe("Run Code runs the session's project in the sandbox", () => {
       { path: "web/lib/name.mjs", content: "export const name = 'esm';" },
       { path: "notes.txt", content: "not code" },
     ];
-    const { terminal } = terminalOver(execution, files, "javascript");
-    const run = async (file: string) => contents((await terminal.runCode(SESSION, who, { file })).entries);
+    const { shown } = terminalOver(execution, files, "javascript");
+    const run = (file: string) => shown({ file });
     expect(await run("tools/report.py")).toEqual([{ type: "output", content: "report report.py\n" }]);
     expect(await run("web/app.mjs")).toEqual([{ type: "output", content: "esm\n" }]);
     // Not runnable: the session language's main file runs instead.
@@ -109,9 +124,8 @@ describe("Run Code runs the session's project in the sandbox", () => {
         content: `module.exports = ${i};`,
       })),
     ];
-    const { terminal } = terminalOver(execution, files);
-    const { entries } = await terminal.runCode(SESSION, who, {});
-    expect(contents(entries)).toEqual([{ type: "output", content: `${WORKSPACE_LIMITS.maxFiles - 1}\n` }]);
+    const { shown } = terminalOver(execution, files);
+    expect(await shown({})).toEqual([{ type: "output", content: `${WORKSPACE_LIMITS.maxFiles - 1}\n` }]);
   });
 
   it("says so when the file to run does not exist, without running anything", async () => {

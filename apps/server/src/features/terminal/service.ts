@@ -1,4 +1,5 @@
 import {
+  EXECUTION_LIMITS,
   EXECUTION_MESSAGES,
   type ExecuteResponse,
   type GithubTarget,
@@ -11,12 +12,15 @@ import type { WorkspaceReader } from "../collab/index";
 import {
   ExecutionError,
   type ExecutionService,
+  LiveIo,
   RemoteRunnerError,
   RunAbortedError,
 } from "../execution/index";
 import type { SessionService } from "../sessions/index";
 import { CommandRegistry, type Runner } from "./commands";
 import { resultEntries } from "./entries";
+import { type LiveRun, LiveRuns } from "./liveRuns";
+import { OutputBatcher } from "./outputBatcher";
 import { planProject } from "./project";
 import type { TerminalRepo } from "./repo";
 
@@ -27,7 +31,6 @@ export interface TerminalBroadcast {
   runState(state: RunStateUpdate): void;
 }
 
-/** Thrown when a run is asked for while the session's single-flight run is in progress. */
 /** A viewer typed a line that would change something. */
 export class ReadOnlyCommandError extends Error {
   constructor() {
@@ -35,6 +38,7 @@ export class ReadOnlyCommandError extends Error {
   }
 }
 
+/** Thrown when a run is asked for while the session's single-flight run is in progress. */
 export class RunInProgressError extends Error {
   constructor() {
     super(EXECUTION_MESSAGES.inProgress);
@@ -50,6 +54,8 @@ export interface TerminalDeps {
   workspace: WorkspaceReader;
   broadcast: TerminalBroadcast;
   logger: Logger;
+  /** Wall clock of a run (RUN_LIVE_TIMEOUT_MS): a live run may wait for someone to type. */
+  liveTimeoutMs: number;
 }
 
 export interface RunInput {
@@ -62,12 +68,14 @@ export interface RunInput {
 /**
  * The shared terminal of each session. Runs are single-flight per session (on this process):
  * a second run while one is in flight is refused, and every participant is told when a run
- * starts and ends. Entries are stored first, then broadcast to everyone, the sender included:
- * that broadcast is the only way anyone receives them.
+ * starts and ends. A run is live: its output reaches everyone as it is written (batched, see
+ * OutputBatcher), lines typed go to its stdin, and Stop interrupts it (see LiveRuns). Entries
+ * are stored first, then broadcast to everyone, the sender included: that broadcast is the
+ * only way anyone receives them, so a reload's history holds everything printed so far.
  */
 export function createTerminalService(deps: TerminalDeps) {
   const { repo, execution, sessions, workspace, broadcast, logger } = deps;
-  const running = new Map<string, string>();
+  const runs = new LiveRuns();
   const commands = new CommandRegistry();
 
   async function say(sessionId: string, entries: TerminalEntry[]): Promise<TerminalEntry[]> {
@@ -81,6 +89,7 @@ export function createTerminalService(deps: TerminalDeps) {
     sessionId: string,
     who: Runner,
     input: RunInput,
+    io: LiveIo,
   ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
     const files = workspace.files(sessionId);
     if (!files) {
@@ -100,10 +109,10 @@ export function createTerminalService(deps: TerminalDeps) {
     }
     try {
       const response = await execution.runProject(
-        { language: plan.language, files: plan.files, stdin: input.stdin, args: input.args },
-        { signal: who.signal, rateKey: who.rateKey },
+        { language: plan.language, files: plan.files, args: input.args },
+        { signal: who.signal, rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs },
       );
-      return { response, entries: resultEntries(response) };
+      return { response, entries: [] };
     } catch (error) {
       if (error instanceof RunAbortedError || who.signal?.aborted) throw error;
       return { response: undefined, entries: [{ type: "error", content: failureText(error, logger) }] };
@@ -116,19 +125,38 @@ export function createTerminalService(deps: TerminalDeps) {
     input: RunInput & { echo: string },
   ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
     await sessions.assertOpen(sessionId);
-    if (running.has(sessionId)) throw new RunInProgressError();
+    const output = new OutputBatcher(async (entries) => {
+      await say(sessionId, entries);
+    }, EXECUTION_LIMITS.outputBatchMs);
+    const io = new LiveIo((stream, text) => output.push(stream, text));
+    const run: LiveRun = {
+      starterId: who.id,
+      starterName: who.name,
+      io,
+      othersMayType: false,
+      inputBytes: 0,
+    };
     // Claimed before the first await, so two runs racing in one tick cannot both start.
-    running.set(sessionId, who.name);
-    broadcast.runState({ sessionId, isRunning: true, by: who.name });
+    if (!runs.claim(sessionId, run)) throw new RunInProgressError();
+    // Stdin given with the request (Piston's way) is the whole input: written, then closed.
+    if (input.stdin !== undefined) {
+      io.write(input.stdin.endsWith("\n") ? input.stdin : `${input.stdin}\n`);
+      io.closeStdin();
+    }
+    broadcast.runState(runs.state(sessionId));
     try {
       await say(sessionId, [{ type: "input", content: input.echo }]);
-      const { response, entries } = await execute(sessionId, who, input);
-      const stored = await repo.append(sessionId, entries);
+      const { response, entries } = await execute(sessionId, who, input, io).finally(() => io.finish());
+      await output.drain();
+      const result = response
+        ? resultEntries(response, { printed: output.printed, stoppedBy: run.stoppedBy })
+        : entries;
+      const stored = await repo.append(sessionId, result);
       broadcast.result(sessionId, stored);
       return { response, entries: stored };
     } finally {
-      running.delete(sessionId);
-      broadcast.runState({ sessionId, isRunning: false, by: null });
+      runs.release(sessionId);
+      broadcast.runState(runs.state(sessionId));
     }
   }
 
@@ -188,9 +216,33 @@ export function createTerminalService(deps: TerminalDeps) {
 
     history: (sessionId: string) => repo.history(sessionId),
 
-    runState(sessionId: string): RunStateUpdate {
-      const by = running.get(sessionId);
-      return { sessionId, isRunning: by !== undefined, by: by ?? null };
+    runState: (sessionId: string): RunStateUpdate => runs.state(sessionId),
+
+    /** A line typed into the running program: shown to everyone as input, then written to its stdin. */
+    async input(sessionId: string, who: Runner, line: string): Promise<void> {
+      const run = runs.typist(sessionId, who);
+      runs.takeInput(run, `${line}\n`);
+      await say(sessionId, [{ type: "input", content: line }]);
+      run.io.write(`${line}\n`);
+    },
+
+    /** Ctrl+D: the program reads end of file. */
+    async closeInput(sessionId: string, who: Runner): Promise<void> {
+      const run = runs.typist(sessionId, who);
+      run.io.closeStdin();
+      broadcast.runState(runs.state(sessionId));
+      await say(sessionId, [{ type: "input", content: "^D" }]);
+    },
+
+    /** Stop or Ctrl+C: SIGINT, then the tree killed after the grace; the result names who. */
+    stop(sessionId: string, who: Runner): void {
+      runs.stop(sessionId, who);
+    },
+
+    /** The starter lets every editor type into the run, or only themselves. */
+    setInputAccess(sessionId: string, who: Runner, othersMayType: boolean): void {
+      runs.setAccess(sessionId, who, othersMayType);
+      broadcast.runState(runs.state(sessionId));
     },
   };
 }

@@ -3,7 +3,16 @@ import { handle, SocketEventError } from "../../realtime/handle";
 import { requireCan, requireJoined, roleCan } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { RunAbortedError } from "../execution/index";
+import { RunControlError } from "./liveRuns";
 import { ReadOnlyCommandError, RunInProgressError, type TerminalService } from "./service";
+
+/** The socket code of each refusal of a line, Ctrl+D, Stop or an access change. */
+const CONTROL_CODES = {
+  not_running: "conflict",
+  closed: "conflict",
+  forbidden: "forbidden",
+  limit: "limit",
+} as const;
 
 /**
  * The terminal's events on one socket. Only a socket that joined the session may run its
@@ -64,6 +73,46 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
     socket.emit("runStateUpdate", terminal.runState(sessionId));
     return undefined;
   });
+
+  /** A control of the run in flight, by an editor (a viewer changes nothing), its refusals mapped. */
+  const control =
+    <P extends { sessionId: string }>(work: (payload: P, who: ReturnType<typeof runner>) => unknown) =>
+    async (payload: P) => {
+      requireCan(socket, payload.sessionId, "edit");
+      try {
+        await work(payload, runner(new AbortController().signal));
+      } catch (error) {
+        if (error instanceof RunControlError)
+          throw new SocketEventError(CONTROL_CODES[error.kind], error.message);
+        throw error;
+      }
+      return null;
+    };
+
+  handle(
+    socket,
+    "runInput",
+    logger,
+    control(({ sessionId, line }, who) => terminal.input(sessionId, who, line)),
+  );
+  handle(
+    socket,
+    "closeRunInput",
+    logger,
+    control(({ sessionId }, who) => terminal.closeInput(sessionId, who)),
+  );
+  handle(
+    socket,
+    "stopRun",
+    logger,
+    control(({ sessionId }, who) => terminal.stop(sessionId, who)),
+  );
+  handle(
+    socket,
+    "setRunInputAccess",
+    logger,
+    control(({ sessionId, othersMayType }, who) => terminal.setInputAccess(sessionId, who, othersMayType)),
+  );
 
   socket.on("disconnect", () => {
     for (const controller of mine) controller.abort();

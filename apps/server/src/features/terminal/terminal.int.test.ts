@@ -38,26 +38,35 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     expect(ack).toMatchObject({ ok: true, data: { run: { stdout: "from the doc\n", status: null } } });
     // The sender gets the result once: in the room's broadcast, not again in its ack.
     expect(ack.ok && "terminalEntries" in ack.data).toBe(false);
-    const expected = [
-      { type: "output", content: "from the doc\n" },
-      { type: "error", content: "oops\n" },
-    ];
-    await waitFor(() => events(guest, "executionResult").length === 1);
-    const [result] = events(guest, "executionResult") as { terminalEntries: TerminalEntry[] }[];
-    const stored = result?.terminalEntries ?? [];
-    expect(stored).toMatchObject(expected);
+    // The output reached everyone as it was written (terminalUpdate), before the result,
+    // which has nothing left to say for a program that printed and ended well.
     for (const e of [host, guest]) {
       await waitFor(() => events(e, "executionResult").length === 1);
-      const [echo, ...more] = events(e, "terminalUpdate") as { entry: TerminalEntry }[];
-      expect(echo?.entry).toMatchObject({ type: "input", content: "$ run" });
-      expect(more).toEqual([]);
+      const updates = (
+        events(e, "terminalUpdate") as { entry?: TerminalEntry; entries?: TerminalEntry[] }[]
+      ).flatMap((u) => u.entries ?? (u.entry ? [u.entry] : []));
+      expect(updates[0]).toMatchObject({ type: "input", content: "$ run" });
+      const text = (type: string) =>
+        updates
+          .filter((u) => u.type === type)
+          .map((u) => u.content)
+          .join("");
+      expect(text("output")).toBe("from the doc\n");
+      expect(text("error")).toBe("oops\n");
       // Every stored entry carries the server's order, the same for everyone.
-      const seqs = [echo?.entry.seq ?? 0, ...stored.map((entry) => entry.seq ?? 0)];
+      const seqs = updates.map((entry) => entry.seq ?? 0);
       expect(seqs[0]).toBeGreaterThan(0);
       expect(seqs.every((seq, i) => i === 0 || seq > (seqs[i - 1] ?? 0))).toBe(true);
-      expect(events(e, "executionResult")).toEqual([{ sessionId, terminalEntries: stored }]);
+      expect(events(e, "executionResult")).toEqual([{ sessionId, terminalEntries: [] }]);
       expect(events(e, "runStateUpdate")).toEqual([
-        { sessionId, isRunning: true, by: "Anonymous" },
+        {
+          sessionId,
+          isRunning: true,
+          by: "Anonymous",
+          byId: expect.stringMatching(/^guest-/),
+          inputOpen: true,
+          othersMayType: false,
+        },
         { sessionId, isRunning: false, by: null },
       ]);
     }
