@@ -191,6 +191,8 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
               channel={terminal}
               isConnected={isConnected}
               toggleId={TERMINAL_TOGGLE_ID}
+              selfId={isCurrent ? (state.self?.id ?? null) : null}
+              canChange={canChange}
             />
           )}
         </section>

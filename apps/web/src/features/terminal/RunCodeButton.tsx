@@ -1,5 +1,6 @@
 import { LANGUAGES, type Language, runEntry } from "@ensemble/protocol";
 import type { TerminalChannel } from "./channel";
+import { useTerminalStore } from "./store";
 import { useRunCode } from "./useRunCode";
 
 interface RunCodeButtonProps {
@@ -14,7 +15,11 @@ interface RunCodeButtonProps {
   openFile?: string | undefined;
 }
 
-/** Runs the project from the open file for everyone; 'Running...' and disabled while any run is in flight. */
+/**
+ * Runs the project from the open file for everyone. While any run is in flight it is Stop
+ * for every editor (SIGINT, then the run's tree killed 2 s later), and a disabled
+ * 'Running...' for a viewer or an ended session.
+ */
 export function RunCodeButton({
   channel,
   language,
@@ -24,6 +29,23 @@ export function RunCodeButton({
   openFile,
 }: RunCodeButtonProps) {
   const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected && !isEnded && !isViewOnly);
+  const isRunning = useTerminalStore((s) => s.isRunning);
+  if (isRunning && isConnected && !isEnded && !isViewOnly) {
+    return (
+      <button
+        type="button"
+        className="button button-stop"
+        data-testid="run-code"
+        title={`Stop the run${runBy ? ` started by ${runBy}` : ""} for everyone (Ctrl+C in the terminal)`}
+        onClick={() => channel?.stop()}
+      >
+        <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
+          <rect x="6" y="6" width="12" height="12" fill="currentColor" />
+        </svg>
+        Stop
+      </button>
+    );
+  }
   const { language: runLanguage, entry } = runEntry(openFile, language);
   const { name } = LANGUAGES[runLanguage];
   const title = isBusy

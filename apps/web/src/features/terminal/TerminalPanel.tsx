@@ -2,7 +2,7 @@ import { EXECUTION_LIMITS } from "@ensemble/protocol";
 import { useId } from "react";
 import type { TerminalChannel } from "./channel";
 import { TERMINAL_HEIGHT } from "./height";
-import { setTerminalOpen, useTerminalStore } from "./store";
+import { setTerminalOpen, typesIntoRun, useTerminalStore } from "./store";
 import { TerminalLog } from "./TerminalLog";
 import { useResizeHandle } from "./useResizeHandle";
 import { useTerminalInput } from "./useTerminalInput";
@@ -15,17 +15,33 @@ interface TerminalPanelProps {
   toggleId: string;
   /** The workspace path of the file the editor shows: a typed `run` starts there when it can. */
   openFile?: string | undefined;
+  /** Our participant id: the starter of a run types into it. */
+  selfId?: string | null;
+  /** We may change the session (an editor of an open session): type into runs and stop them. */
+  canChange?: boolean;
 }
 
 /** The session's shared terminal: resize handle, header with Clear and close, log, command line. */
-export function TerminalPanel({ id, channel, isConnected, toggleId, openFile }: TerminalPanelProps) {
+export function TerminalPanel({
+  id,
+  channel,
+  isConnected,
+  toggleId,
+  openFile,
+  selfId = null,
+  canChange = true,
+}: TerminalPanelProps) {
   const height = useTerminalStore((s) => s.height);
   const isRunning = useTerminalStore((s) => s.isRunning);
   const runBy = useTerminalStore((s) => s.runBy);
-  const handle = useResizeHandle();
-  const input = useTerminalInput(channel, openFile);
-  const inputId = useId();
+  const isStarter = useTerminalStore((s) => s.isRunning && s.runById !== null && s.runById === selfId);
+  const othersMayType = useTerminalStore((s) => s.othersMayType);
   const canUse = channel !== null && isConnected;
+  const toProgram = useTerminalStore((s) => canUse && canChange && typesIntoRun(s, selfId));
+  const handle = useResizeHandle();
+  const input = useTerminalInput(channel, { toProgram, canStop: canUse && canChange && isRunning }, openFile);
+  const inputId = useId();
+  const hintId = useId();
 
   const handleClose = () => {
     setTerminalOpen(false);
@@ -54,6 +70,16 @@ export function TerminalPanel({ id, channel, isConnected, toggleId, openFile }: 
             Running{runBy ? ` · started by ${runBy}` : ""}
           </span>
         )}
+        {isStarter && canChange && (
+          <label className="terminal-access">
+            <input
+              type="checkbox"
+              checked={othersMayType}
+              onChange={(event) => channel?.setInputAccess(event.target.checked)}
+            />
+            Let everyone type
+          </label>
+        )}
         <div className="terminal-actions">
           <button
             type="button"
@@ -81,9 +107,14 @@ export function TerminalPanel({ id, channel, isConnected, toggleId, openFile }: 
         <label htmlFor={inputId} className="visually-hidden">
           Terminal command
         </label>
-        <span className="terminal-prompt" aria-hidden="true">
-          $
+        <span className={`terminal-prompt${toProgram ? " is-program" : ""}`} aria-hidden="true">
+          {toProgram ? "›" : "$"}
         </span>
+        {toProgram && (
+          <span id={hintId} className="visually-hidden">
+            Input goes to the running program. Ctrl+D ends its input, Ctrl+C stops it.
+          </span>
+        )}
         <input
           id={inputId}
           type="text"
@@ -91,7 +122,15 @@ export function TerminalPanel({ id, channel, isConnected, toggleId, openFile }: 
           autoCapitalize="off"
           spellCheck={false}
           maxLength={EXECUTION_LIMITS.terminalCommandMax}
-          placeholder={canUse ? "Type a command (help, run, clear)" : "Reconnect to use the terminal"}
+          aria-describedby={toProgram ? hintId : undefined}
+          data-mode={toProgram ? "program" : "command"}
+          placeholder={
+            !canUse
+              ? "Reconnect to use the terminal"
+              : toProgram
+                ? "Input for the program (Enter sends, Ctrl+D ends input, Ctrl+C stops)"
+                : "Type a command (help, run, clear)"
+          }
           disabled={!canUse}
           value={input.value}
           onChange={(event) => input.onChange(event.target.value)}

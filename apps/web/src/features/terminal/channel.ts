@@ -14,6 +14,7 @@ import {
 /** A run may wait in the server's queue, then take up to its 10 s timeout. */
 const RUN_ACK_TIMEOUT_MS = 60_000;
 const COMMAND_ACK_TIMEOUT_MS = 60_000;
+const CONTROL_ACK_TIMEOUT_MS = 10_000;
 
 /** Typed lines that reach GitHub, so they travel with this browser's stored GitHub connection. */
 const GITHUB_LINE = /^\s*git\s+(push|pull|auth)(\s|$)/;
@@ -47,6 +48,12 @@ export function failureEntry(
   };
 }
 
+/** Shows us alone why the server refused a line, Ctrl+D, Stop or an access change. */
+function showRefusal(err: Error | null, result: Ack<null> | undefined): void {
+  const failure = failureEntry(err, result, false);
+  if (failure) receiveEntries([failure]);
+}
+
 /**
  * The session's shared terminal over the editor's one socket. The server sends every entry
  * once, to the whole session room, the sender included (a run's result as
@@ -69,8 +76,8 @@ export class TerminalChannel {
     socket.on("executionResult", ({ sessionId, terminalEntries }) => {
       if (sessionId === this.sessionId) receiveEntries(terminalEntries);
     });
-    socket.on("runStateUpdate", ({ sessionId, isRunning, by }) => {
-      if (sessionId === this.sessionId) setRunState({ isRunning, by });
+    socket.on("runStateUpdate", ({ sessionId, ...state }) => {
+      if (sessionId === this.sessionId) setRunState(state);
     });
     socket.on("disconnect", () => {
       // A run we started is cancelled with our socket; the next join tells the real state.
@@ -99,6 +106,32 @@ export class TerminalChannel {
       const failure = failureEntry(err, result, true);
       if (failure) receiveEntries([failure]);
     });
+  }
+
+  /** A line for the running program's stdin; everyone sees it as input, refusals only us. */
+  input(line: string): void {
+    this.socket
+      .timeout(CONTROL_ACK_TIMEOUT_MS)
+      .emit("runInput", { sessionId: this.sessionId, line }, showRefusal);
+  }
+
+  /** Ctrl+D: the program reads end of file. */
+  closeInput(): void {
+    this.socket
+      .timeout(CONTROL_ACK_TIMEOUT_MS)
+      .emit("closeRunInput", { sessionId: this.sessionId }, showRefusal);
+  }
+
+  /** Stop (or Ctrl+C): the server interrupts the run for everyone. */
+  stop(): void {
+    this.socket.timeout(CONTROL_ACK_TIMEOUT_MS).emit("stopRun", { sessionId: this.sessionId }, showRefusal);
+  }
+
+  /** The starter lets every editor type into the run, or only themselves. */
+  setInputAccess(othersMayType: boolean): void {
+    this.socket
+      .timeout(CONTROL_ACK_TIMEOUT_MS)
+      .emit("setRunInputAccess", { sessionId: this.sessionId, othersMayType }, showRefusal);
   }
 
   /**

@@ -27,11 +27,34 @@ describe("applyEntries", () => {
   it("keeps only the newest entries", () => {
     const many = Array.from({ length: MAX_SHOWN_ENTRIES + 5 }, (_, i) => ({
       type: "output" as const,
-      content: String(i),
+      content: `${i}\n`,
     }));
     const { entries } = applyEntries([], many, 1);
     expect(entries).toHaveLength(MAX_SHOWN_ENTRIES);
-    expect(entries[0]?.content).toBe("5");
+    expect(entries[0]?.content).toBe("5\n");
+  });
+
+  it("continues an output line cut into pieces, but never across types, input or a finished line", () => {
+    const { entries } = applyEntries(
+      [],
+      [
+        { type: "output", content: "name? ", seq: 1 },
+        { type: "input", content: "Ada", seq: 2 },
+        { type: "output", content: "42", seq: 3 },
+        { type: "output", content: " 4\n", seq: 4 },
+        { type: "output", content: "next\n", seq: 5 },
+        { type: "error", content: "Trace", seq: 6 },
+        { type: "error", content: "back\n", seq: 7 },
+      ],
+      1,
+    );
+    expect(entries.map(({ type, content, seq }) => ({ type, content, seq }))).toEqual([
+      { type: "output", content: "name? ", seq: 1 },
+      { type: "input", content: "Ada", seq: 2 },
+      { type: "output", content: "42 4\n", seq: 4 },
+      { type: "output", content: "next\n", seq: 5 },
+      { type: "error", content: "Traceback\n", seq: 7 },
+    ]);
   });
 });
 

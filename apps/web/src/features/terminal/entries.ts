@@ -14,7 +14,9 @@ export const MAX_SHOWN_ENTRIES = EXECUTION_LIMITS.terminalHistoryEntries;
 /**
  * Appends `incoming` to `shown` as display text: a `clear` entry empties what came before it,
  * an entry whose `seq` is not above `lastSeq` was already shown and is skipped, and only the
- * newest MAX_SHOWN_ENTRIES are kept. Ids continue from `nextId`.
+ * newest MAX_SHOWN_ENTRIES are kept. Ids continue from `nextId`. A live run's output comes in
+ * pieces cut anywhere, so output (or error) text continues the shown entry of its type that
+ * has not ended its line yet, as on a terminal.
  */
 export function applyEntries(
   shown: readonly ShownEntry[],
@@ -30,8 +32,15 @@ export function applyEntries(
       if (entry.seq <= seen) continue;
       seen = entry.seq;
     }
+    const last = entries.at(-1);
     if (entry.type === "clear") entries = [];
-    else
+    else if (entry.type !== "input" && last?.type === entry.type && !last.content.endsWith("\n")) {
+      entries[entries.length - 1] = {
+        ...last,
+        content: last.content + displayText(entry.content),
+        ...(entry.seq !== undefined ? { seq: entry.seq } : {}),
+      };
+    } else
       entries.push({
         id: id++,
         type: entry.type,

@@ -20,6 +20,12 @@ interface TerminalState {
   /** The session's single-flight run is in progress (told by the server, for everyone). */
   isRunning: boolean;
   runBy: string | null;
+  /** The participant id of who started the run in flight: they type into it by default. */
+  runById: string | null;
+  /** The running program's stdin is open. */
+  inputOpen: boolean;
+  /** The starter lets every editor type into the run. */
+  othersMayType: boolean;
   /** We asked to run and the server has not answered yet. */
   isStarting: boolean;
   isOpen: boolean;
@@ -34,6 +40,9 @@ const initial: TerminalState = {
   typing: null,
   isRunning: false,
   runBy: null,
+  runById: null,
+  inputOpen: false,
+  othersMayType: false,
   isStarting: false,
   isOpen: true,
   height: TERMINAL_HEIGHT.default,
@@ -52,15 +61,24 @@ function prefersReducedMotion(): boolean {
 }
 
 /**
+ * While a run is live, a batch of output longer than this shows at once: typing it out at
+ * 25 ms a character would fall behind a program that prints faster than that.
+ */
+export const LIVE_BURST_CHARS = 40;
+
+/**
  * Adds entries that just happened. Output and errors are typed out unless the user prefers
- * reduced motion; a new batch shows whatever an earlier one had left to type at once.
+ * reduced motion or, while a run is live, the batch is more than a short burst; a new batch
+ * shows whatever an earlier one had left to type at once, so output never falls behind.
  */
 export function receiveEntries(incoming: readonly TerminalEntry[]): void {
   const animate = !prefersReducedMotion();
   useTerminalStore.setState((s) => {
     if (incoming.every((e) => e.seq !== undefined && e.seq <= s.lastSeq)) return {};
     const { entries, nextId, lastSeq } = applyEntries(s.entries, incoming, s.nextId, s.lastSeq);
-    const typed = entries.some((e) => e.id >= s.nextId && e.type !== "input");
+    const burst = incoming.reduce((sum, e) => sum + (e.type === "input" ? 0 : e.content.length), 0);
+    const isShort = !s.isRunning || burst <= LIVE_BURST_CHARS;
+    const typed = isShort && entries.some((e) => e.id >= s.nextId && e.type !== "input");
     const typing = animate && typed ? { fromId: s.nextId, startedAt: performance.now() } : null;
     return { entries, nextId, lastSeq, typing };
   });
@@ -84,8 +102,24 @@ export function finishTyping(batch: TypingBatch): void {
   useTerminalStore.setState((s) => (s.typing === batch ? { typing: null } : {}));
 }
 
-export function setRunState({ isRunning, by }: Pick<RunStateUpdate, "isRunning" | "by">): void {
-  useTerminalStore.setState({ isRunning, runBy: isRunning ? by : null });
+/** The session's run state, as the server told everyone. */
+export function setRunState(state: Omit<RunStateUpdate, "sessionId">): void {
+  const { isRunning } = state;
+  useTerminalStore.setState({
+    isRunning,
+    runBy: isRunning ? state.by : null,
+    runById: isRunning ? (state.byId ?? null) : null,
+    inputOpen: isRunning && (state.inputOpen ?? false),
+    othersMayType: isRunning && (state.othersMayType ?? false),
+  });
+}
+
+/** Whether lines typed by participant `selfId` go to the running program rather than to the commands. */
+export function typesIntoRun(
+  s: Pick<TerminalState, "isRunning" | "inputOpen" | "runById" | "othersMayType">,
+  selfId: string | null,
+): boolean {
+  return s.isRunning && s.inputOpen && selfId !== null && (s.runById === selfId || s.othersMayType);
 }
 
 export function setStarting(isStarting: boolean): void {
