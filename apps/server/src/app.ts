@@ -7,7 +7,7 @@ import { createAuthFeature } from "./features/auth/index";
 import { createCallsFeature } from "./features/calls/index";
 import { createChatFeature } from "./features/chat/index";
 import { createCollabFeature } from "./features/collab/index";
-import { createExecutionFeature } from "./features/execution/index";
+import { createExecutionFeature, mountPistonConnect } from "./features/execution/index";
 import { createPullRequestFeature } from "./features/pulls/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
 import { createSessionsFeature } from "./features/sessions/index";
@@ -49,6 +49,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
 
   const server = http.createServer(app);
   const io = attachRealtime(server, auth.service);
+  const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
   const lobby = new Lobby(io);
   const collab = createCollabFeature(server, io, db, sessions.service, lobby, logger);
   createRolesFeature({ io, sessions: sessions.service, lobby, presences: collab.presences, logger });
@@ -106,6 +107,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     limiters,
     /** Stops taking connections, drops sockets, stores every live document, waits for requests. */
     async close() {
+      pistonConnect.close();
       await io.close();
       await execution.close();
       await collab.close();

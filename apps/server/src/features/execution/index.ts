@@ -5,6 +5,7 @@ import type { AuthService } from "../auth/index";
 import { executionRoutes } from "./routes";
 import { createExecutionService } from "./service";
 
+export { CONNECT_CLOSE, CONNECT_PATH, mountPistonConnect } from "./connect";
 export {
   BadRunRequestError,
   ExecutionError,

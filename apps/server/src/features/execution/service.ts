@@ -28,6 +28,8 @@ export interface ExecuteOptions {
    * With PISTON_URL the run is not live: its output reaches `io` once it finished.
    */
   io?: LiveIo | undefined;
+  /** Called once the request is accepted (valid, within the rate), before it waits for a slot. */
+  onStart?: ((runtime: { language: string; version: string }) => void) | undefined;
   /** The wall clock the server chose for this run (a live terminal run waits for people), over the default. */
   timeoutMs?: number | undefined;
 }
@@ -107,6 +109,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     if (remote) {
       checkNames(request.files.flatMap((file) => (file.name === undefined ? [] : [file.name])));
       await checkRate(options.rateKey);
+      options.onStart?.({ language: request.language, version: request.version });
       const response = await queued(() => remote.execute(request, options.signal), options.signal);
       if (options.io) {
         for (const stream of ["stdout", "stderr"] as const) {
@@ -124,6 +127,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     }));
     checkNames(files.map((file) => file.name));
     await checkRate(options.rateKey);
+    options.onStart?.(runtime);
     // As Piston: stdin always ends with a newline, so input() on empty stdin reads "".
     const stdin = request.stdin ?? "";
     const job = {
