@@ -1,0 +1,83 @@
+import AxeBuilder from "@axe-core/playwright";
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { expect, test } from "../support/fixtures";
+import { setCode, Terminal } from "../support/terminal";
+
+test.describe("live runs", () => {
+  test("two users watch a count as it happens, answer an input() prompt, and Stop a busy loop for both", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "live");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    const ben = new EditorScreen(await newPage());
+    await ann.open(host.sessionId);
+    await ben.open(host.sessionId);
+    const annTerm = new Terminal(ann.page);
+    const benTerm = new Terminal(ben.page);
+    const both = [annTerm, benTerm];
+
+    // A count, one line every 400 ms: both see the first lines while it still runs.
+    // One line each: the editor would indent what follows a brace or a colon.
+    await setCode(
+      ann,
+      'let i = 0; const timer = setInterval(() => { console.log("count " + ++i); if (i === 8) clearInterval(timer); }, 400);\n',
+      [ben],
+    );
+    await annTerm.runButton.click();
+    for (const term of both) {
+      await expect(term.runButton).toHaveText("Stop");
+      await expect(term.log).toContainText("count 2");
+    }
+    await expect(benTerm.log).not.toContainText("count 8");
+    for (const term of both) {
+      await expect(term.log).toContainText("count 8");
+      await expect(term.runButton).toHaveText("Run Code");
+    }
+
+    // Python's input(): Ben runs and answers; his prompt goes to the program, Ann's stays commands.
+    await ben.page.getByLabel("Language").selectOption("python");
+    for (const screen of [ann, ben]) await expect.poll(() => screen.language()).toBe("python");
+    await ann.waitUntilLive();
+    await setCode(ann, "name = input('name? ')\nprint('hello ' + name)\n", [ben]);
+    await benTerm.runButton.click();
+    for (const term of both) await expect(term.log).toContainText("name?");
+    await expect(benTerm.input).toHaveAttribute("data-mode", "program");
+    await expect(annTerm.input).toHaveAttribute("data-mode", "command");
+    // The starter's controls while the program waits (Stop, Let everyone type, the program prompt) pass axe.
+    await expect(ben.page.getByLabel("Let everyone type")).not.toBeChecked();
+    const axe = await new AxeBuilder({ page: ben.page }).exclude(".monaco-editor").analyze();
+    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
+    expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+    await benTerm.input.fill("Ada");
+    await benTerm.input.press("Enter");
+    for (const term of both) {
+      await expect(term.entries("input").last()).toHaveText("Ada");
+      await expect(term.entries("output").last()).toHaveText("hello Ada");
+      await expect(term.runButton).toHaveText("Run Code");
+    }
+    await expect(benTerm.input).toHaveAttribute("data-mode", "command");
+    await ann.page.screenshot({ path: test.info().outputPath("live-input.png") });
+
+    // A busy loop: Ben stops it with the Stop button; both see who stopped it.
+    await setCode(ann, "print('spinning', flush=True)\nwhile True: pass\n", [ben]);
+    await annTerm.runButton.click();
+    for (const term of both) await expect(term.log).toContainText("spinning");
+    await benTerm.runButton.click();
+    for (const term of both) {
+      await expect(term.entries("error").last()).toHaveText(/^Stopped by .+\.$/);
+      await expect(term.runButton).toHaveText("Run Code");
+    }
+
+    // Ctrl+C in the terminal stops a run too.
+    await annTerm.runButton.click();
+    await expect(annTerm.entries("output").last()).toHaveText("spinning");
+    await expect(annTerm.runButton).toHaveText("Stop");
+    await annTerm.input.focus();
+    await ann.page.keyboard.press("Control+c");
+    for (const term of both) await expect(term.runButton).toHaveText("Run Code");
+    await expect(benTerm.log).toContainText("KeyboardInterrupt");
+  });
+});
