@@ -63,9 +63,12 @@ async function measure(host: Socket, watcher: Socket, sessionId: string, gapMs: 
     }
   };
   watcher.on("terminalUpdate", onUpdate);
+  // The watcher's last output comes before its result, not necessarily before the host's ack.
+  const result = new Promise((resolve) => watcher.once("executionResult", resolve));
   const ack: Ack<{ run: { status: string | null } }> = await host
     .timeout(120_000)
     .emitWithAck("runCode", { sessionId, file: path });
+  await result;
   watcher.off("terminalUpdate", onUpdate);
   if (!ack.ok || ack.data.run.status !== null) throw new Error(`run failed: ${JSON.stringify(ack)}`);
   if (delays.length !== WRITES) throw new Error(`saw ${delays.length} of ${WRITES} writes`);

@@ -77,9 +77,11 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     // Each line carries the time the program wrote it (one clock: the same machine).
     const code =
       "import time\nfor i in range(6):\n    print(f'tick {i} {time.time() * 1000:.0f}')\n    time.sleep(0.2)\n";
-    const { sessionId, host, guestSeen, file } = await sessionWith(code);
+    const { sessionId, host, guest, guestSeen, file } = await sessionWith(code);
     const ack = await run(host, sessionId, file);
     expect(ack).toMatchObject({ ok: true, data: { run: { status: null } } });
+    // The guest's output comes before its result, not necessarily before the host's ack.
+    await waitFor(() => result(guest).length === 1);
     const lines = text(guestSeen).trim().split("\n");
     expect(lines.map((line) => line.split(" ")[1])).toEqual(["0", "1", "2", "3", "4", "5"]);
     const arrivals = guestSeen.filter((e) => e.type === "output");

@@ -73,7 +73,7 @@ export const DOC_TOPICS: readonly DocTopic[] = [
     sections: [
       {
         heading: "Run code",
-        body: "JavaScript and Python run in an isolated sandbox on the server; the output appears in a terminal every participant sees.",
+        body: "JavaScript and Python run in an isolated sandbox on the server; the output appears, as the program writes it, in a terminal every participant sees. While a program runs, Run Code becomes Stop for everyone (or press Ctrl+C in the terminal). The person who started it can type into it: the terminal's prompt turns to › and each line goes to the program, Ctrl+D ends its input, and Let everyone type lets the other editors answer too.",
       },
       {
         heading: "Version control",
