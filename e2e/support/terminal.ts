@@ -49,6 +49,25 @@ export class Terminal {
 }
 
 /**
+ * A signed-in host (Ann) and a guest (Ben) on the host's new session's editor, both live,
+ * with their terminals.
+ */
+export async function twoAtTerminals(
+  page: Page,
+  newPage: () => Promise<Page>,
+  request: APIRequestContext,
+  label: string,
+) {
+  const host = await createHostedSession(request, label);
+  await signInContext(page.context(), host);
+  const ann = new EditorScreen(page);
+  const ben = new EditorScreen(await newPage());
+  await ann.open(host.sessionId);
+  await ben.open(host.sessionId);
+  return { host, ann, ben, annTerm: new Terminal(ann.page), benTerm: new Terminal(ben.page) };
+}
+
+/**
  * A signed-in host and a guest in the host's new session, both editors live, and the host's
  * terminal after committing the starting point.
  */

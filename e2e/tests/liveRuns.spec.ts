@@ -1,7 +1,6 @@
 import AxeBuilder from "@axe-core/playwright";
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
-import { setCode, Terminal } from "../support/terminal";
+import { setCode, twoAtTerminals } from "../support/terminal";
 
 test.describe("live runs", () => {
   test("two users watch a count as it happens, answer an input() prompt, and Stop a busy loop for both", async ({
@@ -9,14 +8,7 @@ test.describe("live runs", () => {
     newPage,
     request,
   }) => {
-    const host = await createHostedSession(request, "live");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
-    const annTerm = new Terminal(ann.page);
-    const benTerm = new Terminal(ben.page);
+    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(page, newPage, request, "live");
     const both = [annTerm, benTerm];
 
     // A count, one line every 400 ms: both see the first lines while it still runs.

@@ -1,7 +1,7 @@
 import AxeBuilder from "@axe-core/playwright";
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { createHostedSession, EditorScreen } from "../support/editor";
 import { expect, test } from "../support/fixtures";
-import { setCode, TERMINAL_EMPTY, Terminal } from "../support/terminal";
+import { setCode, TERMINAL_EMPTY, Terminal, twoAtTerminals } from "../support/terminal";
 
 test.describe("shared terminal", () => {
   test("two users run code and see the same terminal; commands, clear and a late joiner's history", async ({
@@ -9,14 +9,7 @@ test.describe("shared terminal", () => {
     newPage,
     request,
   }) => {
-    const host = await createHostedSession(request, "runner");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
-    const annTerm = new Terminal(ann.page);
-    const benTerm = new Terminal(ben.page);
+    const { host, ann, ben, annTerm, benTerm } = await twoAtTerminals(page, newPage, request, "runner");
     const both = [annTerm, benTerm];
     for (const term of both) {
       await expect(term.log).toHaveText(TERMINAL_EMPTY);
