@@ -108,13 +108,16 @@ export function createTerminalService(deps: TerminalDeps) {
       };
     }
     try {
+      // The run is the session's, not its starter's socket's: a reload keeps it (and the
+      // starter, back under the same participant id, still types into it); Stop, its time
+      // limit or the server's shutdown end it.
       const response = await execution.runProject(
         { language: plan.language, files: plan.files, args: input.args },
-        { signal: who.signal, rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs },
+        { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs },
       );
       return { response, entries: [] };
     } catch (error) {
-      if (error instanceof RunAbortedError || who.signal?.aborted) throw error;
+      if (error instanceof RunAbortedError) throw error;
       return { response: undefined, entries: [{ type: "error", content: failureText(error, logger) }] };
     }
   }

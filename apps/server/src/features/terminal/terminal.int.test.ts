@@ -234,17 +234,37 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     });
   });
 
-  it("cancels a run when the socket that started it disconnects", async () => {
-    const { sessionId, host, guest } = await newSession();
+  it("keeps a run going when its starter's socket goes: back, they see the output so far and still type", async () => {
+    const { sessionId, host, guest, hostUser } = await newSession();
     const text = host.file();
     text.delete(0, text.length);
-    text.insert(0, "setInterval(() => {}, 1000)");
-    await waitFor(() => guest.text().includes("setInterval"));
-    guest.socket.emit("runCode", { sessionId }, () => {});
-    await waitFor(() => events(host, "runStateUpdate").length === 1);
-    guest.socket.disconnect();
-    await waitFor(() => events(host, "runStateUpdate").length === 2, 5000, "the run to end");
-    expect(events(host, "runStateUpdate")[1]).toEqual({ sessionId, isRunning: false, by: null });
+    text.insert(
+      0,
+      "console.log('waiting'); process.stdin.once('data', (d) => { console.log('got ' + d); process.exit(0); });",
+    );
+    await waitFor(() => guest.text().includes("waiting"));
+    host.socket.emit("runCode", { sessionId }, () => {});
+    const output = () => JSON.stringify(events(guest, "terminalUpdate"));
+    await waitFor(() => output().includes("waiting"), 10_000, "the program to start");
+    host.socket.disconnect();
+
+    const back = await editor(hostUser.token);
+    await back.join(sessionId);
+    back.socket.emit("getTerminalHistory", sessionId);
+    await waitFor(() => events(back, "runStateUpdate").length === 1);
+    expect(events(back, "runStateUpdate")[0]).toMatchObject({
+      sessionId,
+      isRunning: true,
+      byId: hostUser.user.id,
+    });
+    expect(JSON.stringify(events(back, "terminalHistory"))).toContain("waiting");
+    expect(await emitAck(back.socket, "runInput", { sessionId, line: "again" })).toEqual({
+      ok: true,
+      data: null,
+    });
+    await waitFor(() => events(guest, "executionResult").length === 1, 10_000, "the run to end");
+    expect(output()).toContain("got again");
+    expect(events(guest, "runStateUpdate").at(-1)).toEqual({ sessionId, isRunning: false, by: null });
     expect(server.app.execution.service.queue.running).toBe(0);
   });
 });
