@@ -184,6 +184,18 @@ describe("Piston's WebSocket API (/api/v2/connect)", () => {
     }
   });
 
+  it("bounds the signals of a connection: past 16 an error and 4002", async () => {
+    const c = await client();
+    c.init(
+      "python",
+      "import signal, time\nsignal.signal(signal.SIGUSR1, lambda *a: None)\nprint('up', flush=True)\ntime.sleep(20)\n",
+    );
+    await c.waitFor(() => c.stdout() === "up\n");
+    for (let i = 0; i < 17; i += 1) c.send({ type: "signal", signal: "SIGUSR1" });
+    expect(await c.closed).toEqual({ code: 4002, reason: "Notified Error" });
+    expect(c.ofType("error")).toEqual([{ type: "error", message: "A run takes at most 16 signals." }]);
+  });
+
   it("bounds the stdin of a run: a flood is refused with an error and 4002, and the run is cancelled", async () => {
     const c = await client();
     c.init("python", "import sys\nprint('up', flush=True)\nprint(len(sys.stdin.read()))\n");

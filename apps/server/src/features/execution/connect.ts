@@ -32,6 +32,12 @@ export const CONNECT_CLOSE = {
   jobCompleted: [4999, "Job Completed"],
 } as const;
 
+/**
+ * Signals one connection may send: each one reads the process table to find the program's
+ * processes, so a flood of them would cost the server, not the run.
+ */
+const MAX_SIGNALS = 16;
+
 /** Piston closes a connection that sent no `init` within a second. */
 const INIT_TIMEOUT_MS = 1000;
 const SIGNALS = new Set<string>(Object.keys(os.constants.signals));
@@ -74,6 +80,7 @@ export function mountPistonConnect(
   function serve(ws: WebSocket, user: User) {
     let job: LiveIo | undefined;
     let inputBytes = 0;
+    let signals = 0;
     const cancel = new AbortController();
     const send = (message: object) => {
       if (ws.readyState === WebSocket.OPEN) ws.send(JSON.stringify(message));
@@ -126,6 +133,8 @@ export function mountPistonConnect(
     function signal(message: z.infer<typeof MessageSchema>) {
       if (!job) return close(CONNECT_CLOSE.notInitialized);
       if (!isSignal(message.signal)) return close(CONNECT_CLOSE.invalidSignal);
+      signals += 1;
+      if (signals > MAX_SIGNALS) throw new NotifiedError(`A run takes at most ${MAX_SIGNALS} signals.`);
       job.signal(message.signal);
     }
 

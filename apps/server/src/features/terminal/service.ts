@@ -129,7 +129,10 @@ export function createTerminalService(deps: TerminalDeps) {
   ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
     await sessions.assertOpen(sessionId);
     const output = new OutputBatcher(async (entries) => {
-      await say(sessionId, entries);
+      // The run goes on: a batch that could not be stored is missing from everyone's terminal.
+      await say(sessionId, entries).catch((error: unknown) =>
+        logger.error({ err: error, sessionId }, "terminal: could not store a run's output"),
+      );
     }, EXECUTION_LIMITS.outputBatchMs);
     const io = new LiveIo((stream, text) => output.push(stream, text));
     const run: LiveRun = {
