@@ -3,7 +3,7 @@ import { expect, test } from "../support/fixtures";
 import { setCode, twoAtTerminals } from "../support/terminal";
 
 test.describe("live runs", () => {
-  test("two users watch a count as it happens, answer an input() prompt, and Stop a busy loop for both", async ({
+  test("two users watch a count as it happens, answer input() prompts (the starter, then the other once allowed), and Stop a busy loop for both", async ({
     page,
     newPage,
     request,
@@ -52,6 +52,16 @@ test.describe("live runs", () => {
     }
     await expect(benTerm.input).toHaveAttribute("data-mode", "command");
     await ann.page.screenshot({ path: test.info().outputPath("live-input.png") });
+
+    // Ann runs it and lets everyone type: Ben's prompt goes to her program, and he answers.
+    await annTerm.runButton.click();
+    for (const term of both) await expect(term.entries("output").last()).toHaveText("name?");
+    await expect(benTerm.input).toHaveAttribute("data-mode", "command");
+    await ann.page.getByLabel("Let everyone type").check();
+    await expect(benTerm.input).toHaveAttribute("data-mode", "program");
+    await benTerm.input.fill("Ben");
+    await benTerm.input.press("Enter");
+    for (const term of both) await expect(term.entries("output").last()).toHaveText("hello Ben");
 
     // A busy loop: Ben stops it with the Stop button; both see who stopped it.
     await setCode(ann, "print('spinning', flush=True)\nwhile True: pass\n", [ben]);
