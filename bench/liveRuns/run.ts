@@ -22,12 +22,13 @@ import { CHROMIUM_ARGS, openWatcher } from "./browser";
 
 const env = process.env;
 const outDir = env.BENCH_OUT ?? import.meta.dirname;
-// The web build of the working tree (the snapshot holds the server only): build it first.
-env.BENCH_WEB_DIST ??= path.resolve(import.meta.dirname, "../../apps/web/dist");
+// The end-to-end web build of the working tree (the snapshot holds the server only; the page
+// waits for its test hook): `npm run build:e2e` first.
+env.BENCH_WEB_DIST ??= path.resolve(import.meta.dirname, "../../apps/web/dist-e2e");
 rerunInSnapshot("liveRuns/run.ts", outDir);
 const WEB_DIST = env.BENCH_WEB_DIST;
 if (!existsSync(path.join(WEB_DIST, "index.html")))
-  throw new Error(`no web build at ${WEB_DIST}: npm run build`);
+  throw new Error(`no web build at ${WEB_DIST}: npm run build:e2e`);
 
 const WRITES = Number(env.BENCH_WRITES ?? 200);
 const CADENCES = [100, 10];
