@@ -77,13 +77,12 @@ export async function hostAndGuest(
   request: APIRequestContext,
   label: string,
 ) {
-  const account = await createHostedSession(request, label);
-  await signInContext(page.context(), account);
-  const host = new EditorScreen(page);
-  const guest = new EditorScreen(await newPage());
-  await host.open(account.sessionId);
-  await guest.open(account.sessionId);
-  const hostTerminal = new Terminal(page);
+  const {
+    host: account,
+    ann: host,
+    ben: guest,
+    annTerm: hostTerminal,
+  } = await twoAtTerminals(page, newPage, request, label);
   await hostTerminal.commitAll();
   return { account, host, guest, hostTerminal };
 }
