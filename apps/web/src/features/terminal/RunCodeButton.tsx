@@ -30,19 +30,21 @@ export function RunCodeButton({
 }: RunCodeButtonProps) {
   const { isBusy, runBy, canRun, run } = useRunCode(channel, isConnected && !isEnded && !isViewOnly);
   const isRunning = useTerminalStore((s) => s.isRunning);
+  const isStopping = useTerminalStore((s) => s.isStopping);
   if (isRunning && isConnected && !isEnded && !isViewOnly) {
     return (
       <button
         type="button"
         className="button button-stop"
         data-testid="run-code"
+        disabled={isStopping}
         title={`Stop the run${runBy ? ` started by ${runBy}` : ""} for everyone (Ctrl+C in the terminal)`}
         onClick={() => channel?.stop()}
       >
         <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
           <rect x="6" y="6" width="12" height="12" fill="currentColor" />
         </svg>
-        Stop
+        {isStopping ? "Stopping..." : "Stop"}
       </button>
     );
   }

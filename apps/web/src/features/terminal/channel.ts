@@ -8,6 +8,7 @@ import {
   resetTerminal,
   setRunState,
   setStarting,
+  setStopping,
   setTerminalOpen,
 } from "./store";
 
@@ -124,6 +125,7 @@ export class TerminalChannel {
 
   /** Stop (or Ctrl+C): the server interrupts the run for everyone. */
   stop(): void {
+    setStopping();
     this.socket.timeout(CONTROL_ACK_TIMEOUT_MS).emit("stopRun", { sessionId: this.sessionId }, showRefusal);
   }
 

@@ -26,6 +26,8 @@ interface TerminalState {
   inputOpen: boolean;
   /** The starter lets every editor type into the run. */
   othersMayType: boolean;
+  /** We pressed Stop (or Ctrl+C) and the run has not ended yet. */
+  isStopping: boolean;
   /** We asked to run and the server has not answered yet. */
   isStarting: boolean;
   isOpen: boolean;
@@ -43,6 +45,7 @@ const initial: TerminalState = {
   runById: null,
   inputOpen: false,
   othersMayType: false,
+  isStopping: false,
   isStarting: false,
   isOpen: true,
   height: TERMINAL_HEIGHT.default,
@@ -111,7 +114,13 @@ export function setRunState(state: Omit<RunStateUpdate, "sessionId">): void {
     runById: isRunning ? (state.byId ?? null) : null,
     inputOpen: isRunning && (state.inputOpen ?? false),
     othersMayType: isRunning && (state.othersMayType ?? false),
+    ...(isRunning ? {} : { isStopping: false }),
   });
+}
+
+/** We asked the server to stop the run in flight. */
+export function setStopping(): void {
+  useTerminalStore.setState((s) => (s.isRunning ? { isStopping: true } : {}));
 }
 
 /** Whether lines typed by participant `selfId` go to the running program rather than to the commands. */
