@@ -59,7 +59,10 @@ export interface TestEditor {
       | "removeParticipant"
       | "setLock"
       | "lobbyDecision"
-      | "getShareLinks",
+      | "getShareLinks"
+      | "getReplayTimeline"
+      | "seekReplay"
+      | "restoreVersion",
     payload: unknown,
     timeoutMs?: number,
   ): Promise<Ack<T>>;

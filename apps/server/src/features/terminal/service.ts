@@ -188,6 +188,9 @@ export function createTerminalService(deps: TerminalDeps) {
 
     history: (sessionId: string) => repo.history(sessionId),
 
+    /** The stored entries with their times (a `clear` deletes what came before it, so these are since then). */
+    timed: (sessionId: string) => repo.timed(sessionId),
+
     runState(sessionId: string): RunStateUpdate {
       const by = running.get(sessionId);
       return { sessionId, isRunning: by !== undefined, by: by ?? null };

@@ -1,0 +1,39 @@
+-- Replay (issue 15): every stored document update is kept, with its time and author, in
+-- doc_history, written by the same statement that logs it in doc_updates (whose rows compaction
+-- deletes). The history row takes the log row's id, so ids order both alike.
+ALTER TABLE doc_updates ADD COLUMN author text;
+
+CREATE TABLE doc_history (
+  id bigint PRIMARY KEY,
+  session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  -- The participant id (a user id or guest-…) whose client sent it; null for the server's own
+  -- changes (new files, git, merged pull requests, a restore).
+  author text,
+  at timestamptz NOT NULL,
+  data bytea NOT NULL
+);
+
+CREATE INDEX doc_history_session_idx ON doc_history (session_id, id);
+
+-- The document as of history row `upto` (every row of the session with id <= upto applied), so
+-- a seek applies only the rows after the nearest one. `authors` maps each Yjs client id seen so
+-- far to its participant id (null: the server).
+CREATE TABLE doc_history_checkpoints (
+  session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
+  upto bigint NOT NULL,
+  at timestamptz NOT NULL,
+  data bytea NOT NULL,
+  authors jsonb NOT NULL,
+  PRIMARY KEY (session_id, upto)
+);
+
+-- Sessions stored before this migration: their history starts at the snapshot they have, as a
+-- checkpoint before their logged updates, which become history rows of no known author (the
+-- snapshot may already hold some of those rows: applying one again changes nothing).
+INSERT INTO doc_history (id, session_id, author, at, data)
+  SELECT id, session_id, NULL, created_at, data FROM doc_updates;
+
+INSERT INTO doc_history_checkpoints (session_id, upto, at, data, authors)
+  SELECT s.session_id, coalesce((SELECT min(u.id) - 1 FROM doc_updates u WHERE u.session_id = s.session_id), 0),
+    s.updated_at, s.data, '{}'::jsonb
+  FROM doc_snapshots s;
