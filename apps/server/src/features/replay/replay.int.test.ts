@@ -152,7 +152,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       expect.arrayContaining([
         { id: null, name: "Ensemble" },
         { id: hostUser.user.id, name: hostUser.user.name },
-        { id: guestId, name: "Guest" },
+        { id: guestId, name: "Anonymous" },
       ]),
     );
   });
@@ -261,8 +261,8 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(mainOf(beforeRestore)?.content).toBe(later.text);
     expect(beforeRestore.files.map((f) => f.path)).toContain("extra.js");
 
-    // The timeline lists the terminal's entries among its events.
-    const timeline = await host.request<ReplayTimeline>("getReplayTimeline", { sessionId });
+    // The timeline (a guest's, here) lists the terminal's entries among its events.
+    const timeline = await guest.request<ReplayTimeline>("getReplayTimeline", { sessionId });
     if (!timeline.ok) throw new Error(timeline.error.message);
     expect(timeline.data.events.map((e) => [e.kind, e.text])).toContainEqual(["input", "$ help"]);
 

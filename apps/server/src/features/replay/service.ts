@@ -27,7 +27,8 @@ export interface ReplayDeps {
 
 /** Names for authors who are not (or no longer) listed among the participants. */
 const SERVER_NAME = "Ensemble";
-const GUEST_NAME = "Guest";
+/** What every guest is called in the session (their identity's name). */
+const GUEST_NAME = "Anonymous";
 const FORMER_NAME = "Former participant";
 
 /**
@@ -49,15 +50,8 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
     }
   }
 
-  async function authorsOf(
-    sessionId: string,
-    viewerId: string,
-    ids: Set<string | null>,
-  ): Promise<ReplayAuthor[]> {
-    const session = await sessions.get(sessionId, viewerId);
-    const names = new Map(
-      ("participants" in session ? session.participants : []).map((p) => [p.user_id, p.name]),
-    );
+  async function authorsOf(sessionId: string, ids: Set<string | null>): Promise<ReplayAuthor[]> {
+    const names = new Map((await sessions.participants(sessionId)).map((p) => [p.user_id, p.name]));
     return [...ids].map((id) => ({
       id,
       name:
@@ -89,7 +83,7 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
      * The slider's data. Walking to the end on the way stores the checkpoints a long history
      * lacks, so the seeks that follow stay short.
      */
-    async timeline(sessionId: string, viewerId: string): Promise<ReplayTimeline> {
+    async timeline(sessionId: string): Promise<ReplayTimeline> {
       const overview = await repo.overview(sessionId, REPLAY_LIMITS.activityBuckets);
       const authors = new Set<string | null>();
       if (overview.end) {
@@ -105,7 +99,7 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
         end: overview.end?.getTime() ?? null,
         edits: overview.count,
         activity: overview.activity,
-        authors: await authorsOf(sessionId, viewerId, authors),
+        authors: await authorsOf(sessionId, authors),
         events: await eventsOf(sessionId),
       };
     },

@@ -11,8 +11,8 @@ import { ReplayNotLiveError, type ReplayService } from "./service";
  */
 export function registerReplaySocket(socket: EditorSocket, replay: ReplayService, logger: Logger) {
   handle(socket, "getReplayTimeline", logger, ({ sessionId }) => {
-    const session = requireJoined(socket, sessionId);
-    return replay.timeline(sessionId, session.participantId);
+    requireJoined(socket, sessionId);
+    return replay.timeline(sessionId);
   });
 
   handle(socket, "seekReplay", logger, ({ sessionId, at }) => {
