@@ -144,6 +144,17 @@ export class BenchClient {
     await this.when(() => this.serverClock >= clock, timeoutMs);
   }
 
+  /** Sends an acknowledged event on this client's socket and resolves with its ack. */
+  request(event: string, payload: unknown, timeoutMs = 60_000): Promise<Ack<unknown>> {
+    return new Promise((resolve) =>
+      this.socket
+        .timeout(timeoutMs)
+        .emit(event, payload, (err: Error | null, ack: Ack<unknown>) =>
+          resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
+        ),
+    );
+  }
+
   /** Closes the lane first (the server has then handled what it carried), then the socket. */
   async close(): Promise<void> {
     this.client.destroy();

@@ -15,6 +15,9 @@ CREATE TABLE doc_history (
 
 CREATE INDEX doc_history_session_idx ON doc_history (session_id, id);
 
+-- A seek finds the last row stored before a moment by time.
+CREATE INDEX doc_history_session_at_idx ON doc_history (session_id, at, id);
+
 -- The document as of history row `upto` (every row of the session with id <= upto applied), so
 -- a seek applies only the rows after the nearest one. `authors` maps each Yjs client id seen so
 -- far to its participant id (null: the server).
