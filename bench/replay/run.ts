@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Ack, type ReplayFrame, ReplayFrameSchema, ReplayTimelineSchema } from "@ensemble/protocol";
 import * as Y from "yjs";
-import { BenchClient } from "../coldload/client";
+import { BenchClient, createSession } from "../coldload/client";
 import { buildServer, type RunningServer, startServer } from "../coldload/server";
 import { seededRandom, sleep, summarize } from "../collab/stats";
 
@@ -28,27 +28,6 @@ const TYPISTS = 3;
 const KEYS_PER_SECOND = 150;
 /** The UI's gap between seeks, and under the `command` rate class (5 a second). */
 const SEEK_GAP_MS = 250;
-
-async function postJson(url: string, body: object, token?: string): Promise<Record<string, unknown>> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-async function createSession(baseUrl: string): Promise<string> {
-  const name = `replay-${Date.now()}`;
-  const { token } = await postJson(`${baseUrl}/api/auth/register`, {
-    name,
-    email: `${name}@bench.invalid`,
-    password: "benchmark password",
-  });
-  if (typeof token !== "string") throw new Error("register answered without a token");
-  const { session_id: id } = await postJson(`${baseUrl}/api/session/create`, { title: name }, token);
-  if (typeof id !== "string") throw new Error("session/create answered without a session_id");
-  return id;
-}
 
 /** One typist's keystroke: mostly at their caret (kept as a Yjs relative position), 30 % backspaces. */
 function keystroke(client: BenchClient, caret: { at: Y.RelativePosition | null }, random: () => number) {
@@ -115,7 +94,7 @@ async function main() {
   if (adminUrl) psql(adminUrl, `CREATE DATABASE ${database}`);
   const server = await startServer(build.bundle, { port, dataDir, databaseUrl });
   try {
-    const sessionId = await createSession(server.url);
+    const sessionId = await createSession(server.url, "replay");
     const finalText = await typeHistory(server, sessionId);
     const viewer = new BenchClient(server.url, sessionId);
     await viewer.until((text) => text?.toString() === finalText);
@@ -181,3 +160,5 @@ async function main() {
 }
 
 await main();
+// Socket.io clients and fetch keep-alive sockets can outlive their close: end here.
+process.exit(0);

@@ -49,25 +49,30 @@ export type ReplayTimeline = z.infer<typeof ReplayTimelineSchema>;
 export const SeekReplaySchema = z.object({ sessionId: SessionIdSchema, at: ReplayMomentSchema });
 export type SeekReplay = z.input<typeof SeekReplaySchema>;
 
-/** A run of consecutive characters one author typed (`author` null: the server). */
-export const ReplaySpanSchema = z.object({ author: z.string().nullable(), length: z.number().int().min(1) });
-export type ReplaySpan = z.infer<typeof ReplaySpanSchema>;
+/**
+ * A run of consecutive characters (UTF-16 code units) one author typed: the author's index in
+ * the frame's `authors`, and the run's length. Pairs, not objects: a long session's file has
+ * thousands of runs, and each would otherwise repeat its author's id.
+ */
+export const ReplayRunSchema = z.tuple([z.number().int().min(0), z.number().int().min(1)]);
+export type ReplayRun = z.infer<typeof ReplayRunSchema>;
 
 /** One file at a moment: its text and who typed each part of it, in order. */
 export const ReplayFileSchema = z.object({
   path: z.string(),
   content: z.string(),
-  spans: z.array(ReplaySpanSchema),
+  runs: z.array(ReplayRunSchema),
 });
 export type ReplayFile = z.infer<typeof ReplayFileSchema>;
 
 /**
- * The project at a moment: every edit stored at or before `at` applied, none after. `edits` is
- * how many that is; `lastEditAt` the time of the last of them (null: none yet).
+ * The project at a moment: every edit stored at or before `at` applied, none after;
+ * `lastEditAt` is the time of the last of them (null: none yet).
  */
 export const ReplayFrameSchema = z.object({
   at: ReplayMomentSchema,
-  edits: z.number().int().min(0),
+  /** The participant ids the runs name by index (null: the server). */
+  authors: z.array(z.string().nullable()),
   lastEditAt: ReplayMomentSchema.nullable(),
   files: z.array(ReplayFileSchema),
 });

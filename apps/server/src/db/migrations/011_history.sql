@@ -19,13 +19,16 @@ CREATE INDEX doc_history_session_idx ON doc_history (session_id, id);
 CREATE INDEX doc_history_session_at_idx ON doc_history (session_id, at, id);
 
 -- The document as of history row `upto` (every row of the session with id <= upto applied), so
--- a seek applies only the rows after the nearest one. `authors` maps each Yjs client id seen so
--- far to its participant id (null: the server).
+-- a seek applies only the rows after the nearest one. `data` is the document as one update,
+-- gzip-compressed unless `is_compressed` is false (a third of the size: a long session's
+-- checkpoints would otherwise weigh more than its history). `authors` maps each Yjs client id
+-- seen so far to its participant id (null: the server).
 CREATE TABLE doc_history_checkpoints (
   session_id text NOT NULL REFERENCES sessions (id) ON DELETE CASCADE,
   upto bigint NOT NULL,
   at timestamptz NOT NULL,
   data bytea NOT NULL,
+  is_compressed boolean NOT NULL DEFAULT true,
   authors jsonb NOT NULL,
   PRIMARY KEY (session_id, upto)
 );
@@ -36,7 +39,7 @@ CREATE TABLE doc_history_checkpoints (
 INSERT INTO doc_history (id, session_id, author, at, data)
   SELECT id, session_id, NULL, created_at, data FROM doc_updates;
 
-INSERT INTO doc_history_checkpoints (session_id, upto, at, data, authors)
+INSERT INTO doc_history_checkpoints (session_id, upto, at, data, is_compressed, authors)
   SELECT s.session_id, coalesce((SELECT min(u.id) - 1 FROM doc_updates u WHERE u.session_id = s.session_id), 0),
-    s.updated_at, s.data, '{}'::jsonb
+    s.updated_at, s.data, false, '{}'::jsonb
   FROM doc_snapshots s;

@@ -1,5 +1,4 @@
 import {
-  type Ack,
   LANGUAGE_MAIN_FILES,
   PROTOCOL_VERSION,
   type ReplayFrame,
@@ -8,21 +7,11 @@ import {
   SESSION_ENDED_MESSAGE,
   type SessionState,
 } from "@ensemble/protocol";
-import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
+import { editorPool, emitAck, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
 
 const MAIN = LANGUAGE_MAIN_FILES.javascript;
-
-const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
-  new Promise<Ack<T>>((resolve) =>
-    socket
-      .timeout(20_000)
-      .emit(event, payload, (err: Error | null, ack: Ack<T>) =>
-        resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
-      ),
-  );
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -131,13 +120,18 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       const frame = await seek(back, sessionId, at);
       expect(mainOf(frame)?.content).toBe(text);
       // Every character has exactly one author.
-      expect(mainOf(frame)?.spans.reduce((sum, s) => sum + s.length, 0)).toBe(text.length);
+      expect(mainOf(frame)?.runs.reduce((sum, [, length]) => sum + length, 0)).toBe(text.length);
       expect(frame.lastEditAt).toBeLessThanOrEqual(at);
     }
     // Who typed what: the starter is the server's, then the host's line, then the guest's.
-    const middle = mainOf(await seek(back, sessionId, moments[1]?.at ?? 0));
-    expect(middle?.spans.map((s) => s.author)).toEqual([null, hostUser.user.id, guestId]);
-    expect(middle?.spans.slice(1).map((s) => s.length)).toEqual([
+    const middleFrame = await seek(back, sessionId, moments[1]?.at ?? 0);
+    const middle = mainOf(middleFrame);
+    expect(middle?.runs.map(([author]) => middleFrame.authors[author])).toEqual([
+      null,
+      hostUser.user.id,
+      guestId,
+    ]);
+    expect(middle?.runs.slice(1).map(([, length]) => length)).toEqual([
       "\n// host: one".length,
       "\n// guest: two".length,
     ]);

@@ -41,10 +41,10 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
   /** The project as of the last edit stored at or before `at`, with who typed what. */
   async function frameAt(sessionId: string, at: number): Promise<ReplayFrame> {
     const position = await repo.position(sessionId, new Date(at + 1));
-    if (!position) return { at, edits: 0, lastEditAt: null, files: [] };
+    if (!position) return { at, authors: [], lastEditAt: null, files: [] };
     const { doc, authors } = await documentAt(repo, sessionId, position.upto);
     try {
-      return { at, edits: position.count, lastEditAt: position.at.getTime(), files: filesOf(doc, authors) };
+      return { at, lastEditAt: position.at.getTime(), ...filesOf(doc, authors) };
     } finally {
       doc.destroy();
     }

@@ -1,6 +1,7 @@
 import { REPLAY_MESSAGES, type ReplayAuthor, type ReplayTimeline } from "@ensemble/protocol";
 import { useState } from "react";
 import { toast } from "react-toastify/unstyled";
+import { CloseButton } from "../../ui/CloseButton";
 import { typistColor } from "../collab/presence";
 import type { ReplayChannel } from "./channel";
 import { formatMoment, REPLAY_SPEEDS } from "./playback";
@@ -46,11 +47,7 @@ export function ReplayPanel({ channel, isHost, isEnded }: ReplayPanelProps) {
         <h2 id="replay-title" className="replay-title">
           Replay
         </h2>
-        <button type="button" className="icon-button" aria-label="Close replay" onClick={handleClose}>
-          <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-        </button>
+        <CloseButton label="Close replay" onClick={handleClose} />
       </header>
       {error && (
         <p className="replay-error" role="alert">
@@ -159,7 +156,11 @@ function ReplayBody({ timeline, start, end, channel, canRestore }: ReplayBodyPro
           ))}
         </nav>
         <section className="replay-file-view" aria-label={file ? `${file.path} at this moment` : "No files"}>
-          {file ? <ReplayCode file={file} /> : <p className="replay-note">No files at this moment</p>}
+          {file ? (
+            <ReplayCode file={file} authors={frame?.authors ?? []} />
+          ) : (
+            <p className="replay-note">No files at this moment</p>
+          )}
         </section>
         <aside className="replay-side" aria-label="Authors and events">
           <h3>Who typed</h3>

@@ -1,3 +1,4 @@
+import { StrokeIcon } from "../../ui/StrokeIcon";
 import { REPLAY_PANEL_ID, REPLAY_TOGGLE_ID } from "./ReplayPanel";
 import { setReplayOpen, useReplayStore } from "./store";
 
@@ -15,20 +16,10 @@ export function ReplayToggle() {
       data-testid="replay-toggle"
       onClick={() => setReplayOpen(!isOpen)}
     >
-      <svg
-        width="18"
-        height="18"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinecap="round"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
+      <StrokeIcon>
         <path d="M3 12a9 9 0 1 0 3-6.7L3 8" />
         <path d="M3 3v5h5M12 7v5l3 2" />
-      </svg>
+      </StrokeIcon>
     </button>
   );
 }

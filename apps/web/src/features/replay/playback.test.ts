@@ -9,21 +9,26 @@ describe("replay playback", () => {
   });
 
   it("cuts a text into its authors' runs, and leaves what the spans miss unattributed", () => {
+    const authors = [null, "u1", "u2"];
     expect(
-      segmentsOf("abcdef", [
-        { author: null, length: 2 },
-        { author: "u1", length: 3 },
-        { author: "u2", length: 1 },
-      ]),
+      segmentsOf(
+        "abcdef",
+        [
+          [0, 2],
+          [1, 3],
+          [2, 1],
+        ],
+        authors,
+      ),
     ).toEqual([
       { text: "ab", author: null },
       { text: "cde", author: "u1" },
       { text: "f", author: "u2" },
     ]);
-    expect(segmentsOf("abc", [{ author: "u1", length: 1 }])).toEqual([
+    expect(segmentsOf("abc", [[1, 1]], authors)).toEqual([
       { text: "a", author: "u1" },
       { text: "bc", author: null },
     ]);
-    expect(segmentsOf("", [])).toEqual([]);
+    expect(segmentsOf("", [], authors)).toEqual([]);
   });
 });

@@ -1,4 +1,4 @@
-import type { ReplaySpan } from "@ensemble/protocol";
+import type { ReplayRun } from "@ensemble/protocol";
 
 /** Playback speeds offered, as multiples of real time. */
 export const REPLAY_SPEEDS = [1, 2, 5, 10, 50] as const;
@@ -18,16 +18,21 @@ export interface Segment {
 }
 
 /**
- * Cuts `content` into the author runs `spans` describe. Spans count UTF-16 code units, as Yjs
- * and JavaScript strings do; text the spans do not cover (should they fall short) is unattributed.
+ * Cuts `content` into the author runs `runs` describe, naming each author from `authors` (the
+ * frame's). Runs count UTF-16 code units, as Yjs and JavaScript strings do; text the runs do not
+ * cover (should they fall short) is unattributed.
  */
-export function segmentsOf(content: string, spans: readonly ReplaySpan[]): Segment[] {
+export function segmentsOf(
+  content: string,
+  runs: readonly ReplayRun[],
+  authors: readonly (string | null)[],
+): Segment[] {
   const segments: Segment[] = [];
   let offset = 0;
-  for (const span of spans) {
+  for (const [author, length] of runs) {
     if (offset >= content.length) break;
-    segments.push({ text: content.slice(offset, offset + span.length), author: span.author });
-    offset += span.length;
+    segments.push({ text: content.slice(offset, offset + length), author: authors[author] ?? null });
+    offset += length;
   }
   if (offset < content.length) segments.push({ text: content.slice(offset), author: null });
   return segments;
