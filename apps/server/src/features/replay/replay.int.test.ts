@@ -214,6 +214,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     ).toBe(true);
     await settled(sessionId, guest.text());
     await typeLine(host, sessionId, "help");
+    expect((await guest.request("createPR", { sessionId, title: "Replay PR" })).ok).toBe(true);
     const later = { at: await moment(), text: guest.text() };
     const rowsBefore = await count("doc_history", sessionId);
 
@@ -255,10 +256,14 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(mainOf(beforeRestore)?.content).toBe(later.text);
     expect(beforeRestore.files.map((f) => f.path)).toContain("extra.js");
 
-    // The timeline (a guest's, here) lists the terminal's entries among its events.
+    // The timeline (a guest's, here) lists the terminal's entries and the PR among its events, in order.
     const timeline = await guest.request<ReplayTimeline>("getReplayTimeline", { sessionId });
     if (!timeline.ok) throw new Error(timeline.error.message);
-    expect(timeline.data.events.map((e) => [e.kind, e.text])).toContainEqual(["input", "$ help"]);
+    const events = timeline.data.events.map((e) => [e.kind, e.text]);
+    expect(events).toContainEqual(["input", "$ help"]);
+    expect(events).toContainEqual(["pr-created", 'Anonymous opened "Replay PR"']);
+    const times = timeline.data.events.map((e) => e.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
 
     // Ended: an archive replays, and restores are refused like any edit.
     expect((await host.request<SessionState>("sessionEnding", { sessionId })).ok).toBe(true);
