@@ -3,11 +3,12 @@ import { type ClientAuthors, noteAuthors } from "./authorship";
 import type { Checkpoint, ReplayRepo } from "./repo";
 
 /**
- * A checkpoint every this many history rows: a seek then applies at most this many updates to
- * the nearest checkpoint's document (about 20 ms for 1000 keystrokes), whatever the length of
- * the session. Three typists store roughly 100 rows a minute.
+ * A checkpoint every this many history rows: a seek then reads and applies at most this many
+ * updates after the nearest checkpoint's document, whatever the length of the session. 1000 left
+ * the slowest seeks of a 2-hour, three-typist session at 90-120 ms (bench/replay), 500 takes
+ * 8-15 ms off them for 70 kB of compressed checkpoint per 500 keystrokes.
  */
-export const CHECKPOINT_EVERY = 1000;
+export const CHECKPOINT_EVERY = 500;
 
 /** Rows read from the database at a time while walking the history. */
 const PAGE = 2000;

@@ -10,6 +10,8 @@ import {
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, emitAck, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
+import { documentAt } from "./history";
+import { createReplayRepo } from "./repo";
 
 const MAIN = LANGUAGE_MAIN_FILES.javascript;
 
@@ -163,10 +165,8 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       moments.push({ at: await moment(), text: host.text() });
     }
     expect(await count("doc_history_checkpoints", sessionId)).toBe(0);
-    // The timeline walks to the end, storing a checkpoint per 1000 rows (none yet: < 1000 rows);
-    // with a smaller interval, the same walk through the repository's rows stores several.
-    const { createReplayRepo } = await import("./repo");
-    const { documentAt } = await import("./history");
+    // A walk through the history stores a checkpoint per CHECKPOINT_EVERY rows (fewer here);
+    // with a smaller interval, the same walk stores several.
     const repo = createReplayRepo(server.db);
     const rows = await count("doc_history", sessionId);
     const last = await repo.position(sessionId, new Date(Date.now() + 1000));
