@@ -2,7 +2,7 @@
 -- doc_history, written by the same statement that logs it in doc_updates (whose rows compaction
 -- deletes). The history row takes the log row's id, so ids order both alike. The key leads with
 -- the session, which every read names, so one index serves them (a key of the id alone beside a
--- session index cost about 70 bytes a keystroke more: bench/replay).
+-- session index cost 15 bytes a keystroke more: bench/replay).
 ALTER TABLE doc_updates ADD COLUMN author text;
 
 CREATE TABLE doc_history (
