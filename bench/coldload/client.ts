@@ -25,6 +25,28 @@ export const MAIN_FILE = LANGUAGE_MAIN_FILES.javascript;
 /** How Yjs travels: over the join's lane, as the browser does, or `socketio` (BENCH_TRANSPORT). */
 export const TRANSPORT = process.env.BENCH_TRANSPORT === "socketio" ? "socketio" : "lane";
 
+async function postJson(url: string, body: object, token?: string): Promise<Record<string, unknown>> {
+  const headers: Record<string, string> = { "Content-Type": "application/json" };
+  if (token) headers.Authorization = `Bearer ${token}`;
+  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
+  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
+  return (await response.json()) as Record<string, unknown>;
+}
+
+/** Signs up a new user (named `label-<time>`) on the server and creates a session; answers its id. */
+export async function createSession(baseUrl: string, label: string): Promise<string> {
+  const name = `${label}-${Date.now()}`;
+  const { token } = await postJson(`${baseUrl}/api/auth/register`, {
+    name,
+    email: `${name}@bench.invalid`,
+    password: "benchmark password",
+  });
+  if (typeof token !== "string") throw new Error("register answered without a token");
+  const { session_id: id } = await postJson(`${baseUrl}/api/session/create`, { title: name }, token);
+  if (typeof id !== "string") throw new Error("session/create answered without a session_id");
+  return id;
+}
+
 /**
  * An editor on our server as the browser connects (socket.io + msgpack, websocket only,
  * `joinSession`, then `CollabClient` over the join's Yjs lane), with what the cold-load bench
@@ -142,6 +164,17 @@ export class BenchClient {
     const clock = Y.getState(this.doc.store, this.doc.clientID);
     this.send(LANE_SYNC, encodeStep1(this.doc));
     await this.when(() => this.serverClock >= clock, timeoutMs);
+  }
+
+  /** Sends an acknowledged event on this client's socket and resolves with its ack. */
+  request(event: string, payload: unknown, timeoutMs = 60_000): Promise<Ack<unknown>> {
+    return new Promise((resolve) =>
+      this.socket
+        .timeout(timeoutMs)
+        .emit(event, payload, (err: Error | null, ack: Ack<unknown>) =>
+          resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
+        ),
+    );
   }
 
   /** Closes the lane first (the server has then handled what it carried), then the socket. */

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import * as Y from "yjs";
 import { generateTrace } from "../collab/trace";
-import { BenchClient, TRANSPORT } from "./client";
+import { BenchClient, createSession, TRANSPORT } from "./client";
 import { buildServer, type RunningServer, startServer } from "./server";
 
 /**
@@ -44,27 +44,6 @@ interface Sample {
 function steps(client: BenchClient, started: number): number[] {
   const { connected, joined, laneOpen, answer } = client.marks;
   return [connected, joined, laneOpen, answer].map((at) => Math.round((at ?? Number.NaN) - started));
-}
-
-async function postJson(url: string, body: object, token?: string): Promise<Record<string, unknown>> {
-  const headers: Record<string, string> = { "Content-Type": "application/json" };
-  if (token) headers.Authorization = `Bearer ${token}`;
-  const response = await fetch(url, { method: "POST", headers, body: JSON.stringify(body) });
-  if (!response.ok) throw new Error(`${url}: ${response.status} ${await response.text()}`);
-  return (await response.json()) as Record<string, unknown>;
-}
-
-async function createSession(baseUrl: string): Promise<string> {
-  const name = `coldload-${Date.now()}`;
-  const { token } = await postJson(`${baseUrl}/api/auth/register`, {
-    name,
-    email: `${name}@bench.invalid`,
-    password: "benchmark password",
-  });
-  if (typeof token !== "string") throw new Error("register answered without a token");
-  const { session_id: id } = await postJson(`${baseUrl}/api/session/create`, { title: name }, token);
-  if (typeof id !== "string") throw new Error("session/create answered without a session_id");
-  return id;
 }
 
 /**
@@ -159,7 +138,7 @@ const options = { port, dataDir, databaseUrl };
 const samples: Sample[] = [];
 try {
   let server = await startServer(build.bundle, options);
-  const sessionId = await createSession(server.url);
+  const sessionId = await createSession(server.url, "coldload");
   let expected = await storeHistory(server, sessionId);
   await server.stop();
   console.log(`stored ${ops} ops: ${expected.length} chars`);

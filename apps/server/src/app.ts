@@ -9,6 +9,7 @@ import { createChatFeature } from "./features/chat/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature, mountPistonConnect } from "./features/execution/index";
 import { createPullRequestFeature } from "./features/pulls/index";
+import { createReplayFeature } from "./features/replay/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
 import { createSessionsFeature } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
@@ -84,6 +85,15 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     sessions: sessions.service,
     terminal: terminal.service,
     commands: terminal.commands,
+    logger,
+  });
+  createReplayFeature({
+    io,
+    db,
+    sessions: sessions.service,
+    terminal: terminal.service,
+    pulls: pulls.service,
+    workspace: collab.workspace,
     logger,
   });
   // Routes of features that need the socket server are mounted last, before the fallbacks.

@@ -59,7 +59,10 @@ export interface TestEditor {
       | "removeParticipant"
       | "setLock"
       | "lobbyDecision"
-      | "getShareLinks",
+      | "getShareLinks"
+      | "getReplayTimeline"
+      | "seekReplay"
+      | "restoreVersion",
     payload: unknown,
     timeoutMs?: number,
   ): Promise<Ack<T>>;
@@ -153,14 +156,7 @@ export async function openEditor(
       const id = fileIdAt(doc, path);
       return id ? doc.getText(id).toString() : "";
     },
-    request: (event, payload, timeoutMs = 30_000) =>
-      new Promise((resolve) =>
-        socket
-          .timeout(timeoutMs)
-          .emit(event, payload, (err: Error | null, ack: never) =>
-            resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
-          ),
-      ),
+    request: (event, payload, timeoutMs) => emitAck(socket, event, payload, timeoutMs),
     close: async () => {
       // The lane first: the server has then applied all it carried before we leave.
       await lane?.close();
@@ -173,6 +169,25 @@ export async function openEditor(
     },
   };
   return editor;
+}
+
+/**
+ * Sends an acknowledged event on any socket (a raw one forging requests too) and resolves with
+ * its ack; no answer in time is an error ack with the code `timeout`.
+ */
+export function emitAck<T>(
+  socket: Socket,
+  event: string,
+  payload: unknown,
+  timeoutMs = 30_000,
+): Promise<Ack<T>> {
+  return new Promise((resolve) =>
+    socket
+      .timeout(timeoutMs)
+      .emit(event, payload, (err: Error | null, ack: Ack<T>) =>
+        resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
+      ),
+  );
 }
 
 /** Resolves once `predicate` holds, polling every 10 ms, or rejects after `timeoutMs`. */

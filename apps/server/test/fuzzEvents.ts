@@ -66,6 +66,9 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   setLock: (s) => ({ sessionId: s, isLocked: true }),
   lobbyDecision: (s) => ({ sessionId: s, participantId: "guest-x", admit: true }),
   getShareLinks: (s) => ({ sessionId: s }),
+  getReplayTimeline: (s) => ({ sessionId: s }),
+  seekReplay: (s) => ({ sessionId: s, at: 0 }),
+  restoreVersion: (s) => ({ sessionId: s, at: 0 }),
 };
 
 export const hasAck = (event: ClientEventName) => "ack" in CLIENT_EVENTS[event];

@@ -49,6 +49,14 @@ import {
   ReviewPrSchema,
 } from "./pulls";
 import {
+  ReplayFrameSchema,
+  ReplayTimelineRequestSchema,
+  ReplayTimelineSchema,
+  RestoreVersionAckSchema,
+  RestoreVersionSchema,
+  SeekReplaySchema,
+} from "./replay";
+import {
   JoinRequestSchema,
   LobbyDecisionSchema,
   LobbyEntrySchema,
@@ -251,6 +259,15 @@ export const CLIENT_EVENTS = {
   lobbyDecision: { payload: LobbyDecisionSchema, ack: z.null() },
   /** The keys of the "can edit" and "can view" links (made on first ask). */
   getShareLinks: { payload: SessionRefSchema, ack: ShareKeysSchema },
+  /**
+   * Replay (replay.ts), for participants, ended sessions included: the timeline, then the
+   * project at any moment of it. Restoring a moment is the host's, and an edit like any other
+   * (refused once the session ended); everyone receives it as Yjs updates.
+   */
+  getReplayTimeline: { payload: ReplayTimelineRequestSchema, ack: ReplayTimelineSchema, rate: "command" },
+  /** Metered as a command: one builds a document (up to tens of ms), so the browser sends one at a time. */
+  seekReplay: { payload: SeekReplaySchema, ack: ReplayFrameSchema, rate: "command" },
+  restoreVersion: { payload: RestoreVersionSchema, ack: RestoreVersionAckSchema, rate: "command" },
 } as const satisfies Record<string, { payload: z.ZodType; ack?: z.ZodType; rate?: EventRate }>;
 
 /** Every event the server sends, with its payload schema. */

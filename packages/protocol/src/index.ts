@@ -9,6 +9,7 @@ export * from "./git";
 export * from "./language";
 export * from "./limits";
 export * from "./pulls";
+export * from "./replay";
 export * from "./roles";
 export * from "./sessions";
 export * from "./socket";

@@ -1,5 +1,4 @@
 import {
-  type Ack,
   CHAT_LIMITS,
   CHAT_MESSAGES,
   type ChatBroadcast,
@@ -11,17 +10,8 @@ import {
 } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, emitAck, type TestEditor, waitFor } from "../../../test/collabClient";
 import { DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
-
-const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
-  new Promise<Ack<T>>((resolve) =>
-    socket
-      .timeout(10_000)
-      .emit(event, payload, (err: Error | null, ack: Ack<T>) =>
-        resolve(err ? { ok: false, error: { code: "timeout", message: err.message } } : ack),
-      ),
-  );
 
 const send = (editor: TestEditor, sessionId: string, text: unknown, extra: object = {}) =>
   emitAck<ChatMessage>(editor.socket, "sendChat", { sessionId, text, ...extra });

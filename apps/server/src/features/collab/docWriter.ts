@@ -64,9 +64,9 @@ export class DocWriter {
     if (isStale) this.armIdle(policy.idleMs);
   }
 
-  /** Logs an update; resolves when it is stored. */
-  push(update: Uint8Array): Promise<void> {
-    const stored = this.log.append(this.sessionId, update);
+  /** Logs an update (with its author, for the history); resolves when it is stored. */
+  push(update: Uint8Array, author?: string): Promise<void> {
+    const stored = this.log.append(this.sessionId, update, author);
     // The updates of one tick share a promise: track it once.
     if (!this.inFlight.has(stored)) {
       this.inFlight.add(stored);

@@ -23,13 +23,15 @@ export interface WorkspaceReader {
 
 /**
  * Reads and writes the live workspace: what git and reviews use. `applyTree` brings the files
- * from `base` to `target` as edits everyone receives, keeping what was typed meanwhile.
+ * from `base` to `target` as edits everyone receives, keeping what was typed meanwhile; the
+ * history records them as `author`'s (a participant id), or the server's when none is given.
  */
 export interface WorkspaceAccess extends WorkspaceReader {
   applyTree(
     sessionId: string,
     base: ReadonlyMap<string, string>,
     target: ReadonlyMap<string, string>,
+    author?: string,
   ): Promise<TreeApplied | undefined>;
 }
 
@@ -84,9 +86,9 @@ export function createCollabFeature(
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
     },
-    async applyTree(sessionId, base, target) {
+    async applyTree(sessionId, base, target, author) {
       const room = rooms.loaded(sessionId);
-      return room?.change((w) => applyTree(room.doc, w, base, target));
+      return room?.change((w) => applyTree(room.doc, w, base, target), author);
     },
   };
   return {

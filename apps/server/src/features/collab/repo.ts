@@ -66,13 +66,26 @@ export function createDocRepo(db: Db) {
       };
     },
 
-    /** Appends updates of any sessions in one statement. */
-    async appendMany(rows: readonly { sessionId: string; update: Uint8Array }[]): Promise<void> {
+    /**
+     * Appends updates of any sessions in one statement, which also keeps each in the history
+     * (doc_history, migration 011: the replay's, never compacted) under the same id, with its
+     * time and author: one write, so the log and the history cannot disagree.
+     */
+    async appendMany(
+      rows: readonly { sessionId: string; update: Uint8Array; author?: string | undefined }[],
+    ): Promise<void> {
       if (rows.length === 0) return;
-      const values = rows.map((_, i) => `($${2 * i + 1}, decode($${2 * i + 2}, 'base64'))`).join(", ");
+      const values = rows
+        .map((_, i) => `($${3 * i + 1}, decode($${3 * i + 2}, 'base64'), $${3 * i + 3})`)
+        .join(", ");
       await db.query(
-        `INSERT INTO doc_updates (session_id, data) VALUES ${values}`,
-        rows.flatMap((r) => [r.sessionId, toBase64(r.update)]),
+        `WITH logged AS (
+           INSERT INTO doc_updates (session_id, data, author) VALUES ${values}
+           RETURNING id, session_id, data, author, created_at
+         )
+         INSERT INTO doc_history (id, session_id, author, at, data)
+         SELECT id, session_id, author, created_at, data FROM logged`,
+        rows.flatMap((r) => [r.sessionId, toBase64(r.update), r.author ?? null]),
       );
     },
 

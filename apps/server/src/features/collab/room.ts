@@ -76,6 +76,8 @@ export class Room {
   private readonly awareness = new AwarenessStore();
   /** The document was created or migrated on load: store it before anyone edits it. */
   readonly isNew: boolean;
+  /** What creating or migrating it on load changed, for the update log (and so the history). */
+  readonly created: Uint8Array | undefined;
   /** What a client that has nothing is sent: the document as the last snapshot plus a tail. */
   private readonly state: SyncState;
   private built: { doc: Y.Doc; workspace: Workspace } | undefined;
@@ -91,7 +93,8 @@ export class Room {
   constructor(
     readonly sessionId: string,
     private readonly broadcast: RoomBroadcast,
-    private readonly onUpdate: (update: Uint8Array) => Promise<void>,
+    /** Stores an applied update; `author` is the participant whose client sent it (none: the server). */
+    private readonly onUpdate: (update: Uint8Array, author?: string) => Promise<void>,
     stored: StoredDoc = { updates: [] },
     private readonly counts: UpdateCounts = { applied: 0, refused: 0, deferred: 0 },
     /** The cap on `bytes`: a client update that would pass it is refused whole. */
@@ -101,10 +104,12 @@ export class Room {
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
     if (this.state.isSummarised) {
       this.isNew = false;
+      this.created = undefined;
       return;
     }
     const { result, update } = this.capture(() => this.build().workspace.ensureInitialised());
     this.isNew = result;
+    this.created = update;
     if (update) this.state.append(update);
   }
 
@@ -177,13 +182,14 @@ export class Room {
   }
 
   /**
-   * Runs a workspace operation, stores what it changed, then sends it to everyone: a client
-   * never holds a file the server could lose in a crash (it would refuse it back).
+   * Runs a workspace operation, stores what it changed (as `author`'s, when someone asked for
+   * it), then sends it to everyone: a client never holds a file the server could lose in a
+   * crash (it would refuse it back).
    */
-  async change<T>(operation: (workspace: Workspace) => T): Promise<T> {
+  async change<T>(operation: (workspace: Workspace) => T, author?: string): Promise<T> {
     const { result, update } = this.capture(() => operation(this.workspace));
     if (!update) return result;
-    await this.onUpdate(update);
+    await this.onUpdate(update, author);
     this.send(update, undefined);
     return result;
   }
@@ -274,7 +280,7 @@ export class Room {
     Y.applyUpdate(this.doc, parsed.update, connection);
     this.counts.applied += 1;
     this.send(parsed.update, connection, parsed.type === SYNC_UPDATE ? message : undefined);
-    void this.onUpdate(parsed.update);
+    void this.onUpdate(parsed.update, connection.user.id);
   }
 
   /**

@@ -89,7 +89,7 @@ export class RoomRegistry {
     const room = new Room(
       sessionId,
       this.broadcastFor(sessionId),
-      (update) => writer?.push(update) ?? Promise.resolve(),
+      (update, author) => writer?.push(update, author) ?? Promise.resolve(),
       stored,
       this.counts,
     );
@@ -97,7 +97,9 @@ export class RoomRegistry {
     const isFolded =
       stored.summary !== undefined && stored.stateVector !== undefined && stored.updates.length === 0;
     writer = new DocWriter(sessionId, room, this.repo, this.log, this.logger, this.compaction, !isFolded);
-    // A new or migrated document is stored at once, so every later update builds on it.
+    // A new or migrated document is stored at once, so every later update builds on it; through
+    // the log, so the history starts with it too.
+    if (room.created) void writer.push(room.created);
     if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);
     return { room, writer };

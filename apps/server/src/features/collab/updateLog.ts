@@ -4,6 +4,7 @@ import type { DocRepo } from "./repo";
 interface Pending {
   sessionId: string;
   update: Uint8Array;
+  author?: string | undefined;
 }
 
 interface Signal {
@@ -41,8 +42,8 @@ export class UpdateLog {
   ) {}
 
   /** Resolves once the update is stored (the same promise for every update of a tick). */
-  append(sessionId: string, update: Uint8Array): Promise<void> {
-    this.batch.push({ sessionId, update });
+  append(sessionId: string, update: Uint8Array, author?: string): Promise<void> {
+    this.batch.push({ sessionId, update, author });
     this.timer ??= setTimeout(() => void this.flush(), this.delayMs);
     this.stored ??= signal();
     return this.stored.promise;

@@ -196,6 +196,9 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
 
     roleOf: (sessionId: string, userId: string) => sessions.roleOf(sessionId, userId),
 
+    /** The signed-in participants not removed, with their names (callers check who may know them). */
+    participants: (sessionId: string) => sessions.participants(sessionId),
+
     setLanguage: (sessionId: string, language: Language) => sessions.setLanguage(sessionId, language),
 
     /** The whole record for a participant; for anyone else (`viewerId` undefined too) only its title. */

@@ -32,6 +32,7 @@ function terminalOver(
     append: async (_sessionId, entries) => entries.map((entry) => ({ ...entry, seq: ++seq })),
     clear: async () => {},
     history: async () => [],
+    timed: async () => [],
   };
   const terminal = createTerminalService({
     repo,

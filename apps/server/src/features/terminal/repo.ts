@@ -43,6 +43,25 @@ export function createTerminalRepo(db: Db, bounds: { entries: number; bytes: num
       );
       return rows.map((row) => ({ type: row.type, content: row.content, seq: Number(row.id) }));
     },
+
+    /** The stored entries with the time each was stored (what the replay shows). */
+    async timed(sessionId: string): Promise<(TerminalEntry & { at: Date })[]> {
+      const rows = await db.query<{
+        id: string | number;
+        type: TerminalEntry["type"];
+        content: string;
+        at: Date;
+      }>(
+        "SELECT id, type, content, created_at AS at FROM terminal_entries WHERE session_id = $1 ORDER BY id",
+        [sessionId],
+      );
+      return rows.map((row) => ({
+        type: row.type,
+        content: row.content,
+        seq: Number(row.id),
+        at: new Date(row.at),
+      }));
+    },
   };
 }
 

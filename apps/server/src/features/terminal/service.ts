@@ -222,6 +222,9 @@ export function createTerminalService(deps: TerminalDeps) {
 
     history: (sessionId: string) => repo.history(sessionId),
 
+    /** The stored entries with their times (a `clear` deletes what came before it, so these are since then). */
+    timed: (sessionId: string) => repo.timed(sessionId),
+
     runState: (sessionId: string): RunStateUpdate => runs.state(sessionId),
 
     /** A line typed into the running program: shown to everyone as input, then written to its stdin. */

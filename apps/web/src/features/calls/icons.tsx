@@ -1,23 +1,4 @@
-import type { ReactNode } from "react";
-
-/** A decorative 18px stroke icon: the button around it carries the name. */
-function Icon({ children }: { children: ReactNode }) {
-  return (
-    <svg
-      width="18"
-      height="18"
-      viewBox="0 0 24 24"
-      fill="none"
-      stroke="currentColor"
-      strokeWidth="1.8"
-      strokeLinecap="round"
-      strokeLinejoin="round"
-      aria-hidden="true"
-    >
-      {children}
-    </svg>
-  );
-}
+import { StrokeIcon as Icon } from "../../ui/StrokeIcon";
 
 export function MicIcon({ isOff }: { isOff: boolean }) {
   return (

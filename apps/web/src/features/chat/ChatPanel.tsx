@@ -1,5 +1,6 @@
 import { CHAT_LIMITS, type ChatMessage } from "@ensemble/protocol";
 import { useRef } from "react";
+import { CloseButton } from "../../ui/CloseButton";
 import { typistColor } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import type { ChatChannel } from "./channel";
@@ -41,11 +42,7 @@ export function ChatPanel({ channel }: { channel: ChatChannel | null }) {
         <h2 id="chat-panel-title" className="chat-title">
           Chat
         </h2>
-        <button type="button" className="icon-button" aria-label="Close chat" onClick={handleClose}>
-          <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
-            <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-          </svg>
-        </button>
+        <CloseButton label="Close chat" onClick={handleClose} />
       </header>
       <div
         ref={logRef}

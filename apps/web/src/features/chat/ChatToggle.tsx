@@ -1,3 +1,4 @@
+import { StrokeIcon } from "../../ui/StrokeIcon";
 import { CHAT_INPUT_ID, CHAT_PANEL_ID, CHAT_TOGGLE_ID, unreadLabel } from "./panel";
 import { setChatOpen, useChatStore } from "./store";
 
@@ -24,18 +25,9 @@ export function ChatToggle() {
       data-testid="chat-toggle"
       onClick={handleClick}
     >
-      <svg
-        width="18"
-        height="18"
-        viewBox="0 0 24 24"
-        fill="none"
-        stroke="currentColor"
-        strokeWidth="1.8"
-        strokeLinejoin="round"
-        aria-hidden="true"
-      >
+      <StrokeIcon>
         <path d="M4 5h16v11H9l-5 4z" />
-      </svg>
+      </StrokeIcon>
       {unread > 0 && (
         <span className="chat-unread" data-testid="chat-unread">
           {unreadLabel(unread)}

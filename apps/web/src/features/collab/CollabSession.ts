@@ -17,6 +17,7 @@ import { CallSession } from "../calls/CallSession";
 import { ChatChannel } from "../chat/channel";
 import { GitChannel } from "../git/channel";
 import { PullsChannel } from "../pulls/channel";
+import { ReplayChannel } from "../replay/channel";
 import { RolesChannel } from "../roles/channel";
 import { TerminalChannel } from "../terminal/channel";
 import { throttleAwareness } from "./awarenessThrottle";
@@ -70,6 +71,8 @@ export class CollabSession {
   readonly call: CallSession;
   /** The session chat, over this session's socket. */
   readonly chat: ChatChannel;
+  /** The session's replay (timeline, moments, the host's restore), over this session's socket. */
+  readonly replay: ReplayChannel;
   /** The project's files: create, rename, delete, and the store's listing of them. */
   readonly files: WorkspaceChannel;
   /** Roles, the lock and its lobby, and the host's controls. */
@@ -98,6 +101,7 @@ export class CollabSession {
     this.pulls = new PullsChannel(this.socket, options.sessionId);
     this.call = new CallSession(this.socket, options.sessionId);
     this.chat = new ChatChannel(this.socket, options.sessionId);
+    this.replay = new ReplayChannel(this.socket, options.sessionId);
     this.files = new WorkspaceChannel(this.socket, options.sessionId, this.doc);
     this.roles = new RolesChannel(this.socket, options.sessionId, {
       rejoin: () => this.join(),

@@ -69,7 +69,7 @@ export const DOC_TOPICS: readonly DocTopic[] = [
   },
   {
     title: "Utilities",
-    summary: "Run code, share a terminal, chat and review changes.",
+    summary: "Run code, share a terminal, chat, replay and review changes.",
     sections: [
       {
         heading: "Run code",
@@ -82,6 +82,10 @@ export const DOC_TOPICS: readonly DocTopic[] = [
       {
         heading: "Chat",
         body: "The chat button in the editor's top bar opens the session chat; its badge counts messages you have not seen. Enter sends, Shift+Enter starts a new line; messages are plain text of up to 2000 characters, kept with the session, so anyone who joins later or reloads reads the conversation. Once the host ends the session the chat can still be read but takes no new messages.",
+      },
+      {
+        heading: "Replay",
+        body: "The replay button in the editor's top bar opens the session's history over the editor: drag the slider to any moment, or play it at up to 50 times its speed, to see every file as it was then, each person's typing underlined in their colour, with the runs and pull requests up to then. Ended sessions replay too. The host can restore the moment shown: the files come back as a new edit everyone receives, and the history keeps everything before it.",
       },
     ],
   },

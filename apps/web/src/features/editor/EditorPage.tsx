@@ -8,6 +8,7 @@ import "../../styles/pulls.css";
 import "../../styles/calls.css";
 import "../../styles/chat.css";
 import "../../styles/roles.css";
+import "../../styles/replay.css";
 import { EditorScreen } from "./EditorScreen";
 
 /** Route /code-editor-dashboard[/:sessionId]; without an id it opens the public demo session. */

@@ -9,6 +9,7 @@ import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
 import { ReviewPanel } from "../pulls/ReviewPanel";
+import { ReplayPanel } from "../replay/ReplayPanel";
 import { LobbyScreen } from "../roles/LobbyScreen";
 import { useRolesStore } from "../roles/store";
 import { ViewOnlyBanner } from "../roles/ViewOnlyBanner";
@@ -184,6 +185,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
                 : "Loading the session…"}
             </p>
           )}
+          <ReplayPanel channel={session?.replay ?? null} isHost={isHost} isEnded={endedAt !== null} />
           {isTerminalOpen && (
             <TerminalPanel
               openFile={activePath ?? undefined}

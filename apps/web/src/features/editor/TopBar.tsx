@@ -3,6 +3,7 @@ import { type ReactNode, useId } from "react";
 import { CallPanelToggle } from "../calls/CallPanelToggle";
 import { ChatToggle } from "../chat/ChatToggle";
 import { PendingBadge } from "../pulls/PendingBadge";
+import { ReplayToggle } from "../replay/ReplayToggle";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
 
@@ -65,6 +66,7 @@ export function TopBar(props: TopBarProps) {
       />
       <CallPanelToggle />
       <ChatToggle />
+      <ReplayToggle />
       <h1 className="editor-filename" data-testid="editor-file-name">
         {props.file}
       </h1>

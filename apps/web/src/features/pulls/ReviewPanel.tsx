@@ -1,4 +1,5 @@
 import { useId, useMemo } from "react";
+import { CloseButton } from "../../ui/CloseButton";
 import { Dialog } from "../../ui/Dialog";
 import type { PullsChannel } from "./channel";
 import { useNow } from "./hooks";
@@ -57,11 +58,7 @@ export function ReviewPanel({ pulls, isHost, isConnected }: ReviewPanelProps) {
       onClose={closePanel}
       className="pr-panel"
     >
-      <button type="button" className="icon-button pr-panel-close" aria-label="Close" onClick={closePanel}>
-        <svg width="16" height="16" viewBox="0 0 24 24" aria-hidden="true">
-          <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-        </svg>
-      </button>
+      <CloseButton label="Close" className="icon-button pr-panel-close" onClick={closePanel} />
       <div className="pr-tabs" role="tablist" aria-label="Pull requests by state">
         {TABS.map((t) => (
           <button

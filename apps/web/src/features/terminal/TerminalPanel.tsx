@@ -1,5 +1,6 @@
 import { EXECUTION_LIMITS } from "@ensemble/protocol";
 import { useId } from "react";
+import { CloseButton } from "../../ui/CloseButton";
 import type { TerminalChannel } from "./channel";
 import { TERMINAL_HEIGHT } from "./height";
 import { setTerminalOpen, typesIntoRun, useTerminalStore } from "./store";
@@ -90,16 +91,12 @@ export function TerminalPanel({
           >
             Clear
           </button>
-          <button
-            type="button"
+          <CloseButton
+            label="Close terminal"
             className="terminal-button terminal-close"
-            aria-label="Close terminal"
+            size={14}
             onClick={handleClose}
-          >
-            <svg width="14" height="14" viewBox="0 0 24 24" aria-hidden="true">
-              <path d="M6 6l12 12M18 6L6 18" stroke="currentColor" strokeWidth="2" strokeLinecap="round" />
-            </svg>
-          </button>
+          />
         </div>
       </div>
       <TerminalLog />

@@ -1,0 +1,278 @@
+import {
+  LANGUAGE_MAIN_FILES,
+  PROTOCOL_VERSION,
+  type ReplayFrame,
+  type ReplayTimeline,
+  type RestoreVersionAck,
+  SESSION_ENDED_MESSAGE,
+  type SessionState,
+} from "@ensemble/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorPool, emitAck, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
+import { DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
+import { documentAt } from "./history";
+import { createReplayRepo } from "./repo";
+
+const MAIN = LANGUAGE_MAIN_FILES.javascript;
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** Types `text` at the end of the main file, one update per character, as a browser sends keystrokes. */
+function typeText(editor: TestEditor, text: string) {
+  for (const char of text) editor.file().insert(editor.file().length, char);
+}
+
+const seek = async (editor: TestEditor, sessionId: string, at: number) => {
+  const ack = await editor.request<ReplayFrame>("seekReplay", { sessionId, at });
+  if (!ack.ok) throw new Error(ack.error.message);
+  return ack.data;
+};
+
+const mainOf = (frame: ReplayFrame) => frame.files.find((f) => f.path === MAIN);
+
+describe.each(DATABASES)("replay on %s", (kind) => {
+  let server: TestServer;
+  const editors = editorPool(() => server.url);
+  const count = async (table: string, sessionId: string) =>
+    Number(
+      (
+        await server.db.query<{ n: string }>(
+          `SELECT count(*)::text AS n FROM ${table} WHERE session_id = $1`,
+          [sessionId],
+        )
+      )[0]?.n,
+    );
+
+  /** Waits until the server applied `text` and stored every update of it (the history stops growing). */
+  async function settled(sessionId: string, text: string) {
+    await waitFor(
+      () => server.app.collab.rooms.loaded(sessionId)?.text(MAIN) === text,
+      10_000,
+      "the server's text",
+    );
+    let last = -1;
+    for (;;) {
+      const now = await count("doc_history", sessionId);
+      if (now === last) return;
+      last = now;
+      await sleep(200);
+    }
+  }
+
+  /** A moment strictly after everything stored so far and before anything typed next. */
+  async function moment(): Promise<number> {
+    await sleep(20);
+    const at = Date.now();
+    await sleep(20);
+    return at;
+  }
+
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await editors.closeAll();
+    await server.close();
+  });
+
+  it("keeps every edit with its author through compactions, and a seek gives each moment's text exactly", async () => {
+    const { sessionId, host, guest, hostUser } = await editors.hostAndGuest(server.api, "replay");
+    const guestJoin = await guest.join(sessionId);
+    if (!guestJoin.ok) throw new Error(guestJoin.error.message);
+    const guestId = guestJoin.data.self.id;
+    const moments: { at: number; text: string }[] = [];
+    const before = Date.now() - 60_000;
+
+    typeText(host, "\n// host: one");
+    await settled(sessionId, host.text());
+    moments.push({ at: await moment(), text: host.text() });
+    await waitFor(() => guest.text() === host.text(), 5000, "the guest's copy");
+    typeText(guest, "\n// guest: two");
+    await settled(sessionId, guest.text());
+    moments.push({ at: await moment(), text: guest.text() });
+
+    // Everyone leaves: the room unloads and compaction folds the log into the snapshot,
+    // deleting its rows. The history keeps them.
+    const historyRows = await count("doc_history", sessionId);
+    await host.close();
+    await guest.close();
+    await waitFor(() => !server.app.collab.rooms.isLoaded(sessionId), 10_000, "the room to unload");
+    expect(await count("doc_updates", sessionId)).toBe(0);
+    expect(await count("doc_history", sessionId)).toBe(historyRows);
+
+    const back = await editors.open(hostUser.token);
+    expect((await back.join(sessionId)).ok).toBe(true);
+    await waitFor(() => back.client.synced && back.text() === moments[1]?.text, 10_000, "the reload");
+    back.file().delete(0, 3);
+    typeText(back, "\n// host again: three");
+    await settled(sessionId, back.text());
+    moments.push({ at: await moment(), text: back.text() });
+
+    console.log(
+      JSON.stringify(moments),
+      JSON.stringify(
+        await server.db.query(
+          "SELECT id, at, author, length(data) FROM doc_history WHERE session_id = $1 ORDER BY id",
+          [sessionId],
+        ),
+      ),
+    );
+    expect((await seek(back, sessionId, before)).files).toEqual([]);
+    for (const { at, text } of moments) {
+      const frame = await seek(back, sessionId, at);
+      expect(mainOf(frame)?.content).toBe(text);
+      // Every character has exactly one author.
+      expect(mainOf(frame)?.runs.reduce((sum, [, length]) => sum + length, 0)).toBe(text.length);
+      expect(frame.lastEditAt).toBeLessThanOrEqual(at);
+    }
+    // Who typed what: the starter is the server's, then the host's line, then the guest's.
+    const middleFrame = await seek(back, sessionId, moments[1]?.at ?? 0);
+    const middle = mainOf(middleFrame);
+    expect(middle?.runs.map(([author]) => middleFrame.authors[author])).toEqual([
+      null,
+      hostUser.user.id,
+      guestId,
+    ]);
+    expect(middle?.runs.slice(1).map(([, length]) => length)).toEqual([
+      "\n// host: one".length,
+      "\n// guest: two".length,
+    ]);
+
+    const timeline = await back.request<ReplayTimeline>("getReplayTimeline", { sessionId });
+    if (!timeline.ok) throw new Error(timeline.error.message);
+    expect(timeline.data.edits).toBe(await count("doc_history", sessionId));
+    expect(timeline.data.activity.reduce((a, b) => a + b, 0)).toBe(timeline.data.edits);
+    expect(timeline.data.start).toBeLessThanOrEqual(moments[0]?.at ?? 0);
+    expect(timeline.data.end).toBeLessThanOrEqual(moments[2]?.at ?? 0);
+    expect(timeline.data.authors).toEqual(
+      expect.arrayContaining([
+        { id: null, name: "Ensemble" },
+        { id: hostUser.user.id, name: hostUser.user.name },
+        { id: guestId, name: "Anonymous" },
+      ]),
+    );
+  });
+
+  it("stores checkpoints while walking a long history, and a seek from one equals a walk from the start", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "long");
+    const typed = "abcdefghij".repeat(70);
+    // Bursts of typing with pauses between: the moments between them are known exactly.
+    const moments: { at: number; text: string }[] = [];
+    for (let burst = 0; burst < 7; burst++) {
+      typeText(host, typed.slice(burst * 100, burst * 100 + 100));
+      if (burst === 3) host.file().delete(40, 150);
+      await settled(sessionId, host.text());
+      moments.push({ at: await moment(), text: host.text() });
+    }
+    expect(await count("doc_history_checkpoints", sessionId)).toBe(0);
+    // A walk through the history stores a checkpoint per CHECKPOINT_EVERY rows (fewer here);
+    // with a smaller interval, the same walk stores several.
+    const repo = createReplayRepo(server.db);
+    const rows = await count("doc_history", sessionId);
+    const last = await repo.position(sessionId, new Date(Date.now() + 1000));
+    if (!last) throw new Error("no history");
+    const walked = await documentAt(repo, sessionId, last.upto, 100);
+    expect(await count("doc_history_checkpoints", sessionId)).toBe(Math.floor(rows / 100));
+    walked.doc.destroy();
+    for (const { at, text } of moments) expect(mainOf(await seek(host, sessionId, at))?.content).toBe(text);
+  });
+
+  it("lets only participants replay: a socket that never joined, or joined another session, is refused", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "private");
+    typeText(host, "\n// secret");
+    await settled(sessionId, host.text());
+    const notJoined = { ok: false, error: { code: "not_joined", message: "Join the session first" } };
+    const stranger = socketClient(server.url, { protocolVersion: PROTOCOL_VERSION });
+    await new Promise((resolve) => stranger.once("connect", () => resolve(null)));
+    const other = await editors.hostAndGuest(server.api, "other");
+    for (const socket of [stranger, other.host.socket, other.guest.socket]) {
+      expect(await emitAck(socket, "getReplayTimeline", { sessionId })).toEqual(notJoined);
+      expect(await emitAck(socket, "seekReplay", { sessionId, at: Date.now() })).toEqual(notJoined);
+      expect(await emitAck(socket, "restoreVersion", { sessionId, at: 0 })).toEqual(notJoined);
+    }
+    expect(await emitAck(host.socket, "seekReplay", { sessionId, at: -1 })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload" },
+    });
+    expect(await emitAck(host.socket, "seekReplay", { sessionId, at: "soon" })).toMatchObject({
+      ok: false,
+      error: { code: "invalid_payload" },
+    });
+    expect(host.text()).toContain("// secret");
+    stranger.disconnect();
+  });
+
+  it("restores a moment for the host as a new edit everyone receives, and refuses anyone else and an ended session", async () => {
+    const { sessionId, host, guest, hostUser } = await editors.hostAndGuest(server.api, "restore");
+    typeText(host, "\n// kept");
+    await settled(sessionId, host.text());
+    const kept = { at: await moment(), text: host.text() };
+    await waitFor(() => guest.text() === kept.text, 5000, "the guest's copy");
+    typeText(guest, "\n// to be undone");
+    expect(
+      (await host.request("createFile", { sessionId, path: "extra.js", kind: "file", content: "x" })).ok,
+    ).toBe(true);
+    await settled(sessionId, guest.text());
+    await typeLine(host, sessionId, "help");
+    expect((await guest.request("createPR", { sessionId, title: "Replay PR" })).ok).toBe(true);
+    const later = { at: await moment(), text: guest.text() };
+    const rowsBefore = await count("doc_history", sessionId);
+
+    // An editor's forged restore, and a viewer's, are refused and change nothing.
+    const forbidden = { ok: false, error: { code: "forbidden" } };
+    expect(await guest.request("restoreVersion", { sessionId, at: kept.at })).toMatchObject(forbidden);
+    const viewer = await editors.open();
+    const viewerJoin = await viewer.join(sessionId);
+    if (!viewerJoin.ok) throw new Error(viewerJoin.error.message);
+    const demoted = await host.request("setRole", {
+      sessionId,
+      participantId: viewerJoin.data.self.id,
+      role: "viewer",
+    });
+    expect(demoted.ok).toBe(true);
+    expect(await viewer.request("restoreVersion", { sessionId, at: kept.at })).toMatchObject(forbidden);
+    // A viewer may still replay.
+    expect(mainOf(await seek(viewer, sessionId, kept.at))?.content).toBe(kept.text);
+    await sleep(300);
+    expect(guest.text()).toBe(later.text);
+    expect(await count("doc_history", sessionId)).toBe(rowsBefore);
+
+    const restored = await host.request<RestoreVersionAck>("restoreVersion", { sessionId, at: kept.at });
+    expect(restored).toEqual({ ok: true, data: { refused: [] } });
+    await waitFor(
+      () => guest.text() === kept.text && !guest.text("extra.js"),
+      10_000,
+      "the restore on the guest",
+    );
+    await settled(sessionId, kept.text);
+    // A new edit, by the host: history grew and still shows the undone moment as it was.
+    expect(await count("doc_history", sessionId)).toBeGreaterThan(rowsBefore);
+    const [restoreRow] = await server.db.query<{ author: string | null }>(
+      "SELECT author FROM doc_history WHERE session_id = $1 ORDER BY id DESC LIMIT 1",
+      [sessionId],
+    );
+    expect(restoreRow?.author).toBe(hostUser.user.id);
+    const beforeRestore = await seek(host, sessionId, later.at);
+    expect(mainOf(beforeRestore)?.content).toBe(later.text);
+    expect(beforeRestore.files.map((f) => f.path)).toContain("extra.js");
+
+    // The timeline (a guest's, here) lists the terminal's entries and the PR among its events, in order.
+    const timeline = await guest.request<ReplayTimeline>("getReplayTimeline", { sessionId });
+    if (!timeline.ok) throw new Error(timeline.error.message);
+    const events = timeline.data.events.map((e) => [e.kind, e.text]);
+    expect(events).toContainEqual(["input", "$ help"]);
+    expect(events).toContainEqual(["pr-created", 'Anonymous opened "Replay PR"']);
+    const times = timeline.data.events.map((e) => e.at);
+    expect(times).toEqual([...times].sort((a, b) => a - b));
+
+    // Ended: an archive replays, and restores are refused like any edit.
+    expect((await host.request<SessionState>("sessionEnding", { sessionId })).ok).toBe(true);
+    const rowsEnded = await count("doc_history", sessionId);
+    expect(await host.request("restoreVersion", { sessionId, at: kept.at - 1 })).toEqual({
+      ok: false,
+      error: { code: "session_ended", message: SESSION_ENDED_MESSAGE },
+    });
+    expect(mainOf(await seek(guest, sessionId, Date.now()))?.content).toBe(kept.text);
+    expect(await count("doc_history", sessionId)).toBe(rowsEnded);
+  });
+});

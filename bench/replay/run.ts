@@ -1,0 +1,169 @@
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { type Ack, type ReplayFrame, ReplayFrameSchema, ReplayTimelineSchema } from "@ensemble/protocol";
+import * as Y from "yjs";
+import { BenchClient, createSession } from "../coldload/client";
+import { buildServer, type RunningServer, startServer } from "../coldload/server";
+import { seededRandom, sleep, summarize } from "../collab/stats";
+
+/**
+ * Replay of a 2-hour session of three typists on our production server: three clients type
+ * `BENCH_KEYSTROKES` single-character edits (default 72,000: three people at 200 keystrokes a
+ * minute each for two hours, 30 % of them backspaces) into one file, each keystroke its own
+ * update as the editor sends it, at bench speed (the same rows a 2-hour session stores, in a few
+ * minutes). Then a fourth participant opens the replay (`getReplayTimeline`: the first one walks
+ * the history and stores its checkpoints) and seeks `BENCH_SEEKS` random moments (`seekReplay`,
+ * the socket round trip: what the slider waits for). With `BENCH_DATABASE_URL` (a PostgreSQL
+ * server the bench may create a database on) it runs there and reads the history's storage from
+ * the catalogue; otherwise on the embedded database, seeks only.
+ */
+const keystrokes = Number(process.env.BENCH_KEYSTROKES ?? 72_000);
+const seeks = Number(process.env.BENCH_SEEKS ?? 60);
+const port = Number(process.env.BENCH_PORT ?? 4340);
+const adminUrl = process.env.BENCH_DATABASE_URL || undefined;
+const TYPISTS = 3;
+/**
+ * Per typist, keystrokes per 20 ms tick: 150 a second at most, under the server's stream meter
+ * (200 a second per connection), so nothing is dropped; a late tick never catches up in a burst.
+ */
+const KEYS_PER_TICK = 3;
+const TICK_MS = 20;
+/** The UI's gap between seeks, and under the `command` rate class (5 a second). */
+const SEEK_GAP_MS = 250;
+
+/** One typist's keystroke: mostly at their caret (kept as a Yjs relative position), 30 % backspaces. */
+function keystroke(client: BenchClient, caret: { at: Y.RelativePosition | null }, random: () => number) {
+  const text = client.mainText();
+  if (!text) throw new Error("no main file");
+  const resolved = caret.at
+    ? Y.createAbsolutePositionFromRelativePosition(caret.at, client.doc)?.index
+    : undefined;
+  let index = resolved ?? text.length;
+  if (random() < 0.03) index = Math.floor(random() * (text.length + 1));
+  if (random() < 0.3 && index > 0) {
+    text.delete(index - 1, 1);
+    index -= 1;
+  } else {
+    text.insert(index, random() < 0.15 ? "\n" : String.fromCharCode(97 + Math.floor(random() * 26)));
+    index += 1;
+  }
+  caret.at = Y.createRelativePositionFromTypeIndex(text, index, -1);
+}
+
+async function typeHistory(server: RunningServer, sessionId: string): Promise<string> {
+  const typists = Array.from({ length: TYPISTS }, () => new BenchClient(server.url, sessionId));
+  await Promise.all(typists.map((t) => t.until((text) => text !== undefined)));
+  const perTypist = Math.ceil(keystrokes / TYPISTS);
+  const started = performance.now();
+  await Promise.all(
+    typists.map(async (typist, i) => {
+      const random = seededRandom(11 + i);
+      const caret = { at: null as Y.RelativePosition | null };
+      for (let k = 0; k < perTypist; k++) {
+        keystroke(typist, caret, random);
+        if ((k + 1) % KEYS_PER_TICK === 0) await sleep(TICK_MS);
+      }
+    }),
+  );
+  await Promise.all(typists.map((t) => t.editAccepted()));
+  // The server has every keystroke; the typists converge once each has the others' last ones.
+  const texts = () => typists.map((t) => t.mainText()?.toString() ?? "");
+  for (let i = 0; new Set(texts()).size > 1; i++) {
+    if (i > 1200) throw new Error("the typists did not converge in 2 minutes");
+    await sleep(100);
+  }
+  const expected = texts()[0] ?? "";
+  await Promise.all(typists.map((t) => t.close()));
+  console.log(
+    `typed ${perTypist * TYPISTS} keystrokes in ${((performance.now() - started) / 1000).toFixed(0)} s`,
+  );
+  return expected;
+}
+
+function parse<T>(ack: Ack<unknown>, schema: { parse(value: unknown): T }): T {
+  if (!ack.ok) throw new Error(`${ack.error.code}: ${ack.error.message}`);
+  return schema.parse(ack.data);
+}
+
+function psql(url: string, sql: string): string {
+  return execFileSync("psql", [url, "-Atc", sql], { encoding: "utf8" }).trim();
+}
+
+async function main() {
+  const build = buildServer(process.env.BENCH_REF ?? "HEAD");
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-replay-bench-"));
+  const database = `bench_replay_${process.pid}`;
+  const databaseUrl = adminUrl && `${adminUrl.replace(/\/[^/]*$/, "")}/${database}`;
+  if (adminUrl) psql(adminUrl, `CREATE DATABASE ${database}`);
+  const server = await startServer(build.bundle, { port, dataDir, databaseUrl });
+  try {
+    const sessionId = await createSession(server.url, "replay");
+    const finalText = await typeHistory(server, sessionId);
+    const viewer = new BenchClient(server.url, sessionId);
+    await viewer.until((text) => text?.toString() === finalText);
+
+    let started = performance.now();
+    const timeline = parse(await viewer.request("getReplayTimeline", { sessionId }), ReplayTimelineSchema);
+    const firstTimelineMs = performance.now() - started;
+    await sleep(SEEK_GAP_MS);
+    started = performance.now();
+    parse(await viewer.request("getReplayTimeline", { sessionId }), ReplayTimelineSchema);
+    const timelineMs = performance.now() - started;
+    if (timeline.start === null || timeline.end === null) throw new Error("no history");
+
+    const random = seededRandom(5);
+    const seekMs: number[] = [];
+    let last: ReplayFrame | undefined;
+    for (let i = 0; i < seeks; i++) {
+      await sleep(SEEK_GAP_MS);
+      // The last seek is the end, whose text must be the session's.
+      const at = i === seeks - 1 ? timeline.end : timeline.start + random() * (timeline.end - timeline.start);
+      started = performance.now();
+      last = parse(await viewer.request("seekReplay", { sessionId, at: Math.round(at) }), ReplayFrameSchema);
+      seekMs.push(performance.now() - started);
+    }
+    const shown = last?.files.find((f) => f.path === "src/main.js")?.content;
+    if (shown !== finalText) throw new Error("the seek to the end does not show the session's text");
+    await viewer.close();
+
+    const storage = databaseUrl
+      ? {
+          historyBytes: Number(psql(databaseUrl, "SELECT pg_total_relation_size('doc_history')")),
+          checkpointBytes: Number(
+            psql(databaseUrl, "SELECT pg_total_relation_size('doc_history_checkpoints')"),
+          ),
+          checkpoints: Number(psql(databaseUrl, "SELECT count(*) FROM doc_history_checkpoints")),
+          updateBytes: Number(psql(databaseUrl, "SELECT sum(octet_length(data)) FROM doc_history")),
+        }
+      : undefined;
+    const results = {
+      database: databaseUrl ? "PostgreSQL server" : "embedded PostgreSQL",
+      commit: build.commit,
+      machine: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}, shared with other engineers' test runs`,
+      keystrokes: timeline.edits,
+      finalChars: finalText.length,
+      firstTimelineMs: Math.round(firstTimelineMs),
+      timelineMs: Math.round(timelineMs),
+      seekMs: summarize(seekMs),
+      storage,
+      storagePerHour: storage && {
+        bytes: Math.round((storage.historyBytes + storage.checkpointBytes) / 2),
+        bytesPerKeystroke: Math.round((storage.historyBytes + storage.checkpointBytes) / timeline.edits),
+      },
+    };
+    console.log(JSON.stringify(results, null, 2));
+    const file = path.join(import.meta.dirname, `results-${databaseUrl ? "postgres" : "embedded"}.json`);
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
+    await server.stop();
+    if (adminUrl) psql(adminUrl, `DROP DATABASE IF EXISTS ${database}`);
+    rmSync(dataDir, { recursive: true, force: true });
+    build.remove();
+  }
+}
+
+await main();
+// Socket.io clients and fetch keep-alive sockets can outlive their close: end here.
+process.exit(0);

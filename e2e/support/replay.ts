@@ -1,0 +1,54 @@
+import type { Page } from "@playwright/test";
+import { expect } from "./fixtures";
+
+/** The editor's replay panel and its top-bar toggle, as a user reaches them. */
+export class Replay {
+  constructor(readonly page: Page) {}
+
+  get toggle() {
+    return this.page.getByTestId("replay-toggle");
+  }
+
+  get panel() {
+    return this.page.getByTestId("replay-panel");
+  }
+
+  get slider() {
+    return this.page.getByRole("slider", { name: "Moment of the session" });
+  }
+
+  get code() {
+    return this.page.getByTestId("replay-code");
+  }
+
+  get play() {
+    return this.page.getByTestId("replay-play");
+  }
+
+  /** Opens the panel and waits for the timeline (the slider appears at the session's last edit). */
+  async open() {
+    await this.toggle.click();
+    await expect(this.slider).toBeVisible();
+  }
+
+  async close() {
+    await this.page.getByRole("button", { name: "Close replay" }).click();
+    await expect(this.panel).toHaveCount(0);
+  }
+
+  /** The slider's moment (ms since the epoch). */
+  async moment(): Promise<number> {
+    return Number(await this.slider.inputValue());
+  }
+
+  /** Moves the slider to a moment, as dragging it there would. */
+  async scrubTo(at: number) {
+    await this.slider.fill(String(at));
+    await expect(this.slider).toHaveValue(String(at));
+  }
+
+  /** The shown file's text as the panel renders it. */
+  text(): Promise<string> {
+    return this.code.evaluate((node) => node.textContent ?? "");
+  }
+}

@@ -1,0 +1,72 @@
+import AxeBuilder from "@axe-core/playwright";
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { expect, test } from "../support/fixtures";
+import { Replay } from "../support/replay";
+
+test.describe("session replay", () => {
+  test("scrubbed to the middle it shows that moment's text exactly, plays to the end, and the host restores it for everyone", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const host = await createHostedSession(request, "replayer");
+    await signInContext(page.context(), host);
+    const ann = new EditorScreen(page);
+    const ben = new EditorScreen(await newPage());
+    await ann.open(host.sessionId);
+    await ben.open(host.sessionId);
+    const annReplay = new Replay(ann.page);
+    const benReplay = new Replay(ben.page);
+
+    // Ann and Ben type; the text of that moment is recorded.
+    await ann.caretToEndOf(2);
+    await ann.type("\nconst ann = 1;");
+    await expect.poll(() => ben.text()).toContain("const ann = 1;");
+    await ben.caretToEndOf(3);
+    await ben.type("\n// ben was here");
+    await expect.poll(() => ann.text()).toContain("// ben was here");
+    const snapshot = await ann.text();
+    expect(await ben.text()).toBe(snapshot);
+
+    // The replay opens at the last stored edit: that moment, with both authors' colours.
+    await annReplay.open();
+    await expect.poll(() => annReplay.text()).toBe(snapshot);
+    const middle = await annReplay.moment();
+    await expect(annReplay.panel.getByRole("complementary")).toContainText(host.name);
+    await expect(annReplay.panel.getByRole("complementary")).toContainText("Anonymous");
+    await expect(annReplay.code.locator(".replay-typed")).toHaveCount(2);
+    const axe = await new AxeBuilder({ page: ann.page }).include("[data-testid=replay-panel]").analyze();
+    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    await annReplay.close();
+
+    // Later typing moves the end on; scrubbed back to the recorded moment, the text is that moment's.
+    await ben.caretToEndOf(4);
+    await ben.type("\nlet later = 2;");
+    await expect.poll(() => ann.text()).toContain("let later = 2;");
+    const final = await ann.text();
+    await benReplay.open();
+    await expect.poll(() => benReplay.text()).toBe(final);
+    expect(await benReplay.moment()).toBeGreaterThan(middle);
+    await benReplay.scrubTo(middle);
+    await expect.poll(() => benReplay.text()).toBe(snapshot);
+    // Ben is an editor: restoring is the host's.
+    await expect(benReplay.panel.getByRole("button", { name: "Restore this version" })).toHaveCount(0);
+
+    // Played at the fastest speed it reaches the end and the final text.
+    await benReplay.panel.getByLabel("Speed").selectOption("50");
+    await benReplay.play.click();
+    await expect(benReplay.play).toHaveText("Pause");
+    await expect.poll(() => benReplay.text(), { timeout: 20_000 }).toBe(final);
+    await expect(benReplay.play).toHaveText("Play", { timeout: 20_000 });
+
+    // Ann restores the recorded moment: everyone's files go back to it, as a new edit.
+    await annReplay.open();
+    await annReplay.scrubTo(middle);
+    await expect.poll(() => annReplay.text()).toBe(snapshot);
+    await annReplay.panel.getByRole("button", { name: "Restore this version" }).click();
+    await annReplay.panel.getByRole("button", { name: "Restore", exact: true }).click();
+    await expect(annReplay.panel).toHaveCount(0);
+    await expect.poll(() => ben.text()).toBe(snapshot);
+    await expect.poll(() => ann.text()).toBe(snapshot);
+  });
+});
