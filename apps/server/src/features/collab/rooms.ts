@@ -100,7 +100,16 @@ export class RoomRegistry {
     // One current snapshot and an empty log: nothing to fold until something changes.
     const isFolded =
       stored.summary !== undefined && stored.stateVector !== undefined && stored.updates.length === 0;
-    writer = new DocWriter(sessionId, room, this.repo, this.log, this.logger, this.compaction, !isFolded);
+    writer = new DocWriter(
+      sessionId,
+      room,
+      this.repo,
+      this.log,
+      this.logger,
+      this.compaction,
+      !isFolded,
+      stored.generation ?? null,
+    );
     // A new or migrated document is stored at once, so every later update builds on it.
     if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);
