@@ -1,0 +1,170 @@
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import {
+  clusterDatabase,
+  type NodeProcess,
+  pollUntil,
+  startBalancer,
+  startNodeProcess,
+  TEST_REDIS_URL,
+  upNodes,
+} from "../../test/cluster";
+import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
+import { apiClient, buildSession } from "../../test/harness";
+import { leaseKey } from "./leases";
+
+// Ports of this suite (docs: cluster tests use 8500 and up): the balancer, then three nodes.
+const LB_PORT = 8510;
+const NODE_PORTS = [8511, 8512, 8513] as const;
+/** Failover trials; CI runs a few, `CLUSTER_FAILOVER_TRIALS=20` runs the issue's twenty. */
+const TRIALS = Number(process.env.CLUSTER_FAILOVER_TRIALS ?? 2);
+const SESSIONS = 10;
+const TYPISTS = 3;
+
+describe("three nodes behind HAProxy", () => {
+  let database: Awaited<ReturnType<typeof clusterDatabase>>;
+  let balancer: Awaited<ReturnType<typeof startBalancer>>;
+  const nodes: NodeProcess[] = [];
+  const redis = new Redis(TEST_REDIS_URL);
+  const editors: TestEditor[] = [];
+
+  const startNode = async (index: number) => {
+    nodes[index] = await startNodeProcess(`node${index + 1}`, NODE_PORTS[index] ?? 0, database.url);
+  };
+  /** The node id that holds a session's lease now (undefined: none). */
+  const owner = async (sessionId: string) => (await redis.get(leaseKey(sessionId)))?.split(" ")[0];
+
+  /** `SESSIONS` sessions with `TYPISTS` guests each, connected through the balancer. */
+  const openSessions = async () => {
+    const api = apiClient(balancer.url);
+    const sessions: { sessionId: string; typists: TestEditor[] }[] = [];
+    for (let s = 0; s < SESSIONS; s++) {
+      const { sessionId } = await buildSession(api, `cluster ${s}`);
+      const typists: TestEditor[] = [];
+      for (let t = 0; t < TYPISTS; t++) {
+        const editor = await openEditor(balancer.url, undefined, {
+          route: sessionId,
+          lane: true,
+          reconnection: true,
+        });
+        editors.push(editor);
+        typists.push(editor);
+        const joined = await editor.join(sessionId);
+        if (!joined.ok) throw new Error(`join failed: ${joined.error.message}`);
+      }
+      sessions.push({ sessionId, typists });
+    }
+    for (const { typists } of sessions)
+      for (const typist of typists) await waitFor(() => typist.lane() !== undefined, 10_000, "the lane");
+    return sessions;
+  };
+  const closeSessions = async (sessions: { typists: TestEditor[] }[]) => {
+    for (const { typists } of sessions) for (const typist of typists) await typist.close();
+  };
+
+  beforeAll(async () => {
+    database = await clusterDatabase();
+    await Promise.all(NODE_PORTS.map((_, i) => startNode(i)));
+    balancer = await startBalancer(LB_PORT, NODE_PORTS);
+  }, 90_000);
+
+  afterAll(async () => {
+    await Promise.all(editors.map((e) => e.close().catch(() => {})));
+    balancer?.child.kill("SIGTERM");
+    for (const node of nodes) node?.child.kill("SIGKILL");
+    await Promise.all(nodes.map((node) => node?.exited));
+    redis.disconnect();
+    await database?.drop();
+  });
+
+  it("puts every socket and lane of one session on one node, and spreads sessions over the nodes", async () => {
+    const sessions = await openSessions();
+    const owners = new Set<string>();
+    for (const { sessionId } of sessions) {
+      await pollUntil(async () => (await owner(sessionId)) !== undefined, 5000);
+      owners.add((await owner(sessionId)) ?? "");
+    }
+    // Each session loaded on exactly one node: the nodes' live sessions add up to the sessions.
+    let live = 0;
+    for (const node of nodes) {
+      const health = (await (await fetch(`${node.url}/api/health`)).json()) as { liveSessions: number };
+      live += health.liveSessions;
+    }
+    expect(live).toBe(SESSIONS);
+    // A lane whose ticket reached another node than its socket's would have been refused.
+    for (const { typists } of sessions) for (const typist of typists) expect(typist.lane()).toBeDefined();
+    expect(owners.size).toBeGreaterThan(1);
+    const [first] = sessions;
+    first?.typists[0]?.file().insert(0, "routed;");
+    for (const typist of first?.typists ?? []) await waitFor(() => typist.text().startsWith("routed;"));
+    await closeSessions(sessions);
+  }, 120_000);
+
+  it.each(Array.from({ length: TRIALS }, (_, trial) => trial))(
+    "failover trial %i: a node killed mid-typing, every client reconnects through HAProxy and all converge with every keystroke",
+    async (trial) => {
+      await pollUntil(async () => (await upNodes(balancer.url)).size === 3, 30_000);
+      const sessions = await openSessions();
+      const holders = await Promise.all(sessions.map(({ sessionId }) => owner(sessionId)));
+      // The node of this trial (trials go round the three), unless it got no session this time.
+      let victim = trial % nodes.length;
+      if (!holders.includes(nodes[victim]?.id)) victim = nodes.findIndex((n) => holders.includes(n.id));
+      const typed = sessions.map(() => [] as string[]);
+      let keystroke = 0;
+      const typeOnce = () => {
+        sessions.forEach(({ typists }, s) => {
+          typists.forEach((typist, t) => {
+            const token = `<${trial}.${s}.${t}.${keystroke}>`;
+            const text = typist.file();
+            // At the start or after a `>`: never inside another token, which would split it.
+            const content = text.toString();
+            const at = content.indexOf(">", Math.floor(Math.random() * content.length));
+            text.insert(at === -1 ? 0 : at + 1, token);
+            typed[s]?.push(token);
+          });
+        });
+        keystroke += 1;
+      };
+      const typing = setInterval(typeOnce, 50);
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+      const killed = nodes[victim];
+      killed?.child.kill("SIGKILL");
+      await killed?.exited;
+      // Typing goes on while the clients find the survivors.
+      await new Promise((resolve) => setTimeout(resolve, 3000));
+      clearInterval(typing);
+      for (const [s, { typists }] of sessions.entries()) {
+        const tokens = typed[s] ?? [];
+        await waitFor(
+          () =>
+            typists.every((t) => t.socket.connected && t.text() === typists[0]?.text()) &&
+            tokens.every((token) => typists[0]?.text().includes(token)),
+          30_000,
+          `session ${s} to converge with all ${tokens.length} keystrokes`,
+        ).catch((error: unknown) => {
+          const state = typists.map((t) => ({
+            connected: t.socket.connected,
+            lane: t.lane() !== undefined,
+            length: t.text().length,
+            missing: tokens.filter((token) => !t.text().includes(token)).length,
+          }));
+          throw new Error(
+            `${String(error)}; victim ${killed?.id}, owner was ${holders[s]}: ${JSON.stringify(state)}`,
+          );
+        });
+      }
+      // What a newcomer loads from the survivor (stored and live) holds every keystroke too.
+      const [sample] = sessions;
+      if (sample) {
+        const late = await openEditor(balancer.url, undefined, { route: sample.sessionId, lane: true });
+        editors.push(late);
+        expect((await late.join(sample.sessionId)).ok).toBe(true);
+        await waitFor(() => late.text() === sample.typists[0]?.text(), 10_000, "the newcomer's sync");
+        await late.close();
+      }
+      await closeSessions(sessions);
+      await startNode(victim);
+    },
+    120_000,
+  );
+});
