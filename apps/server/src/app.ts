@@ -63,6 +63,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     sessions: sessions.service,
     workspace: collab.workspace,
     logger,
+    flights: cluster.flights,
   });
   const github = { apiUrl: config.GITHUB_API_URL, gitUrl: config.GITHUB_GIT_URL };
   const vcs = createVcsFeature({
@@ -74,6 +75,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     auth: auth.service,
     sessions: sessions.service,
     logger,
+    flights: cluster.flights,
   });
   const pulls = createPullRequestFeature({
     io,

@@ -1,8 +1,12 @@
 import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
 import path from "node:path";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { buildSession, buildUser, startTestServer, type TestServer } from "../../test/harness";
+import { createLogger } from "../logger";
+import { redisFlight } from "./flights";
 
 // The machine's Redis: these tests fail, not skip, without it (the test setup provides it).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -12,8 +16,9 @@ describe("two nodes sharing PostgreSQL and Redis", () => {
   const editors: TestEditor[] = [];
 
   beforeAll(async () => {
-    const first = await startTestServer("postgres", { REDIS_URL, NODE_ID: "node-a" });
-    const second = await startTestServer("postgres", { REDIS_URL, NODE_ID: "node-b" }, { db: first.db });
+    const env = { REDIS_URL, RUN_RATE_MAX: "3", RUN_RATE_WINDOW_SECONDS: "600" };
+    const first = await startTestServer("postgres", { ...env, NODE_ID: "node-a" });
+    const second = await startTestServer("postgres", { ...env, NODE_ID: "node-b" }, { db: first.db });
     nodes = [first, second];
     await Promise.all(nodes.map((n) => n.app.cluster.ready()));
   });
@@ -50,6 +55,73 @@ describe("two nodes sharing PostgreSQL and Redis", () => {
     expect((await b.api.post("/api/auth/logout-all", {}, user.token)).status).toBe(200);
     await waitFor(() => !editor.socket.connected, 5000, "the disconnect from the other node");
     expect(reason).toBe("io server disconnect");
+  });
+
+  it("holds one run per session across nodes: a run on the other node meanwhile is refused", async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const { host, sessionId } = await buildSession(a.api);
+    const onA = await openEditor(a.url, host.token);
+    editors.push(onA);
+    expect((await onA.join(sessionId)).ok).toBe(true);
+    await waitFor(() => onA.text().length > 0, 5000, "the starter file");
+    const text = onA.file();
+    text.delete(0, text.length);
+    text.insert(0, "setTimeout(() => console.log('slow done'), 2000)");
+    // Stored within a tick or two: the second node loads it (a stale route put a guest there).
+    await waitFor(() => a.app.collab.rooms.counts.applied > 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const onB = await openEditor(b.url);
+    editors.push(onB);
+    expect((await onB.join(sessionId)).ok).toBe(true);
+    await waitFor(() => onB.text().includes("slow done"), 5000, "the program on the second node");
+    const first = onA.request<{ run: { stdout: string } }>("runCode", { sessionId });
+    await waitFor(() => (onA.received.get("runStateUpdate") ?? []).length > 0, 5000, "the run to start");
+    expect(await onB.request("runCode", { sessionId })).toMatchObject({
+      ok: false,
+      error: { code: "run_in_progress" },
+    });
+    expect(await first).toMatchObject({ ok: true, data: { run: { stdout: "slow done\n" } } });
+    expect(await onB.request("runCode", { sessionId })).toMatchObject({ ok: true });
+  });
+
+  it("counts the run limit across nodes: runs on one node use up another's", async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const user = await buildUser(a.api);
+    const run = { language: "javascript", version: "*", files: [{ content: "console.log(1)" }] };
+    // RUN_RATE_MAX is 3 per user: the session test's two runs were another user's.
+    expect((await a.api.post("/api/v2/execute", run, user.token)).status).toBe(200);
+    expect((await b.api.post("/api/v2/execute", run, user.token)).status).toBe(200);
+    expect((await a.api.post("/api/v2/execute", run, user.token)).status).toBe(200);
+    expect((await b.api.post("/api/v2/execute", run, user.token)).status).toBe(429);
+  });
+});
+
+describe("single flight through Redis", () => {
+  it("lets one node hold a key at a time; a waiting node gets it once released", async () => {
+    const logger = createLogger("silent");
+    const [one, two] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    const [a, b] = [redisFlight(one, logger), redisFlight(two, logger)];
+    const key = `test:${randomUUID()}`;
+    const release = await a.tryHold(key);
+    expect(release).toBeDefined();
+    expect(await b.tryHold(key)).toBeUndefined();
+    expect(await a.tryHold(key)).toBeUndefined();
+    let isHeldByB = false;
+    const waiting = b.hold(key, 20).then((releaseB) => {
+      isHeldByB = true;
+      return releaseB;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isHeldByB).toBe(false);
+    await release?.();
+    const releaseB = await waiting;
+    expect(await a.tryHold(key)).toBeUndefined();
+    await releaseB();
+    const again = await a.tryHold(key);
+    expect(again).toBeDefined();
+    await again?.();
+    one.disconnect();
+    two.disconnect();
   });
 });
 

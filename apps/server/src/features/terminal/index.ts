@@ -1,4 +1,5 @@
 import { EXECUTION_LIMITS } from "@ensemble/protocol";
+import type { SingleFlight } from "../../cluster/flights";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
 import { sessionRoom } from "../../realtime/session";
@@ -21,6 +22,8 @@ export interface TerminalFeatureDeps {
   /** The session's live files: what Run Code runs. */
   workspace: WorkspaceReader;
   logger: Logger;
+  /** One run per session across the cluster's nodes. */
+  flights?: SingleFlight;
 }
 
 /**
@@ -34,6 +37,7 @@ export function createTerminalFeature({
   sessions,
   workspace,
   logger,
+  flights,
 }: TerminalFeatureDeps) {
   const repo = createTerminalRepo(db, {
     entries: EXECUTION_LIMITS.terminalHistoryEntries,
@@ -57,6 +61,7 @@ export function createTerminalFeature({
       runState: (state) => io.to(sessionRoom(state.sessionId)).emit("runStateUpdate", state),
     },
     logger,
+    flights,
   });
   io.on("connection", (socket) => registerTerminalSocket(socket, service, logger));
   return { service, commands: service.commands };

@@ -6,6 +6,7 @@ import {
   type RunStateUpdate,
   type TerminalEntry,
 } from "@ensemble/protocol";
+import { memoryFlight, type SingleFlight } from "../../cluster/flights";
 import type { Logger } from "../../logger";
 import type { WorkspaceReader } from "../collab/index";
 import {
@@ -50,6 +51,8 @@ export interface TerminalDeps {
   workspace: WorkspaceReader;
   broadcast: TerminalBroadcast;
   logger: Logger;
+  /** One run per session across every node of a cluster (this process alone by default). */
+  flights?: SingleFlight | undefined;
 }
 
 export interface RunInput {
@@ -60,13 +63,14 @@ export interface RunInput {
 }
 
 /**
- * The shared terminal of each session. Runs are single-flight per session (on this process):
+ * The shared terminal of each session. Runs are single-flight per session (across nodes):
  * a second run while one is in flight is refused, and every participant is told when a run
  * starts and ends. Entries are stored first, then broadcast to everyone, the sender included:
  * that broadcast is the only way anyone receives them.
  */
 export function createTerminalService(deps: TerminalDeps) {
   const { repo, execution, sessions, workspace, broadcast, logger } = deps;
+  const flights = deps.flights ?? memoryFlight();
   const running = new Map<string, string>();
   const commands = new CommandRegistry();
 
@@ -119,6 +123,15 @@ export function createTerminalService(deps: TerminalDeps) {
     if (running.has(sessionId)) throw new RunInProgressError();
     // Claimed before the first await, so two runs racing in one tick cannot both start.
     running.set(sessionId, who.name);
+    // Across nodes too: a stale route or a handover can put the session on two of them.
+    const release = await flights.tryHold(`run:${sessionId}`).catch((error: unknown) => {
+      running.delete(sessionId);
+      throw error;
+    });
+    if (!release) {
+      running.delete(sessionId);
+      throw new RunInProgressError();
+    }
     broadcast.runState({ sessionId, isRunning: true, by: who.name });
     try {
       await say(sessionId, [{ type: "input", content: input.echo }]);
@@ -128,6 +141,7 @@ export function createTerminalService(deps: TerminalDeps) {
       return { response, entries: stored };
     } finally {
       running.delete(sessionId);
+      await release();
       broadcast.runState({ sessionId, isRunning: false, by: null });
     }
   }
