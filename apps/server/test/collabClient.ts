@@ -74,9 +74,16 @@ export async function openEditor(
   token?: string,
   /**
    * `lane`: Yjs messages over the lane after each join, as the browser does; `route`: the
-   * session id in both handshake URLs, as the browser sends it for a cluster's balancer.
+   * session id in both handshake URLs, as the browser sends it for a cluster's balancer;
+   * `browserBackoff`: reconnect with the browser's delays (1-5 s, randomized) instead of 100 ms.
    */
-  options: { reconnection?: boolean; guestSecret?: string; lane?: boolean; route?: string } = {},
+  options: {
+    reconnection?: boolean;
+    guestSecret?: string;
+    lane?: boolean;
+    route?: string;
+    browserBackoff?: boolean;
+  } = {},
 ) {
   const identity = token ? { token } : options.guestSecret ? { guestSecret: options.guestSecret } : {};
   const socket = socketClient(
@@ -84,8 +91,9 @@ export async function openEditor(
     { protocolVersion: PROTOCOL_VERSION, ...identity },
     {
       reconnection: options.reconnection ?? false,
-      reconnectionDelay: 100,
-      reconnectionDelayMax: 300,
+      ...(options.browserBackoff
+        ? { reconnectionDelay: 1000, reconnectionDelayMax: 5000, randomizationFactor: 0.5 }
+        : { reconnectionDelay: 100, reconnectionDelayMax: 300 }),
       ...(options.route ? { query: { [SESSION_ROUTE_PARAM]: options.route } } : {}),
     },
   );
