@@ -46,6 +46,7 @@ describe("three nodes behind HAProxy", () => {
           route: sessionId,
           lane: true,
           reconnection: true,
+          browserBackoff,
         });
         editors.push(editor);
         typists.push(editor);
