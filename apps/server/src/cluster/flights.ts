@@ -7,6 +7,8 @@ export type Release = () => Promise<void>;
 
 /** At most one holder of each key at a time: one run per session, one git operation per repository. */
 export interface SingleFlight {
+  /** Other processes hold keys too (a cluster): what a key guards may change between holds. */
+  readonly isShared: boolean;
   /** Holds `key` and answers how to let it go, or undefined when it is held already. */
   tryHold(key: string): Promise<Release | undefined>;
   /** Waits (polling every `pollMs`) until `key` is free, then holds it. */
@@ -17,6 +19,7 @@ export interface SingleFlight {
 export function memoryFlight(): SingleFlight {
   const held = new Set<string>();
   const flight: SingleFlight = {
+    isShared: false,
     async tryHold(key) {
       if (held.has(key)) return undefined;
       held.add(key);
@@ -43,6 +46,7 @@ export function redisFlight(redis: Redis, logger: Logger): SingleFlight {
   const local = memoryFlight();
   const lock = new TokenLock(redis);
   const flight: SingleFlight = {
+    isShared: true,
     async tryHold(key) {
       const releaseLocal = await local.tryHold(key);
       if (!releaseLocal) return undefined;

@@ -65,6 +65,9 @@ export function createRepositoryQueue(
           const base = new Map(files.map((f) => [f.path, f.content]));
           return await work({ sessionId, dir: tree.dir, tree, base, wroteFiles, caller });
         } finally {
+          // Another node may run git here next: read the tree again rather than trust what
+          // this node last wrote into it.
+          if (flights.isShared) worktrees.delete(sessionId);
           await release();
         }
       });
