@@ -7,6 +7,7 @@ import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { buildSession, buildUser, startTestServer, type TestServer } from "../../test/harness";
 import { createLogger } from "../logger";
 import { redisFlight } from "./flights";
+import { LEASE_TTL_MS, leaseKey, redisOwnership } from "./leases";
 
 // The machine's Redis: these tests fail, not skip, without it (the test setup provides it).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -120,6 +121,30 @@ describe("single flight through Redis", () => {
     const again = await a.tryHold(key);
     expect(again).toBeDefined();
     await again?.();
+    one.disconnect();
+    two.disconnect();
+  });
+});
+
+describe("session leases in Redis", () => {
+  it("gives a session one owner; another node serving it takes the lease once the owner lets go", async () => {
+    const logger = createLogger("silent");
+    const [one, two] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    const [a, b] = [redisOwnership(one, "lease-a", logger), redisOwnership(two, "lease-b", logger)];
+    const sessionId = `lease-${randomUUID()}`;
+    await a.claim(sessionId);
+    await b.claim(sessionId);
+    expect(a.owns(sessionId)).toBe(true);
+    expect(b.owns(sessionId)).toBe(false);
+    expect((await one.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-a");
+    await a.release(sessionId);
+    expect(a.owns(sessionId)).toBe(false);
+    // B retries at its next renewal tick.
+    await waitFor(() => b.owns(sessionId), LEASE_TTL_MS, "the lease to move");
+    expect((await one.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-b");
+    await b.close();
+    expect(await one.get(leaseKey(sessionId))).toBeNull();
+    await a.close();
     one.disconnect();
     two.disconnect();
   });
