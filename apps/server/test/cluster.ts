@@ -84,9 +84,11 @@ export async function startBalancer(port: number, nodePorts: readonly [number, n
   child.stderr.on("data", (chunk: Buffer) => {
     text += chunk.toString();
   });
-  const failed = new Promise<never>((_, reject) =>
-    child.once("exit", (code) => reject(new Error(`haproxy exited ${code}: ${text}`))),
-  );
+  // A missing haproxy fails the suite (the test setup installs it), never skips it.
+  const failed = new Promise<never>((_, reject) => {
+    child.once("error", (error) => reject(new Error(`haproxy did not start: ${error.message}`)));
+    child.once("exit", (code) => reject(new Error(`haproxy exited ${code}: ${text}`)));
+  });
   const url = `http://127.0.0.1:${port}`;
   await Promise.race([failed, pollUntil(async () => (await upNodes(url)).size === 3, 20_000)]);
   return { url, child, output: () => text };

@@ -37,9 +37,9 @@ describe("three nodes behind HAProxy", () => {
   /** `SESSIONS` sessions with `TYPISTS` guests each, connected through the balancer. */
   const openSessions = async (browserBackoff = false) => {
     const api = apiClient(balancer.url);
-    const sessions: { sessionId: string; typists: TestEditor[] }[] = [];
+    const sessions: { sessionId: string; hostToken: string; typists: TestEditor[] }[] = [];
     for (let s = 0; s < SESSIONS; s++) {
-      const { sessionId } = await buildSession(api, `cluster ${s}`);
+      const { sessionId, host } = await buildSession(api, `cluster ${s}`);
       const typists: TestEditor[] = [];
       for (let t = 0; t < TYPISTS; t++) {
         const editor = await openEditor(balancer.url, undefined, {
@@ -53,7 +53,7 @@ describe("three nodes behind HAProxy", () => {
         const joined = await editor.join(sessionId);
         if (!joined.ok) throw new Error(`join failed: ${joined.error.message}`);
       }
-      sessions.push({ sessionId, typists });
+      sessions.push({ sessionId, hostToken: host.token, typists });
     }
     for (const { typists } of sessions)
       for (const typist of typists) await waitFor(() => typist.lane() !== undefined, 10_000, "the lane");
@@ -98,6 +98,12 @@ describe("three nodes behind HAProxy", () => {
     const [first] = sessions;
     first?.typists[0]?.file().insert(0, "routed;");
     for (const typist of first?.typists ?? []) await waitFor(() => typist.text().startsWith("routed;"));
+    // REST under /api/session/<id>/ goes to the session's node too: git there needs its live files.
+    const api = apiClient(balancer.url);
+    for (let i = 0; i < 6; i++) {
+      const git = await api.post(`/api/session/${first?.sessionId}/git`, { op: "status" }, first?.hostToken);
+      expect(git.status).toBe(200);
+    }
     await closeSessions(sessions);
   }, 120_000);
 
