@@ -85,6 +85,28 @@ describe("two nodes sharing PostgreSQL and Redis", () => {
     expect(await onB.request("runCode", { sessionId })).toMatchObject({ ok: true });
   });
 
+  it("holds one git operation per repository across nodes: a node waits while another holds it", async () => {
+    const [a] = nodes as [TestServer, TestServer];
+    const { host, sessionId } = await buildSession(a.api);
+    const editor = await openEditor(a.url, host.token);
+    editors.push(editor);
+    expect((await editor.join(sessionId)).ok).toBe(true);
+    // Another node's git work on this repository, as that node holds it in Redis.
+    const other = new Redis(REDIS_URL);
+    const release = await redisFlight(other, createLogger("silent")).tryHold(`git:${sessionId}`);
+    expect(release).toBeDefined();
+    let answered = false;
+    const status = editor.request("gitOperation", { sessionId, operation: { op: "status" } }).then((ack) => {
+      answered = true;
+      return ack;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(answered).toBe(false);
+    await release?.();
+    expect(await status).toMatchObject({ ok: true });
+    other.disconnect();
+  });
+
   it("counts the run limit across nodes: runs on one node use up another's", async () => {
     const [a, b] = nodes as [TestServer, TestServer];
     const user = await buildUser(a.api);
