@@ -1,6 +1,5 @@
 import { createAdapter } from "@socket.io/redis-adapter";
 import type { Logger } from "../logger";
-import { isClusterMode } from "./config";
 import { memoryFlight, redisFlight, type SingleFlight } from "./flights";
 import { redisOwnership, type SessionOwnership, soleOwnership } from "./leases";
 import { closeRedis, connectRedis, redisReady } from "./redis";
@@ -34,7 +33,7 @@ export function createCluster(
   logger: Logger,
 ): Cluster {
   const { REDIS_URL: url, NODE_ID: nodeId } = config;
-  if (!url || !isClusterMode(config)) {
+  if (!url) {
     return {
       nodeId,
       isCluster: false,
