@@ -7,6 +7,8 @@ const DATA_DIR = `../.test-output/e2e-data-${E2E.appPort}`;
 
 export default defineConfig({
   testDir: "./tests",
+  // The cluster walk starts its own nodes and balancer: cluster.config.ts runs it.
+  testIgnore: "cluster.spec.ts",
   // Two cores: each test already drives two or three browser contexts.
   workers: 1,
   retries: isCI ? 1 : 0,

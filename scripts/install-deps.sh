@@ -2,8 +2,9 @@
 # Installs the Debian packages the app needs: bubblewrap, the sandbox of Run Code;
 # python3, which runs Python programs and the sandbox's launcher (it must be Debian's, under
 # /usr: only /usr is visible inside the sandbox); and git, each session's repository (2.38+
-# for merge-tree --write-tree; bookworm has 2.39). With --tests, also Debian's
-# chromium for Playwright (its own browser download is never used). Runs apt only when
+# for merge-tree --write-tree; bookworm has 2.39); and haproxy, the load balancer of
+# scripts/cluster.sh (several nodes on one machine; docs/operations.md). With --tests, also Debian's
+# chromium for Playwright (its own browser download is never used) and redis-server. Runs apt only when
 # something is missing; uses sudo when not root. Without bwrap the server still starts, but
 # Run Code answers 503 (there is no unsandboxed fallback).
 set -euo pipefail
@@ -12,8 +13,11 @@ packages=()
 command -v bwrap >/dev/null 2>&1 || packages+=(bubblewrap)
 [ -x /usr/bin/python3 ] || packages+=(python3)
 command -v git >/dev/null 2>&1 || packages+=(git)
+command -v haproxy >/dev/null 2>&1 || [ -x /usr/sbin/haproxy ] || packages+=(haproxy)
 if [ "${1:-}" = "--tests" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
+  # The cluster and rate-limit suites use a Redis at 127.0.0.1:6379 (TEST_REDIS_URL).
+  command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
 fi
 
 if [ ${#packages[@]} -eq 0 ]; then

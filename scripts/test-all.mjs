@@ -63,10 +63,28 @@ check("build", "npm", ["run", "--silent", "build"]);
 check("end-to-end build", "npm", ["run", "--silent", "build:e2e"]);
 
 const e2eReport = path.join(out, "e2e.json");
-suite("end-to-end", "npx", ["playwright", "test", "-c", "e2e/playwright.config.ts"], e2eReport, (r) => ({
+// Playwright's JSON report: a flaky test passed on its retry.
+const playwrightCounts = (r) => ({
   passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
   failed: (r.stats?.unexpected ?? 0) + (r.errors?.length ? 1 : 0),
-}));
+});
+suite(
+  "end-to-end",
+  "npx",
+  ["playwright", "test", "-c", "e2e/playwright.config.ts"],
+  e2eReport,
+  playwrightCounts,
+);
+
+// The cluster walk: three production nodes behind HAProxy, started by the spec itself.
+const clusterReport = path.join(out, "e2e-cluster.json");
+suite(
+  "end-to-end cluster",
+  "npx",
+  ["playwright", "test", "-c", "e2e/cluster.config.ts"],
+  clusterReport,
+  playwrightCounts,
+);
 
 console.log("\n=== summary");
 for (const line of lines) console.log(line);

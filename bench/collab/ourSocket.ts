@@ -8,7 +8,7 @@ import {
   laneUrl,
   toWire,
 } from "@ensemble/collab";
-import { type Ack, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
+import { type Ack, type Joined, PROTOCOL_VERSION, SESSION_ROUTE_PARAM } from "@ensemble/protocol";
 import { io, type Socket } from "socket.io-client";
 import msgpackParser from "socket.io-msgpack-parser";
 import WebSocket from "ws";
@@ -18,12 +18,14 @@ import type * as Y from "yjs";
 /**
  * A socket.io connection to our server as the browser opens one: msgpack, websocket only, the
  * protocol version in the handshake; signed in with `token`, or an anonymous guest. Every call
- * makes its own connection, as separate browsers would.
+ * makes its own connection, as separate browsers would. `route`: the session id in the
+ * handshake URL, for a cluster's balancer.
  */
-export function ourSocket(baseUrl: string, token?: string): Socket {
+export function ourSocket(baseUrl: string, token?: string, route?: string): Socket {
   return io(baseUrl, {
     transports: ["websocket"],
     parser: msgpackParser,
+    ...(route ? { query: { [SESSION_ROUTE_PARAM]: route } } : {}),
     auth: token ? { protocolVersion: PROTOCOL_VERSION, token } : { protocolVersion: PROTOCOL_VERSION },
     forceNew: true,
   });
@@ -97,7 +99,7 @@ export function attachCollab(
         client.connected();
         return;
       }
-      const opening = new LaneClient(new WebSocket(laneUrl(baseUrl, joined.laneTicket)), {
+      const opening = new LaneClient(new WebSocket(laneUrl(baseUrl, joined.laneTicket, joined.sessionId)), {
         open: () => {
           lane = opening;
           client.connected();

@@ -43,7 +43,8 @@ function connectOurs(
   awareness: Awareness,
   counters: Counters,
 ) {
-  const socket = ourSocket(baseUrl);
+  // The session id in the handshake URL, as the browser sends it: a cluster's balancer hashes on it.
+  const socket = ourSocket(baseUrl, undefined, sessionId);
   const collab = attachCollab(baseUrl, socket, doc, awareness, () => {
     counters.received += 1;
   });

@@ -1,6 +1,7 @@
 import http from "node:http";
 import { LIMITS } from "@ensemble/protocol";
 import express from "express";
+import { createCluster } from "./cluster/index";
 import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
@@ -32,6 +33,7 @@ export interface AppDeps {
 /** Builds the whole server (HTTP API, web build, socket.io) on one http.Server, not yet listening. */
 export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const limiters = createLimiters(logger, config.REDIS_URL);
+  const cluster = createCluster(config, logger);
   const auth = createAuthFeature(db, config, jwtSecret, limiters, logger);
   const sessions = createSessionsFeature(db, auth.service, config, limiters);
   const execution = createExecutionFeature(config, auth.service, limiters, logger);
@@ -49,10 +51,10 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   api.use(execution.routes);
 
   const server = http.createServer(app);
-  const io = attachRealtime(server, auth.service);
+  const io = attachRealtime(server, auth.service, cluster.adapter);
   const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
   const lobby = new Lobby(io);
-  const collab = createCollabFeature(server, io, db, sessions.service, lobby, logger);
+  const collab = createCollabFeature(server, io, db, sessions.service, lobby, logger, cluster.ownership);
   createRolesFeature({ io, sessions: sessions.service, lobby, presences: collab.presences, logger });
   createCallsFeature(io, config.ICE_SERVERS, limiters, logger);
   createChatFeature({ io, db, sessions: sessions.service, limiters, logger });
@@ -64,6 +66,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     workspace: collab.workspace,
     logger,
     liveTimeoutMs: config.RUN_LIVE_TIMEOUT_MS,
+    flights: cluster.flights,
   });
   const github = { apiUrl: config.GITHUB_API_URL, gitUrl: config.GITHUB_GIT_URL };
   const vcs = createVcsFeature({
@@ -75,6 +78,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     auth: auth.service,
     sessions: sessions.service,
     logger,
+    flights: cluster.flights,
   });
   const pulls = createPullRequestFeature({
     io,
@@ -97,8 +101,17 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     logger,
   });
   // Routes of features that need the socket server are mounted last, before the fallbacks.
+  let isDraining = false;
   api.get("/health", (_req, res) => {
-    res.json({ ok: true, liveSessions: collab.rooms.size, updates: collab.rooms.counts });
+    // 503 while draining: the balancer's check takes the node out before its sockets close.
+    res.status(isDraining ? 503 : 200).json({
+      ok: !isDraining,
+      draining: isDraining,
+      nodeId: cluster.nodeId,
+      liveSessions: collab.rooms.size,
+      ownedSessions: cluster.ownership.ownedCount,
+      updates: collab.rooms.counts,
+    });
   });
   api.use(vcs.routes);
   api.use(apiNotFound);
@@ -115,6 +128,11 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     execution,
     terminal,
     limiters,
+    cluster,
+    /** Starts a graceful drain: the health check fails from now on (see main.ts). */
+    drain() {
+      isDraining = true;
+    },
     /** Stops taking connections, drops sockets, stores every live document, waits for requests. */
     async close() {
       pistonConnect.close();
@@ -122,6 +140,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
       await execution.close();
       await collab.close();
       await limiters.close();
+      await cluster.close();
     },
   };
 }

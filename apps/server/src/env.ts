@@ -46,10 +46,22 @@ const EnvSchema = z.object({
   ALLOWED_HOSTS: optionalString
     .transform((list) => (list ?? defaultHosts()).split(",").map((h) => h.trim().toLowerCase()))
     .pipe(z.array(z.string().regex(HOST_ENTRY, "must be a comma-separated list of host[:port]"))),
-  /** Rate limits (and, later, cluster state) shared by every node through this Redis. */
+  /** Cluster mode (docs/operations.md): rate limits, socket.io events, locks and leases shared here. */
   REDIS_URL: optionalString.pipe(
     z.url({ protocol: /^rediss?$/, error: "must be a redis:// or rediss:// URL" }).optional(),
   ),
+  /** This node's name in a cluster: in `/api/health`, leases and logs. */
+  NODE_ID: z
+    .string()
+    .trim()
+    .regex(/^[\w.:-]{1,64}$/, "must be 1 to 64 letters, digits, '.', ':', '_' or '-'")
+    .default(() => `${os.hostname()}-${process.pid}`),
+  /**
+   * On SIGTERM, how long `/api/health` answers 503 before the sockets are closed, so the
+   * balancer has marked the node down and sends their reconnects elsewhere. Unset: 3000 ms
+   * in cluster mode, 0 otherwise.
+   */
+  DRAIN_MS: z.coerce.number().int().min(0).max(120_000).optional(),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   // Sign-in throttling (docs/ARCHITECTURE.md, accounts): failures of one account from one

@@ -1,10 +1,10 @@
-import { Redis } from "ioredis";
 import {
   type RateLimiterAbstract,
   RateLimiterMemory,
   RateLimiterRedis,
   RateLimiterRes,
 } from "rate-limiter-flexible";
+import { closeRedis, connectRedis, redisReady } from "./cluster/redis";
 import type { Logger } from "./logger";
 
 /** One limit: at most `points` per `durationSeconds` for each key. */
@@ -49,7 +49,8 @@ const KEY_PREFIX = "ensemble:limit:";
  * than refusing everyone or letting everything through.
  */
 export function createLimiters(logger: Logger, redisUrl?: string): Limiters {
-  const redis = redisUrl ? connectRedis(redisUrl, logger) : undefined;
+  // Failing fast while Redis is away lets the insurance limiter answer at once.
+  const redis = redisUrl ? connectRedis(redisUrl, logger, "rate limits (counting in memory)") : undefined;
   return {
     create(spec) {
       const options = {
@@ -65,30 +66,12 @@ export function createLimiters(logger: Logger, redisUrl?: string): Limiters {
       return wrap(store);
     },
     async ready() {
-      if (!redis || redis.status === "ready") return;
-      await new Promise<void>((resolve, reject) => {
-        redis.once("ready", resolve);
-        redis.once("end", () => reject(new Error("Redis connection ended")));
-      });
+      if (redis) await redisReady(redis);
     },
     async close() {
-      if (redis) await redis.quit().catch(() => redis.disconnect());
+      if (redis) await closeRedis(redis);
     },
   };
-}
-
-function connectRedis(url: string, logger: Logger): Redis {
-  // No offline queue: a command while Redis is away fails at once and the insurance limiter answers.
-  const redis = new Redis(url, { enableOfflineQueue: false, maxRetriesPerRequest: 1, lazyConnect: false });
-  let reported = false;
-  redis.on("error", (error) => {
-    if (!reported) logger.warn({ err: error }, "rate limits: Redis unreachable, counting in memory");
-    reported = true;
-  });
-  redis.on("ready", () => {
-    reported = false;
-  });
-  return redis;
 }
 
 function wrap(store: RateLimiterAbstract): Limiter {

@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
 import { createApp } from "./app";
+import { assertClusterConfig, isClusterMode } from "./cluster/index";
 import { openDatabase } from "./db/index";
 import { migrate } from "./db/migrate";
 import { ConfigError, loadConfig } from "./env";
@@ -12,6 +13,7 @@ async function main() {
   let config: ReturnType<typeof loadConfig>;
   try {
     config = loadConfig();
+    assertClusterConfig(config);
   } catch (error) {
     if (!(error instanceof ConfigError)) throw error;
     console.error(error.message);
@@ -48,8 +50,14 @@ async function main() {
   const stop = async (signal: string) => {
     if (isStopping) return;
     isStopping = true;
-    logger.info({ signal }, "shutting down");
-    const force = setTimeout(() => process.exit(1), 10_000).unref();
+    const drainMs = config.DRAIN_MS ?? (isClusterMode(config) ? 3000 : 0);
+    logger.info({ signal, drainMs }, "shutting down");
+    const force = setTimeout(() => process.exit(1), drainMs + 10_000).unref();
+    if (drainMs > 0) {
+      // Failing the health check first lets the balancer send the reconnects to the survivors.
+      app.drain();
+      await new Promise((resolve) => setTimeout(resolve, drainMs));
+    }
     await app.close();
     await db.close();
     clearTimeout(force);

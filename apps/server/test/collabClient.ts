@@ -15,6 +15,7 @@ import {
   type Joined,
   LANGUAGE_MAIN_FILES,
   PROTOCOL_VERSION,
+  SESSION_ROUTE_PARAM,
   type TerminalEntry,
 } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
@@ -74,8 +75,18 @@ export interface TestEditor {
 export async function openEditor(
   url: string,
   token?: string,
-  /** `lane`: Yjs messages over the lane after each join, as the browser does. */
-  options: { reconnection?: boolean; guestSecret?: string; lane?: boolean } = {},
+  /**
+   * `lane`: Yjs messages over the lane after each join, as the browser does; `route`: the
+   * session id in both handshake URLs, as the browser sends it for a cluster's balancer;
+   * `browserBackoff`: reconnect with the browser's delays (1-5 s, randomized) instead of 100 ms.
+   */
+  options: {
+    reconnection?: boolean;
+    guestSecret?: string;
+    lane?: boolean;
+    route?: string;
+    browserBackoff?: boolean;
+  } = {},
 ) {
   const identity = token ? { token } : options.guestSecret ? { guestSecret: options.guestSecret } : {};
   const socket = socketClient(
@@ -83,8 +94,10 @@ export async function openEditor(
     { protocolVersion: PROTOCOL_VERSION, ...identity },
     {
       reconnection: options.reconnection ?? false,
-      reconnectionDelay: 100,
-      reconnectionDelayMax: 300,
+      ...(options.browserBackoff
+        ? { reconnectionDelay: 1000, reconnectionDelayMax: 5000, randomizationFactor: 0.5 }
+        : { reconnectionDelay: 100, reconnectionDelayMax: 300 }),
+      ...(options.route ? { query: { [SESSION_ROUTE_PARAM]: options.route } } : {}),
     },
   );
   const doc = new Y.Doc();
@@ -100,7 +113,7 @@ export async function openEditor(
   socket.onAny((event: string, ...args: unknown[]) => record(event, args[0]));
   /** Opens the lane with the join's ticket and syncs over it (over socket.io if it fails). */
   const openLane = (ticket: string) => {
-    const opening = new LaneClient(new WebSocket(laneUrl(url, ticket)), {
+    const opening = new LaneClient(new WebSocket(laneUrl(url, ticket, options.route)), {
       open: () => {
         lane = opening;
         client.connected();

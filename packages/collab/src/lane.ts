@@ -1,3 +1,4 @@
+import { SESSION_ROUTE_PARAM } from "@ensemble/protocol";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 
@@ -148,7 +149,11 @@ export class LaneClient {
   };
 }
 
-/** The lane's URL on the server at `origin` (http(s)://host[:port]) for `ticket`. */
-export function laneUrl(origin: string, ticket: string): string {
-  return `${origin.replace(/^http/, "ws")}${LANE_PATH}?ticket=${encodeURIComponent(ticket)}`;
+/**
+ * The lane's URL on the server at `origin` (http(s)://host[:port]) for `ticket`; with the
+ * session id, which a load balancer hashes on, so the lane reaches the node of its socket.
+ */
+export function laneUrl(origin: string, ticket: string, sessionId?: string): string {
+  const route = sessionId === undefined ? "" : `&${SESSION_ROUTE_PARAM}=${encodeURIComponent(sessionId)}`;
+  return `${origin.replace(/^http/, "ws")}${LANE_PATH}?ticket=${encodeURIComponent(ticket)}${route}`;
 }

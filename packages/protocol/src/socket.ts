@@ -19,6 +19,13 @@ export const HandshakeSchema = z.object({
 });
 export type Handshake = z.infer<typeof HandshakeSchema>;
 
+/**
+ * The query parameter of the socket's and the Yjs lane's handshake URL that carries the
+ * session id, so a load balancer can route every connection of a session to one node by it
+ * (docs/operations.md). Routing only: the server trusts nothing in it.
+ */
+export const SESSION_ROUTE_PARAM = "session";
+
 /** Reasons the server refuses a connection, sent as the `connect_error` message. */
 export const CONNECT_ERRORS = {
   badHandshake: "bad_handshake",

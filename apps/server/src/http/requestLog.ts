@@ -5,12 +5,15 @@ import type { Logger } from "../logger";
 
 const isApi = (req: IncomingMessage & { originalUrl?: string }) =>
   (req.originalUrl ?? req.url ?? "").startsWith("/api");
+/** A load balancer asks every second or so: a line each would bury the log. */
+const isHealthCheck = (req: IncomingMessage & { originalUrl?: string }) =>
+  (req.originalUrl ?? req.url ?? "").split("?")[0] === "/api/health";
 
 /**
  * One log line per API request, and one for any request that failed on the server (with its
  * error and stack when `res.err` is set); each carries a random request id (`req.id`), which
  * a 500's body repeats so a report can be matched to its line. Other requests (the web build)
- * are not logged.
+ * and successful health checks are not logged.
  */
 export function requestLog(logger: Logger) {
   return pinoHttp({
@@ -27,7 +30,7 @@ export function requestLog(logger: Logger) {
     },
     customLogLevel: (req, res, err) => {
       if (err || res.statusCode >= 500) return "error";
-      return isApi(req) ? "info" : "silent";
+      return isApi(req) && !isHealthCheck(req) ? "info" : "silent";
     },
   });
 }

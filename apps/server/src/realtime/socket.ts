@@ -9,7 +9,7 @@ import {
   type Role,
   type ServerToClientEvents,
 } from "@ensemble/protocol";
-import { Server, type Socket } from "socket.io";
+import { Server, type ServerOptions, type Socket } from "socket.io";
 import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
 import { createAdmission } from "./admission";
@@ -55,13 +55,19 @@ export type EditorSocket = Socket<
  * Every event then passes the admission gate (catalogue names only, a rate per connection)
  * before any listener sees it.
  */
-export function attachRealtime(httpServer: HttpServer, auth: AuthService) {
+export function attachRealtime(
+  httpServer: HttpServer,
+  auth: AuthService,
+  /** socket.io's adapter: the Redis one in a cluster, so room emits reach every node. */
+  adapter?: ServerOptions["adapter"],
+) {
   // msgpack carries a binary Yjs message in the same frame as its event, not as an attachment.
   const io: EditorServer = new Server(httpServer, {
     path: "/socket.io",
     maxHttpBufferSize: LIMITS.socketMessageBytes,
     serveClient: false,
     parser: msgpackParser,
+    ...(adapter ? { adapter } : {}),
   });
   io.use(async (socket, next) => {
     const handshake = HandshakeSchema.safeParse(socket.handshake.auth);

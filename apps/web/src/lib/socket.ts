@@ -2,6 +2,7 @@ import {
   type Ack,
   type ClientToServerEvents,
   PROTOCOL_VERSION,
+  SESSION_ROUTE_PARAM,
   type ServerToClientEvents,
 } from "@ensemble/protocol";
 import { io, type Socket } from "socket.io-client";
@@ -14,14 +15,16 @@ export type EditorSocket = Socket<ServerToClientEvents, ClientToServerEvents>;
 /**
  * Opens the one socket of an editor session, as the signed-in user when `token` is given,
  * else as an anonymous guest. Options are the spec's client defaults: reconnects forever
- * with a 1–5 s randomized backoff. msgpack keeps each binary Yjs message in one frame.
+ * with a 1–5 s randomized backoff. msgpack keeps each binary Yjs message in one frame. The
+ * session id rides in the handshake URL, where a cluster's balancer hashes on it.
  */
-export function createEditorSocket(token: string | null): EditorSocket {
+export function createEditorSocket(token: string | null, sessionId: string): EditorSocket {
   const identity = token ? signedIn(token) : () => ({ guestSecret: guestSecret() });
   return io({
     path: "/socket.io",
     transports: ["websocket", "polling"],
     parser: msgpackParser,
+    query: { [SESSION_ROUTE_PARAM]: sessionId },
     // Read at every (re)connect: see signedIn.
     auth: (send) => send({ protocolVersion: PROTOCOL_VERSION, ...identity() }),
     timeout: 20_000,

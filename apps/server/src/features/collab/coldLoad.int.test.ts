@@ -121,12 +121,16 @@ describe.each(DATABASES)("idle compaction on %s", (kind) => {
     const rooms = new RoomRegistry(
       {
         ...createDocRepo(orderedDeletes),
-        compact: (id, encode) =>
-          createDocRepo(orderedDeletes).compact(id, () => {
-            const snapshot = encode();
-            duringCompaction?.();
-            return snapshot;
-          }),
+        compact: (id, encode, known) =>
+          createDocRepo(orderedDeletes).compact(
+            id,
+            (foreign) => {
+              const snapshot = encode(foreign);
+              duringCompaction?.();
+              return snapshot;
+            },
+            known,
+          ),
       },
       () => ({ sync: () => {}, awareness: () => {} }),
       createLogger("silent"),

@@ -28,6 +28,8 @@ export const COMPACTION: CompactionPolicy = { every: 500, everyBytes: 1024 * 102
 
 /** The document a writer folds: a snapshot of it, and news that the snapshot was stored. */
 export interface Compactable {
+  /** Takes in updates another writer stored (two nodes wrote the session for a moment). */
+  absorb(updates: readonly Uint8Array[]): void;
   snapshot(): MarkedSnapshot;
   snapshotStored(snapshot: MarkedSnapshot): void;
 }
@@ -60,6 +62,8 @@ export class DocWriter {
     private readonly policy: CompactionPolicy = COMPACTION,
     /** The stored state is not one current snapshot (a tail, an old format, nothing). */
     private isStale = false,
+    /** The generation of the snapshot loaded (null: none): one stored since is another writer's. */
+    private generation: number | null = null,
   ) {
     if (isStale) this.armIdle(policy.idleMs);
   }
@@ -100,10 +104,15 @@ export class DocWriter {
       if (!this.isStale && pushed === this.folded) return;
       let taken: MarkedSnapshot | undefined;
       try {
-        await this.repo.compact(this.sessionId, () => {
-          taken = this.document.snapshot();
-          return taken;
-        });
+        this.generation = await this.repo.compact(
+          this.sessionId,
+          (foreign) => {
+            this.document.absorb(foreign);
+            taken = this.document.snapshot();
+            return taken;
+          },
+          this.generation,
+        );
       } catch (error) {
         this.logger.error({ err: error, sessionId: this.sessionId }, "compacting document failed");
         this.armIdle(this.policy.idleMs);

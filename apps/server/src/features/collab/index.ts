@@ -1,6 +1,7 @@
 import type { Server as HttpServer } from "node:http";
 import { LANE_AWARENESS, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
 import type { Presence } from "@ensemble/protocol";
+import type { SessionOwnership } from "../../cluster/index";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
 import { sessionRoom } from "../../realtime/session";
@@ -43,6 +44,7 @@ export function createCollabFeature(
   sessions: SessionService,
   lobby: Lobby,
   logger: Logger,
+  ownership?: SessionOwnership,
 ) {
   const lanes = new LaneServer(server, logger);
   const laneMembers = new Map<string, Map<string, Lane>>();
@@ -68,7 +70,8 @@ export function createCollabFeature(
     const without = [...(members?.keys() ?? [])];
     if (exceptId) without.push(exceptId);
     const event = kind === LANE_SYNC ? "yjsSync" : "yjsAwareness";
-    io.to(sessionRoom(sessionId)).except(without).emit(event, toWire(message));
+    // Local: every socket of a session is on its owner node, and Yjs never crosses Redis.
+    io.local.to(sessionRoom(sessionId)).except(without).emit(event, toWire(message));
   };
   const rooms = new RoomRegistry(
     createDocRepo(db),
@@ -77,6 +80,8 @@ export function createCollabFeature(
       awareness: (message, except) => broadcast(sessionId, LANE_AWARENESS, message, except?.id),
     }),
     logger,
+    undefined,
+    ownership,
   );
   const presences = new Map<string, Presence>();
   io.on("connection", (socket) =>

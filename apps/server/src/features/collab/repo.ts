@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import type { Db } from "../../db/index";
 
 /**
@@ -26,6 +27,8 @@ export interface StoredDoc {
   stateVector?: Uint8Array | undefined;
   summary?: Uint8Array | undefined;
   updates: Uint8Array[];
+  /** The snapshot's generation (raised by every snapshot write), or null without a snapshot. */
+  generation?: number | null;
 }
 
 /** A snapshot to store: the whole document as one update, its state vector and its summary. */
@@ -35,18 +38,23 @@ export interface Snapshot {
   summary: Uint8Array;
 }
 
-/** SQL for a session's stored document: the snapshot and the updates logged after it. */
-export function createDocRepo(db: Db) {
+/**
+ * SQL for a session's stored document: the snapshot and the updates logged after it. Safe
+ * with several writers of one session (cluster nodes during a handover): see `compact`.
+ * `writer` tells this process's update rows from every other's.
+ */
+export function createDocRepo(db: Db, writer: string = randomUUID()) {
   return {
     async load(sessionId: string): Promise<StoredDoc> {
       const snapshots = await db.query<{
         data: string;
         format: number;
+        generation: string;
         state_vector: string | null;
         summary: string | null;
       }>(
         `SELECT encode(data, 'base64') AS data, format, encode(state_vector, 'base64') AS state_vector,
-           encode(summary, 'base64') AS summary
+           encode(summary, 'base64') AS summary, generation::text AS generation
          FROM doc_snapshots WHERE session_id = $1`,
         [sessionId],
       );
@@ -63,6 +71,7 @@ export function createDocRepo(db: Db) {
         stateVector: current(snapshot?.state_vector),
         summary: current(snapshot?.summary),
         updates: updates.map((u) => fromBase64(u.data)),
+        generation: snapshot ? Number(snapshot.generation) : null,
       };
     },
 
@@ -76,44 +85,81 @@ export function createDocRepo(db: Db) {
     ): Promise<void> {
       if (rows.length === 0) return;
       const values = rows
-        .map((_, i) => `($${3 * i + 1}, decode($${3 * i + 2}, 'base64'), $${3 * i + 3})`)
+        .map((_, i) => `($${3 * i + 2}, decode($${3 * i + 3}, 'base64'), $${3 * i + 4}, $1)`)
         .join(", ");
       await db.query(
         `WITH logged AS (
-           INSERT INTO doc_updates (session_id, data, author) VALUES ${values}
+           INSERT INTO doc_updates (session_id, data, author, writer) VALUES ${values}
            RETURNING id, session_id, data, author, created_at
          )
          INSERT INTO doc_history (id, session_id, author, at, data)
          SELECT id, session_id, author, created_at, data FROM logged`,
-        rows.flatMap((r) => [r.sessionId, toBase64(r.update), r.author ?? null]),
+        [writer, ...rows.flatMap((r) => [r.sessionId, toBase64(r.update), r.author ?? null])],
       );
     },
 
     /**
-     * Writes a snapshot and drops the logged updates it is known to contain: those stored
-     * before `encode` ran. The proof: the rows read when the document loaded are in it, and a
-     * new update is applied to it before its INSERT starts; ids are handed out in order, so a
-     * row with an id up to the largest one committed at our read got its id (and so was in the
-     * document) before that read, which comes before `encode`. A row committed later stays,
-     * even with a smaller id; applying an update twice is harmless in Yjs.
+     * Writes a snapshot and drops the logged updates it is known to contain; answers the
+     * snapshot's new generation. `fold` gets what other writers stored that our document may
+     * lack (their rows, and the stored snapshot when its generation is not `known`, the one
+     * we loaded or last wrote) and answers the whole document with it folded in.
+     *
+     * Our own rows go by id range. The proof: the rows read when the document loaded are in
+     * it, and a new update is applied to it before its INSERT starts; ids are handed out in
+     * order, so our row with an id up to the largest one committed at our read got its id (and
+     * so was in the document) before that read, which comes before `fold`. Another writer's
+     * rows go only by the ids we read and folded: theirs were never applied here. One
+     * compaction of a session at a time, across nodes (an advisory lock), so two writers never
+     * both replace a snapshot each thought was theirs.
      */
-    async compact(sessionId: string, encode: () => Snapshot): Promise<void> {
-      await db.transaction(async (tx) => {
-        const [last] = await tx.query<{ id: string | null }>(
-          "SELECT max(id)::text AS id FROM doc_updates WHERE session_id = $1",
-          [sessionId],
+    async compact(
+      sessionId: string,
+      fold: (foreign: Uint8Array[]) => Snapshot,
+      known: number | null = null,
+    ): Promise<number> {
+      return db.transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext('ensemble:doc:' || $1::text))", [sessionId]);
+        const [stored] = await tx.query<{ generation: string; data: string | null }>(
+          `SELECT generation::text AS generation,
+             CASE WHEN generation IS DISTINCT FROM $2::bigint THEN encode(data, 'base64') END AS data
+           FROM doc_snapshots WHERE session_id = $1`,
+          [sessionId, known],
         );
-        const { state, stateVector, summary } = encode();
+        const [last] = await tx.query<{ id: string | null }>(
+          "SELECT max(id)::text AS id FROM doc_updates WHERE session_id = $1 AND writer = $2",
+          [sessionId, writer],
+        );
+        const others = await tx.query<{ id: string; data: string }>(
+          `SELECT id::text AS id, encode(data, 'base64') AS data FROM doc_updates
+           WHERE session_id = $1 AND writer IS DISTINCT FROM $2 ORDER BY id`,
+          [sessionId, writer],
+        );
+        const foreign = others.map((row) => fromBase64(row.data));
+        if (stored?.data) foreign.unshift(fromBase64(stored.data));
+        const { state, stateVector, summary } = fold(foreign);
+        const generation = stored ? Number(stored.generation) + 1 : 1;
         await tx.query(
-          `INSERT INTO doc_snapshots (session_id, data, format, state_vector, summary)
-           VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'), decode($5, 'base64'))
+          `INSERT INTO doc_snapshots (session_id, data, format, state_vector, summary, generation)
+           VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'), decode($5, 'base64'), $6)
            ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, format = EXCLUDED.format,
-             state_vector = EXCLUDED.state_vector, summary = EXCLUDED.summary, updated_at = now()`,
-          [sessionId, toBase64(state), SNAPSHOT_FORMAT, toBase64(stateVector), toBase64(summary)],
+             state_vector = EXCLUDED.state_vector, summary = EXCLUDED.summary,
+             generation = EXCLUDED.generation, updated_at = now()`,
+          [sessionId, toBase64(state), SNAPSHOT_FORMAT, toBase64(stateVector), toBase64(summary), generation],
         );
         if (last?.id) {
-          await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND id <= $2", [sessionId, last.id]);
+          await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND writer = $2 AND id <= $3", [
+            sessionId,
+            writer,
+            last.id,
+          ]);
         }
+        if (others.length > 0) {
+          await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND id = ANY($2::bigint[])", [
+            sessionId,
+            others.map((row) => row.id),
+          ]);
+        }
+        return generation;
       });
     },
   };

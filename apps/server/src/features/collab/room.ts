@@ -176,6 +176,19 @@ export class Room {
     };
   }
 
+  /**
+   * Applies updates another node stored for this session (two owners for a moment, see
+   * repo.ts `compact`) and sends what they brought to everyone here: the next snapshot then
+   * holds them, and these clients converge with that node's.
+   */
+  absorb(updates: readonly Uint8Array[]): void {
+    if (updates.length === 0) return;
+    const { update } = this.capture(() => {
+      for (const stored of updates) Y.applyUpdate(this.doc, stored);
+    });
+    if (update) this.send(update, undefined);
+  }
+
   /** A stored snapshot replaces what new clients were sent up to it: they get it as it is. */
   snapshotStored(snapshot: MarkedSnapshot): void {
     this.state.install(snapshot);

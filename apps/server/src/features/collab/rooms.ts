@@ -1,3 +1,4 @@
+import { type SessionOwnership, soleOwnership } from "../../cluster/leases";
 import type { Logger } from "../../logger";
 import { COMPACTION, type CompactionPolicy, DocWriter } from "./docWriter";
 import type { DocRepo } from "./repo";
@@ -29,6 +30,8 @@ export class RoomRegistry {
     private readonly broadcastFor: (sessionId: string) => RoomBroadcast,
     private readonly logger: Logger,
     private readonly compaction: CompactionPolicy = COMPACTION,
+    /** The session leases of a cluster: claimed on load, let go after unload. */
+    private readonly ownership: SessionOwnership = soleOwnership(),
   ) {
     this.log = new UpdateLog(repo, logger);
   }
@@ -72,6 +75,7 @@ export class RoomRegistry {
     const done = this.unload(live).finally(() => this.closing.delete(sessionId));
     this.closing.set(sessionId, done);
     await done;
+    if (!this.live.has(sessionId)) await this.ownership.release(sessionId);
   }
 
   /** Flushes and compacts every loaded room (SIGTERM), then unloads them all. */
@@ -96,12 +100,23 @@ export class RoomRegistry {
     // One current snapshot and an empty log: nothing to fold until something changes.
     const isFolded =
       stored.summary !== undefined && stored.stateVector !== undefined && stored.updates.length === 0;
-    writer = new DocWriter(sessionId, room, this.repo, this.log, this.logger, this.compaction, !isFolded);
+    writer = new DocWriter(
+      sessionId,
+      room,
+      this.repo,
+      this.log,
+      this.logger,
+      this.compaction,
+      !isFolded,
+      stored.generation ?? null,
+    );
     // A new or migrated document is stored at once, so every later update builds on it; through
     // the log, so the history starts with it too.
     if (room.created) void writer.push(room.created);
     if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);
+    // Not awaited: the room serves whether or not Redis answers (two writers are safe).
+    void this.ownership.claim(sessionId);
     return { room, writer };
   }
 

@@ -1,4 +1,5 @@
 import { EXECUTION_LIMITS } from "@ensemble/protocol";
+import type { SingleFlight } from "../../cluster/flights";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
 import { sessionRoom } from "../../realtime/session";
@@ -23,6 +24,8 @@ export interface TerminalFeatureDeps {
   logger: Logger;
   /** Wall clock of a terminal run (RUN_LIVE_TIMEOUT_MS). */
   liveTimeoutMs: number;
+  /** One run per session across the cluster's nodes. */
+  flights?: SingleFlight;
 }
 
 /**
@@ -37,6 +40,7 @@ export function createTerminalFeature({
   workspace,
   logger,
   liveTimeoutMs,
+  flights,
 }: TerminalFeatureDeps) {
   const repo = createTerminalRepo(db, {
     entries: EXECUTION_LIMITS.terminalHistoryEntries,
@@ -61,6 +65,7 @@ export function createTerminalFeature({
     },
     logger,
     liveTimeoutMs,
+    flights,
   });
   io.on("connection", (socket) => registerTerminalSocket(socket, service, logger));
   return { service, commands: service.commands };

@@ -7,6 +7,7 @@ import {
   type RunStateUpdate,
   type TerminalEntry,
 } from "@ensemble/protocol";
+import { memoryFlight, type SingleFlight } from "../../cluster/flights";
 import type { Logger } from "../../logger";
 import type { WorkspaceReader } from "../collab/index";
 import {
@@ -56,6 +57,8 @@ export interface TerminalDeps {
   logger: Logger;
   /** Wall clock of a run (RUN_LIVE_TIMEOUT_MS): a live run may wait for someone to type. */
   liveTimeoutMs: number;
+  /** One run per session across every node of a cluster (this process alone by default). */
+  flights?: SingleFlight | undefined;
 }
 
 export interface RunInput {
@@ -66,7 +69,7 @@ export interface RunInput {
 }
 
 /**
- * The shared terminal of each session. Runs are single-flight per session (on this process):
+ * The shared terminal of each session. Runs are single-flight per session (across nodes):
  * a second run while one is in flight is refused, and every participant is told when a run
  * starts and ends. A run is live: its output reaches everyone as it is written (batched, see
  * OutputBatcher), lines typed go to its stdin, and Stop interrupts it (see LiveRuns). Entries
@@ -75,6 +78,7 @@ export interface RunInput {
  */
 export function createTerminalService(deps: TerminalDeps) {
   const { repo, execution, sessions, workspace, broadcast, logger } = deps;
+  const flights = deps.flights ?? memoryFlight();
   const runs = new LiveRuns();
   const commands = new CommandRegistry();
 
@@ -144,6 +148,15 @@ export function createTerminalService(deps: TerminalDeps) {
     };
     // Claimed before the first await, so two runs racing in one tick cannot both start.
     if (!runs.claim(sessionId, run)) throw new RunInProgressError();
+    // Across nodes too: a stale route or a handover can put the session on two of them.
+    const release = await flights.tryHold(`run:${sessionId}`).catch((error: unknown) => {
+      runs.release(sessionId);
+      throw error;
+    });
+    if (!release) {
+      runs.release(sessionId);
+      throw new RunInProgressError();
+    }
     // Stdin given with the request (Piston's way) is the whole input: written, then closed.
     if (input.stdin !== undefined) {
       io.write(input.stdin.endsWith("\n") ? input.stdin : `${input.stdin}\n`);
@@ -162,6 +175,7 @@ export function createTerminalService(deps: TerminalDeps) {
       return { response, entries: stored };
     } finally {
       runs.release(sessionId);
+      await release();
       broadcast.runState(runs.state(sessionId));
     }
   }

@@ -1,4 +1,5 @@
 import path from "node:path";
+import type { SingleFlight } from "../../cluster/flights";
 import type { Logger } from "../../logger";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
@@ -30,6 +31,8 @@ export function createVcsFeature(deps: {
   auth: AuthService;
   sessions: SessionService;
   logger: Logger;
+  /** One git operation per repository across a cluster's nodes. */
+  flights?: SingleFlight;
 }) {
   const service = createVcsService({
     reposDir: path.join(deps.dataDir, "repos"),
@@ -38,6 +41,7 @@ export function createVcsFeature(deps: {
     onStatus: (sessionId, status) =>
       deps.io.to(sessionRoom(sessionId)).emit("gitStatus", { sessionId, status }),
     assertOpen: deps.sessions.assertOpen,
+    flights: deps.flights,
   });
   const authorOf = async (userId: string | undefined, name: string) => {
     const email = userId ? (await deps.auth.getOwn(userId, userId).catch(() => null))?.email : undefined;

@@ -1,6 +1,7 @@
 import fs from "node:fs/promises";
 import path from "node:path";
 import { GIT_MESSAGES } from "@ensemble/protocol";
+import { memoryFlight, type SingleFlight } from "../../cluster/flights";
 import type { WorkspaceReader } from "../collab/index";
 import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
@@ -35,7 +36,12 @@ export interface Context {
  * written from the live workspace. Answers the function that queues a piece of work; git's
  * failures come out as VcsError.
  */
-export function createRepositoryQueue(reposDir: string, workspace: WorkspaceReader) {
+export function createRepositoryQueue(
+  reposDir: string,
+  workspace: WorkspaceReader,
+  /** Holds each repository across a cluster's nodes (they share `reposDir`). */
+  flights: SingleFlight = memoryFlight(),
+) {
   const worktrees = new Map<string, Worktree>();
   const queues = new Map<string, Promise<unknown>>();
 
@@ -51,10 +57,19 @@ export function createRepositoryQueue(reposDir: string, workspace: WorkspaceRead
       .then(async () => {
         const files = workspace.files(sessionId);
         if (!files) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
-        const tree = await open(sessionId);
-        const wroteFiles = await tree.write(files);
-        const base = new Map(files.map((f) => [f.path, f.content]));
-        return work({ sessionId, dir: tree.dir, tree, base, wroteFiles, caller });
+        // This queue orders this node's work; the hold waits for another node's, if any.
+        const release = await flights.hold(`git:${sessionId}`);
+        try {
+          const tree = await open(sessionId);
+          const wroteFiles = await tree.write(files);
+          const base = new Map(files.map((f) => [f.path, f.content]));
+          return await work({ sessionId, dir: tree.dir, tree, base, wroteFiles, caller });
+        } finally {
+          // Another node may run git here next: read the tree again rather than trust what
+          // this node last wrote into it.
+          if (flights.isShared) worktrees.delete(sessionId);
+          await release();
+        }
       });
     queues.set(sessionId, next);
     const forget = () => {

@@ -7,6 +7,7 @@ import {
   type GitStatus,
   type GitUser,
 } from "@ensemble/protocol";
+import type { SingleFlight } from "../../cluster/flights";
 import type { TreeApplied, WorkspaceAccess } from "../collab/index";
 import { commitSnapshot, compareCommits, type Identity, mergeBranch, revision } from "./branches";
 import { VcsError } from "./errors";
@@ -53,8 +54,10 @@ export function createVcsService(deps: {
   onStatus?: (sessionId: string, status: GitStatus) => void;
   /** Refuses when the session was ended: its repository is then read only (DESIGN decision 15). */
   assertOpen: (sessionId: string) => Promise<void>;
+  /** One git operation per repository across a cluster's nodes. */
+  flights?: SingleFlight | undefined;
 }) {
-  const queued = createRepositoryQueue(deps.reposDir, deps.workspace);
+  const queued = createRepositoryQueue(deps.reposDir, deps.workspace, deps.flights);
   /**
    * Per session, what the last operation left: git's raw status and the branch list. Only
    * this service changes the repository, so they stay true until the next operation.

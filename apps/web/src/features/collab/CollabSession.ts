@@ -95,7 +95,7 @@ export class CollabSession {
   readonly edits = new EditClock();
 
   constructor(private readonly options: CollabSessionOptions) {
-    this.socket = createEditorSocket(options.token);
+    this.socket = createEditorSocket(options.token, options.sessionId);
     this.terminal = new TerminalChannel(this.socket, options.sessionId);
     this.git = new GitChannel(this.socket, options.sessionId, this.doc);
     this.pulls = new PullsChannel(this.socket, options.sessionId);
@@ -348,25 +348,28 @@ export class CollabSession {
    */
   private openLane(ticket: string, generation: number): void {
     const isCurrent = () => generation === this.generation && !this.isDestroyed;
-    const lane = new LaneClient(new WebSocket(laneUrl(window.location.origin, ticket)), {
-      open: () => {
-        if (!isCurrent()) {
-          void lane.close();
-          return;
-        }
-        this.lane = lane;
-        this.client.connected();
+    const lane = new LaneClient(
+      new WebSocket(laneUrl(window.location.origin, ticket, this.options.sessionId)),
+      {
+        open: () => {
+          if (!isCurrent()) {
+            void lane.close();
+            return;
+          }
+          this.lane = lane;
+          this.client.connected();
+        },
+        message: (kind, message) =>
+          kind === LANE_SYNC ? this.client.receiveSync(message) : this.client.receiveAwareness(message),
+        refused: (refusal) => this.handleRefusal(refusal),
+        closed: (_code, wasOpen) => {
+          if (this.lane === lane) this.lane = null;
+          if (!isCurrent()) return;
+          if (wasOpen) this.client.disconnected();
+          if (this.socket.connected) this.client.connected();
+        },
       },
-      message: (kind, message) =>
-        kind === LANE_SYNC ? this.client.receiveSync(message) : this.client.receiveAwareness(message),
-      refused: (refusal) => this.handleRefusal(refusal),
-      closed: (_code, wasOpen) => {
-        if (this.lane === lane) this.lane = null;
-        if (!isCurrent()) return;
-        if (wasOpen) this.client.disconnected();
-        if (this.socket.connected) this.client.connected();
-      },
-    });
+    );
   }
 
   /** Joins on each new connection: the server knows a reconnected socket as a new one. */

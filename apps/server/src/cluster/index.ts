@@ -1,0 +1,65 @@
+import { createAdapter } from "@socket.io/redis-adapter";
+import type { Logger } from "../logger";
+import { memoryFlight, redisFlight, type SingleFlight } from "./flights";
+import { redisOwnership, type SessionOwnership, soleOwnership } from "./leases";
+import { closeRedis, connectRedis, redisReady } from "./redis";
+
+export { assertClusterConfig, isClusterMode } from "./config";
+export type { Release, SingleFlight } from "./flights";
+export type { SessionOwnership } from "./leases";
+
+/** What the cluster shares (nothing, for one process): see docs/operations.md. */
+export interface Cluster {
+  nodeId: string;
+  isCluster: boolean;
+  /** socket.io's adapter for events that cross nodes (undefined: the in-memory default). */
+  adapter: ReturnType<typeof createAdapter> | undefined;
+  /** One run per session, one git operation per repository, across every node. */
+  flights: SingleFlight;
+  /** Which sessions this node owns. */
+  ownership: SessionOwnership;
+  /** Resolves once Redis answers (at once for one process). */
+  ready(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * The shared parts of a node: with `REDIS_URL`, the socket.io Redis adapter (its own publish
+ * and subscribe connections, as it requires), single-flight keys and session leases in
+ * Redis; without it, their in-process equivalents.
+ */
+export function createCluster(
+  config: { REDIS_URL?: string | undefined; NODE_ID: string },
+  logger: Logger,
+): Cluster {
+  const { REDIS_URL: url, NODE_ID: nodeId } = config;
+  if (!url) {
+    return {
+      nodeId,
+      isCluster: false,
+      adapter: undefined,
+      flights: memoryFlight(),
+      ownership: soleOwnership(),
+      ready: async () => {},
+      close: async () => {},
+    };
+  }
+  const state = connectRedis(url, logger, "cluster state");
+  const pub = connectRedis(url, logger, "socket.io adapter", true);
+  const sub = pub.duplicate();
+  const ownership = redisOwnership(state, nodeId, logger);
+  return {
+    nodeId,
+    isCluster: true,
+    adapter: createAdapter(pub, sub, { key: "ensemble:io" }),
+    flights: redisFlight(state, logger),
+    ownership,
+    ready: async () => {
+      await Promise.all([redisReady(state), redisReady(pub), redisReady(sub)]);
+    },
+    async close() {
+      await ownership.close();
+      await Promise.all([closeRedis(state), closeRedis(pub), closeRedis(sub)]);
+    },
+  };
+}

@@ -1,0 +1,189 @@
+import { spawn } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import path from "node:path";
+import { Redis } from "ioredis";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
+import { buildSession, buildUser, startTestServer, type TestServer } from "../../test/harness";
+import { createLogger } from "../logger";
+import { redisFlight } from "./flights";
+import { LEASE_TTL_MS, leaseKey, redisOwnership } from "./leases";
+
+// The machine's Redis: these tests fail, not skip, without it (the test setup provides it).
+const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
+
+describe("two nodes sharing PostgreSQL and Redis", () => {
+  let nodes: TestServer[] = [];
+  const editors: TestEditor[] = [];
+
+  beforeAll(async () => {
+    const env = { REDIS_URL, RUN_RATE_MAX: "3", RUN_RATE_WINDOW_SECONDS: "600" };
+    const first = await startTestServer("postgres", { ...env, NODE_ID: "node-a" });
+    const second = await startTestServer("postgres", { ...env, NODE_ID: "node-b" }, { db: first.db });
+    nodes = [first, second];
+    await Promise.all(nodes.map((n) => n.app.cluster.ready()));
+  });
+
+  afterAll(async () => {
+    await Promise.all(editors.map((e) => e.close()));
+    // The second shares the first's database: close it first.
+    for (const node of [...nodes].reverse()) await node.close();
+  });
+
+  it("answers each node's id and how many live sessions it holds on /api/health", async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const { host, sessionId } = await buildSession(a.api);
+    const editor = await openEditor(a.url, host.token, { route: sessionId });
+    editors.push(editor);
+    expect((await editor.join(sessionId)).ok).toBe(true);
+    const healthA = await a.api.get("/api/health");
+    expect(healthA.body).toMatchObject({ ok: true, nodeId: "node-a", liveSessions: 1 });
+    expect((await b.api.get("/api/health")).body).toMatchObject({ nodeId: "node-b", liveSessions: 0 });
+    // The lease is taken beside the load, not before it: poll.
+    await waitFor(() => a.app.cluster.ownership.owns(sessionId), 5000, "the lease");
+    expect(b.app.cluster.ownership.owns(sessionId)).toBe(false);
+  });
+
+  it("reaches a socket on one node from the other: Sign out everywhere ends it (socket.io Redis adapter)", async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const user = await buildUser(a.api);
+    const editor = await openEditor(a.url, user.token);
+    editors.push(editor);
+    let reason = "";
+    editor.socket.on("disconnect", (why) => {
+      reason = why;
+    });
+    expect((await b.api.post("/api/auth/logout-all", {}, user.token)).status).toBe(200);
+    await waitFor(() => !editor.socket.connected, 5000, "the disconnect from the other node");
+    expect(reason).toBe("io server disconnect");
+  });
+
+  it("holds one run per session across nodes: a run on the other node meanwhile is refused", async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const { host, sessionId } = await buildSession(a.api);
+    const onA = await openEditor(a.url, host.token);
+    editors.push(onA);
+    expect((await onA.join(sessionId)).ok).toBe(true);
+    await waitFor(() => onA.text().length > 0, 5000, "the starter file");
+    const text = onA.file();
+    text.delete(0, text.length);
+    text.insert(0, "setTimeout(() => console.log('slow done'), 2000)");
+    // Stored within a tick or two: the second node loads it (a stale route put a guest there).
+    await waitFor(() => a.app.collab.rooms.counts.applied > 0);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const onB = await openEditor(b.url);
+    editors.push(onB);
+    expect((await onB.join(sessionId)).ok).toBe(true);
+    await waitFor(() => onB.text().includes("slow done"), 5000, "the program on the second node");
+    const first = onA.request<{ run: { stdout: string } }>("runCode", { sessionId });
+    await waitFor(() => (onA.received.get("runStateUpdate") ?? []).length > 0, 5000, "the run to start");
+    expect(await onB.request("runCode", { sessionId })).toMatchObject({
+      ok: false,
+      error: { code: "run_in_progress" },
+    });
+    expect(await first).toMatchObject({ ok: true, data: { run: { stdout: "slow done\n" } } });
+    expect(await onB.request("runCode", { sessionId })).toMatchObject({ ok: true });
+  });
+
+  it("holds one git operation per repository across nodes: a node waits while another holds it", async () => {
+    const [a] = nodes as [TestServer, TestServer];
+    const { host, sessionId } = await buildSession(a.api);
+    const editor = await openEditor(a.url, host.token);
+    editors.push(editor);
+    expect((await editor.join(sessionId)).ok).toBe(true);
+    // Another node's git work on this repository, as that node holds it in Redis.
+    const other = new Redis(REDIS_URL);
+    const release = await redisFlight(other, createLogger("silent")).tryHold(`git:${sessionId}`);
+    expect(release).toBeDefined();
+    let answered = false;
+    const status = editor.request("gitOperation", { sessionId, operation: { op: "status" } }).then((ack) => {
+      answered = true;
+      return ack;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 700));
+    expect(answered).toBe(false);
+    await release?.();
+    expect(await status).toMatchObject({ ok: true });
+    other.disconnect();
+  });
+
+  it("counts the run limit across nodes: runs on one node use up another's", async () => {
+    const [a, b] = nodes as [TestServer, TestServer];
+    const user = await buildUser(a.api);
+    const run = { language: "javascript", version: "*", files: [{ content: "console.log(1)" }] };
+    // RUN_RATE_MAX is 3 per user: the session test's two runs were another user's.
+    expect((await a.api.post("/api/v2/execute", run, user.token)).status).toBe(200);
+    expect((await b.api.post("/api/v2/execute", run, user.token)).status).toBe(200);
+    expect((await a.api.post("/api/v2/execute", run, user.token)).status).toBe(200);
+    expect((await b.api.post("/api/v2/execute", run, user.token)).status).toBe(429);
+  });
+});
+
+describe("single flight through Redis", () => {
+  it("lets one node hold a key at a time; a waiting node gets it once released", async () => {
+    const logger = createLogger("silent");
+    const [one, two] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    const [a, b] = [redisFlight(one, logger), redisFlight(two, logger)];
+    const key = `test:${randomUUID()}`;
+    const release = await a.tryHold(key);
+    expect(release).toBeDefined();
+    expect(await b.tryHold(key)).toBeUndefined();
+    expect(await a.tryHold(key)).toBeUndefined();
+    let isHeldByB = false;
+    const waiting = b.hold(key, 20).then((releaseB) => {
+      isHeldByB = true;
+      return releaseB;
+    });
+    await new Promise((resolve) => setTimeout(resolve, 100));
+    expect(isHeldByB).toBe(false);
+    await release?.();
+    const releaseB = await waiting;
+    expect(await a.tryHold(key)).toBeUndefined();
+    await releaseB();
+    const again = await a.tryHold(key);
+    expect(again).toBeDefined();
+    await again?.();
+    one.disconnect();
+    two.disconnect();
+  });
+});
+
+describe("session leases in Redis", () => {
+  it("gives a session one owner; another node serving it takes the lease once the owner lets go", async () => {
+    const logger = createLogger("silent");
+    const [one, two] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    const [a, b] = [redisOwnership(one, "lease-a", logger), redisOwnership(two, "lease-b", logger)];
+    const sessionId = `lease-${randomUUID()}`;
+    await a.claim(sessionId);
+    await b.claim(sessionId);
+    expect(a.owns(sessionId)).toBe(true);
+    expect(b.owns(sessionId)).toBe(false);
+    expect((await one.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-a");
+    await a.release(sessionId);
+    expect(a.owns(sessionId)).toBe(false);
+    // B retries at its next renewal tick.
+    await waitFor(() => b.owns(sessionId), LEASE_TTL_MS, "the lease to move");
+    expect((await one.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-b");
+    await b.close();
+    expect(await one.get(leaseKey(sessionId))).toBeNull();
+    await a.close();
+    one.disconnect();
+    two.disconnect();
+  });
+});
+
+describe("cluster mode's configuration at start", () => {
+  it("refuses the embedded database with a clear message and exit code 78", async () => {
+    const child = spawn(process.execPath, ["--import", "tsx", path.join(import.meta.dirname, "../main.ts")], {
+      env: { PATH: process.env.PATH ?? "", PORT: "0", REDIS_URL },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let output = "";
+    child.stderr.on("data", (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    const code = await new Promise<number | null>((resolve) => child.on("exit", resolve));
+    expect(code).toBe(78);
+    expect(output).toContain("cluster mode needs DATABASE_URL");
+  }, 30_000);
+});
