@@ -108,15 +108,6 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     await settled(sessionId, back.text());
     moments.push({ at: await moment(), text: back.text() });
 
-    console.log(
-      JSON.stringify(moments),
-      JSON.stringify(
-        await server.db.query(
-          "SELECT id, at, author, length(data) FROM doc_history WHERE session_id = $1 ORDER BY id",
-          [sessionId],
-        ),
-      ),
-    );
     expect((await seek(back, sessionId, before)).files).toEqual([]);
     for (const { at, text } of moments) {
       const frame = await seek(back, sessionId, at);
