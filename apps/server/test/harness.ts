@@ -7,6 +7,7 @@ import { Writable } from "node:stream";
 import { type AuthResponse, AuthResponseSchema } from "@ensemble/protocol";
 import { io as connect, type ManagerOptions } from "socket.io-client";
 import msgpackParser from "socket.io-msgpack-parser";
+import { afterAll, beforeAll } from "vitest";
 import { createApp } from "../src/app";
 import { type Db, openDatabase } from "../src/db/index";
 import { migrate } from "../src/db/migrate";
@@ -43,6 +44,22 @@ export async function openTestDb(
       await db.exec(`DROP SCHEMA ${schema} CASCADE`);
       await db.close();
     },
+  };
+}
+
+/**
+ * A migrated database for the enclosing `describe`: opened before its tests, dropped after them;
+ * the getter gives it to a test.
+ */
+export function useTestDb(kind: DbKind): () => Db {
+  let opened: { db: Db; drop: () => Promise<void> } | undefined;
+  beforeAll(async () => {
+    opened = await openTestDb(kind);
+  });
+  afterAll(() => opened?.drop());
+  return () => {
+    if (!opened) throw new Error("The test database is opened in beforeAll: call this inside a test");
+    return opened.db;
   };
 }
 

@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it, onTestFinished } from "vites
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
 import { editorPool, waitFor } from "../../../test/collabClient";
-import { buildSession, DATABASES, openTestDb, startTestServer, type TestServer } from "../../../test/harness";
+import { buildSession, DATABASES, startTestServer, type TestServer, useTestDb } from "../../../test/harness";
 import type { Db } from "../../db/index";
 import { createLogger } from "../../logger";
 import { COMPACTION } from "./docWriter";
@@ -81,14 +81,10 @@ describe.each(DATABASES)("a session loaded from its snapshot on %s", (kind) => {
 });
 
 describe.each(DATABASES)("idle compaction on %s", (kind) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, drop } = await openTestDb(kind));
-  });
-  afterAll(() => drop());
+  const testDb = useTestDb(kind);
 
   it("folds the log into a snapshot after a quiet spell, keeping an update that came during it", async () => {
+    const db = testDb();
     const sessionId = `idle-${kind}-${Date.now()}`;
     await db.query("INSERT INTO sessions (id, title) VALUES ($1, 'idle')", [sessionId]);
     const repo = createDocRepo(db);

@@ -1,9 +1,9 @@
 import { CollabClient, fileIdAt } from "@ensemble/collab";
 import { LANGUAGE_MAIN_FILES } from "@ensemble/protocol";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { DATABASES, openTestDb } from "../../../test/harness";
+import { DATABASES, useTestDb } from "../../../test/harness";
 import type { Db } from "../../db/index";
 import { createLogger } from "../../logger";
 import { COMPACTION } from "./docWriter";
@@ -61,14 +61,10 @@ async function startNode(db: Db, sessionId: string, name: string) {
 const settle = () => new Promise((resolve) => setTimeout(resolve, 120));
 
 describe.each(DATABASES)("two nodes writing one session on %s", (kind) => {
-  let db: Db;
-  let drop: () => Promise<void>;
-  beforeAll(async () => {
-    ({ db, drop } = await openTestDb(kind));
-  });
-  afterAll(() => drop());
+  const testDb = useTestDb(kind);
 
   it("loses no update when both compact in turn: the stored document holds every keystroke once", async () => {
+    const db = testDb();
     const sessionId = `two-${kind}-${Date.now()}`;
     await db.query("INSERT INTO sessions (id, title) VALUES ($1, 'two writers')", [sessionId]);
     // A loads (and stores the new document) first, so both nodes share its files.
