@@ -57,6 +57,11 @@ const EnvSchema = z.object({
     .regex(/^[\w.:-]{1,64}$/, "must be 1 to 64 letters, digits, '.', ':', '_' or '-'")
     .default(() => `${os.hostname()}-${process.pid}`),
   /**
+   * How many times a minute one session may be handed from node to node when two serve it
+   * (cluster/leases.ts); past it both serve it until the minute is over. 0: never hand over.
+   */
+  SESSION_HANDOVER_MAX: z.coerce.number().int().min(0).max(100).default(3),
+  /**
    * On SIGTERM, how long `/api/health` answers 503 before the sockets are closed, so the
    * balancer has marked the node down and sends their reconnects elsewhere. Unset: 3000 ms
    * in cluster mode, 0 otherwise.

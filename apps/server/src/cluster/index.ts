@@ -29,7 +29,7 @@ export interface Cluster {
  * Redis; without it, their in-process equivalents.
  */
 export function createCluster(
-  config: { REDIS_URL?: string | undefined; NODE_ID: string },
+  config: { REDIS_URL?: string | undefined; NODE_ID: string; SESSION_HANDOVER_MAX?: number | undefined },
   logger: Logger,
 ): Cluster {
   const { REDIS_URL: url, NODE_ID: nodeId } = config;
@@ -47,7 +47,9 @@ export function createCluster(
   const state = connectRedis(url, logger, "cluster state");
   const pub = connectRedis(url, logger, "socket.io adapter", true);
   const sub = pub.duplicate();
-  const ownership = redisOwnership(state, nodeId, logger);
+  // Subscribed to the lease announcements: a connection in subscriber mode serves nothing else.
+  const leaseEvents = connectRedis(url, logger, "session handover", true);
+  const ownership = redisOwnership(state, leaseEvents, nodeId, logger, config.SESSION_HANDOVER_MAX);
   return {
     nodeId,
     isCluster: true,
@@ -55,11 +57,11 @@ export function createCluster(
     flights: redisFlight(state, logger),
     ownership,
     ready: async () => {
-      await Promise.all([redisReady(state), redisReady(pub), redisReady(sub)]);
+      await Promise.all([state, pub, sub, leaseEvents].map(redisReady));
     },
     async close() {
       await ownership.close();
-      await Promise.all([closeRedis(state), closeRedis(pub), closeRedis(sub)]);
+      await Promise.all([state, pub, sub, leaseEvents].map(closeRedis));
     },
   };
 }

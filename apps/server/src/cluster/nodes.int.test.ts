@@ -7,7 +7,7 @@ import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { buildSession, buildUser, startTestServer, type TestServer } from "../../test/harness";
 import { createLogger } from "../logger";
 import { redisFlight } from "./flights";
-import { LEASE_TTL_MS, leaseKey, redisOwnership } from "./leases";
+import { HANDOVER_AFTER_MS, handoverKey, LEASE_TTL_MS, leaseKey, redisOwnership } from "./leases";
 
 // The machine's Redis: these tests fail, not skip, without it (the test setup provides it).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -17,7 +17,8 @@ describe("two nodes sharing PostgreSQL and Redis", () => {
   const editors: TestEditor[] = [];
 
   beforeAll(async () => {
-    const env = { REDIS_URL, RUN_RATE_MAX: "3", RUN_RATE_WINDOW_SECONDS: "600" };
+    // Handover off: these tests keep one session on both nodes on purpose (a stale route).
+    const env = { REDIS_URL, RUN_RATE_MAX: "3", RUN_RATE_WINDOW_SECONDS: "600", SESSION_HANDOVER_MAX: "0" };
     const first = await startTestServer("postgres", { ...env, NODE_ID: "node-a" });
     const second = await startTestServer("postgres", { ...env, NODE_ID: "node-b" }, { db: first.db });
     nodes = [first, second];
@@ -149,26 +150,85 @@ describe("single flight through Redis", () => {
 });
 
 describe("session leases in Redis", () => {
+  const logger = createLogger("silent");
+  const connections: Redis[] = [];
+  /** A node's ownership on its own two connections (state, and the announcements'). */
+  const ownershipOf = (nodeId: string, maxHandovers?: number) => {
+    const [state, events] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
+    connections.push(state, events);
+    return redisOwnership(state, events, nodeId, logger, maxHandovers);
+  };
+  afterAll(() => {
+    for (const connection of connections) connection.disconnect();
+  });
+
   it("gives a session one owner; another node serving it takes the lease once the owner lets go", async () => {
-    const logger = createLogger("silent");
-    const [one, two] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
-    const [a, b] = [redisOwnership(one, "lease-a", logger), redisOwnership(two, "lease-b", logger)];
+    const [a, b] = [ownershipOf("lease-a", 0), ownershipOf("lease-b", 0)];
+    const redis = connections[0] as Redis;
     const sessionId = `lease-${randomUUID()}`;
     await a.claim(sessionId);
     await b.claim(sessionId);
     expect(a.owns(sessionId)).toBe(true);
     expect(b.owns(sessionId)).toBe(false);
-    expect((await one.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-a");
+    expect((await redis.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-a");
     await a.release(sessionId);
     expect(a.owns(sessionId)).toBe(false);
-    // B retries at its next renewal tick.
+    // B retries at its next try.
     await waitFor(() => b.owns(sessionId), LEASE_TTL_MS, "the lease to move");
-    expect((await one.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-b");
+    expect((await redis.get(leaseKey(sessionId)))?.split(" ")[0]).toBe("lease-b");
     await b.close();
-    expect(await one.get(leaseKey(sessionId))).toBeNull();
+    expect(await redis.get(leaseKey(sessionId))).toBeNull();
     await a.close();
-    one.disconnect();
-    two.disconnect();
+  });
+
+  it("onHandover: the owner hands over once another node has served the session for a while", async () => {
+    const [a, b] = [ownershipOf("hand-a"), ownershipOf("hand-b")];
+    const sessionId = `handover-${randomUUID()}`;
+    const handed: number[] = [];
+    a.onHandover((id) => {
+      if (id === sessionId) handed.push(Date.now());
+    });
+    await a.claim(sessionId);
+    const contested = Date.now();
+    await b.claim(sessionId);
+    await waitFor(() => handed.length > 0, 5000, "the handover");
+    // Not before the hysteresis: a moment's second server does not move a session.
+    expect((handed[0] ?? 0) - contested).toBeGreaterThanOrEqual(HANDOVER_AFTER_MS);
+    expect(a.owns(sessionId)).toBe(true);
+    // The room unloads after its clients left, which lets the lease go: B takes it.
+    await a.release(sessionId);
+    await waitFor(() => b.owns(sessionId), 2000, "the new owner");
+    await Promise.all([a.close(), b.close()]);
+  });
+
+  it("hands one session over at most SESSION_HANDOVER_MAX times a minute, however the nodes bounce it", async () => {
+    const max = 2;
+    const [a, b] = [ownershipOf("bounce-a", max), ownershipOf("bounce-b", max)];
+    const sessionId = `bounce-${randomUUID()}`;
+    let handovers = 0;
+    // Each node reloads the session at once after giving it up (as a client reaching it
+    // directly would make it): without a bound this would go on for ever.
+    for (const [node, other] of [
+      [a, b],
+      [b, a],
+    ] as const) {
+      node.onHandover((id) => {
+        handovers += 1;
+        void node.release(id).then(async () => {
+          await waitFor(() => other.owns(id), 2000, "the other node's lease");
+          await node.claim(id);
+        });
+      });
+    }
+    await a.claim(sessionId);
+    await b.claim(sessionId);
+    await waitFor(() => handovers === max, 10_000, `${max} handovers`);
+    // The budget is spent: both nodes go on serving, one of them holding the lease.
+    await new Promise((resolve) => setTimeout(resolve, 3 * HANDOVER_AFTER_MS));
+    expect(handovers).toBe(max);
+    expect(a.owns(sessionId) !== b.owns(sessionId)).toBe(true);
+    expect(Number(await (connections[0] as Redis).get(handoverKey(sessionId)))).toBe(max + 1);
+    await Promise.all([a.close(), b.close()]);
   });
 });
 

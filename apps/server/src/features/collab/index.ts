@@ -83,6 +83,12 @@ export function createCollabFeature(
     undefined,
     ownership,
   );
+  // Another node serves this session too, where the balancer sends its new connections now:
+  // closing our sockets of it (and so their lanes) brings its clients there through the
+  // balancer; the last one out unloads the room, which stores it and lets the lease go.
+  // `true` closes the connection itself, so the browser reconnects (its first try comes 0.5-1.5 s
+  // later, socket.io's backoff) and resyncs, merging what was typed meanwhile.
+  ownership?.onHandover((sessionId) => io.local.in(sessionRoom(sessionId)).disconnectSockets(true));
   const presences = new Map<string, Presence>();
   io.on("connection", (socket) =>
     registerCollabSocket(socket, { io, sessions, rooms, presences, lanes, laneMembers, lobby, logger }),
