@@ -2,6 +2,7 @@ import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
   clusterDatabase,
+  clusterPorts,
   type NodeProcess,
   pollUntil,
   startBalancer,
@@ -13,9 +14,8 @@ import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { apiClient, buildSession } from "../../test/harness";
 import { leaseKey } from "./leases";
 
-// Ports of this suite (docs: cluster tests use 8500 and up): the balancer, then three nodes.
-const LB_PORT = 8510;
-const NODE_PORTS = [8511, 8512, 8513] as const;
+// The balancer, then three nodes: CLUSTER_PORT_BASE + 10 to 13 (8510-8513 by default).
+const { balancer: LB_PORT, nodes: NODE_PORTS } = clusterPorts(10);
 /** Failover trials; CI runs a few, `CLUSTER_FAILOVER_TRIALS=20` runs the issue's twenty. */
 const TRIALS = Number(process.env.CLUSTER_FAILOVER_TRIALS ?? 2);
 const SESSIONS = 10;

@@ -104,7 +104,6 @@ export function redisOwnership(
       entry.isOwner = entry.isOwner
         ? await lock.renew(key, entry.token, LEASE_TTL_MS)
         : await lock.acquire(key, entry.token, LEASE_TTL_MS);
-      if (entry.isOwner) entry.contestedSince = undefined;
     } catch {
       // Redis is away: keep what we believed; the lease runs out by itself if we never renew.
     }
@@ -164,7 +163,12 @@ export function redisOwnership(
   return {
     async claim(sessionId) {
       if (served.has(sessionId)) return;
-      const entry: Served = { token: `${nodeId} ${TokenLock.token()}`, isOwner: false, isHandingOver: false, quietUntil: 0 };
+      const entry: Served = {
+        token: `${nodeId} ${TokenLock.token()}`,
+        isOwner: false,
+        isHandingOver: false,
+        quietUntil: 0,
+      };
       served.set(sessionId, entry);
       await contest(sessionId, entry);
       if (!entry.isOwner) logger.info({ sessionId }, "serving a session another node still leases");

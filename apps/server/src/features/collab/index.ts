@@ -86,9 +86,13 @@ export function createCollabFeature(
   // Another node serves this session too, where the balancer sends its new connections now:
   // closing our sockets of it (and so their lanes) brings its clients there through the
   // balancer; the last one out unloads the room, which stores it and lets the lease go.
-  // `true` closes the connection itself, so the browser reconnects (its first try comes 0.5-1.5 s
-  // later, socket.io's backoff) and resyncs, merging what was typed meanwhile.
-  ownership?.onHandover((sessionId) => io.local.in(sessionRoom(sessionId)).disconnectSockets(true));
+  // The connection is closed under the socket, not the socket disconnected: socket.io's client
+  // takes a server's disconnect as final, but reconnects after a lost connection (its first
+  // try 0.5-1.5 s later, its backoff) and resyncs, merging what was typed meanwhile.
+  ownership?.onHandover((sessionId) => {
+    for (const socketId of io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? [])
+      io.sockets.sockets.get(socketId)?.conn.close();
+  });
   const presences = new Map<string, Presence>();
   io.on("connection", (socket) =>
     registerCollabSocket(socket, { io, sessions, rooms, presences, lanes, laneMembers, lobby, logger }),
