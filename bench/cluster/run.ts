@@ -4,16 +4,23 @@
 // (BENCH_DATABASE_URL, required). Writes results.json and RESULTS.md beside this file.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
+import { type NodeProcess, startBalancer, startNode, stopNode } from "../../scripts/cluster/harness";
 import { createSession, register } from "../collab/documents";
 import { freePort } from "../collab/servers";
 import { type Summary, sleep, summarize } from "../collab/stats";
 import { type Counters, connectClient } from "../collab/transports";
-import { type Running, startBalancer, startNode, stop } from "./nodes";
 import { textNameOf, textOf } from "./typing";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;
 if (!DATABASE_URL) throw new Error("set BENCH_DATABASE_URL to a PostgreSQL database the bench may fill");
-const env = { DATABASE_URL, REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379" };
+const env = {
+  REDIS_URL: process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379",
+  NODE_ENV: "production",
+  DATA_DIR: path.resolve(import.meta.dirname, "../../data/bench-cluster"),
+};
+/** Starts the production bundle (run `npm run build` first) as cluster node `id`. */
+const startBenchNode = (id: string, port: number) =>
+  startNode({ id, port, databaseUrl: DATABASE_URL ?? "", main: "dist" }, env);
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 20);
 const DWELL_MS = Number(process.env.BENCH_DWELL_S ?? 15) * 1000;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -65,7 +72,7 @@ type Pair = Awaited<ReturnType<typeof openPair>>;
 /** Keystroke latency with the same load on one node, directly and through HAProxy. */
 async function measureLatency(): Promise<{ direct: Summary; balanced: Summary; rounds: object[] }> {
   const port = await freePort();
-  const node = await startNode("bench-node", port, env);
+  const node = await startBenchNode("bench-node", port);
   const balancer = await startBalancer(await freePort(), [port, port, port]);
   const token = await register(node.url, "cluster-bench");
   const all = { direct: [] as number[], balanced: [] as number[] };
@@ -97,17 +104,17 @@ async function measureLatency(): Promise<{ direct: Summary; balanced: Summary; r
       }
     }
   } finally {
-    await stop(balancer);
-    await stop(node);
+    await balancer.stop();
+    await stopNode(node);
   }
   return { direct: summarize(all.direct), balanced: summarize(all.balanced), rounds };
 }
 
 /** Kills the node of some sessions with SIGKILL; times each until a keystroke typed after the kill arrives. */
 async function measureFailover(): Promise<{ editableAgain: Summary; kills: object[] }> {
-  const ports = [await freePort(), await freePort(), await freePort()];
-  const nodes: Running[] = [];
-  for (const [i, port] of ports.entries()) nodes[i] = await startNode(`node${i + 1}`, port, env);
+  const ports = [await freePort(), await freePort(), await freePort()] as const;
+  const nodes: NodeProcess[] = [];
+  for (const [i, port] of ports.entries()) nodes[i] = await startBenchNode(`node${i + 1}`, port);
   const balancer = await startBalancer(await freePort(), ports);
   const token = await register(balancer.url, "failover-bench");
   const times: number[] = [];
@@ -124,7 +131,7 @@ async function measureFailover(): Promise<{ editableAgain: Summary; kills: objec
       }, KEY_INTERVAL_MS);
       await sleep(1000);
       const killedAt = performance.now();
-      await stop(nodes[victim] as Running, "SIGKILL");
+      await stopNode(nodes[victim] as NodeProcess, "SIGKILL");
       // Keystrokes typed before it was gone may still have been served by it.
       const deadAt = performance.now();
       // The victim's sessions are those whose clients lose their connection; the others
@@ -147,12 +154,12 @@ async function measureFailover(): Promise<{ editableAgain: Summary; kills: objec
         `kill ${kill}: node${victim + 1}, ${moving.length} sessions moved, ${pending.size} not back`,
       );
       for (const pair of pairs) pair.close();
-      nodes[victim] = await startNode(`node${victim + 1}`, ports[victim] as number, env);
+      nodes[victim] = await startBenchNode(`node${victim + 1}`, ports[victim] as number);
       await sleep(3000);
     }
   } finally {
-    await stop(balancer);
-    for (const node of nodes) await stop(node);
+    await balancer.stop();
+    for (const node of nodes) await stopNode(node);
   }
   return { editableAgain: summarize(times), kills };
 }

@@ -1,82 +1,34 @@
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  clusterDatabase,
-  clusterPorts,
-  type NodeProcess,
-  pollUntil,
-  startBalancer,
-  startNodeProcess,
-  TEST_REDIS_URL,
-  upNodes,
-} from "../../test/cluster";
+import { describe, expect, it } from "vitest";
+import { pollUntil, upNodes, useCluster } from "../../test/cluster";
 import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { apiClient, buildSession } from "../../test/harness";
-import { leaseKey } from "./leases";
 
-// The balancer, then three nodes: CLUSTER_PORT_BASE + 10 to 13 (8510-8513 by default).
-const { balancer: LB_PORT, nodes: NODE_PORTS } = clusterPorts(10);
 /** Failover trials; CI runs a few, `CLUSTER_FAILOVER_TRIALS=20` runs the issue's twenty. */
 const TRIALS = Number(process.env.CLUSTER_FAILOVER_TRIALS ?? 2);
 const SESSIONS = 10;
 const TYPISTS = 3;
 
 describe("three nodes behind HAProxy", () => {
-  let database: Awaited<ReturnType<typeof clusterDatabase>>;
-  let balancer: Awaited<ReturnType<typeof startBalancer>>;
-  const nodes: NodeProcess[] = [];
-  const redis = new Redis(TEST_REDIS_URL);
-  const editors: TestEditor[] = [];
-
-  const startNode = async (index: number) => {
-    nodes[index] = await startNodeProcess(`node${index + 1}`, NODE_PORTS[index] ?? 0, database.url);
-  };
-  /** The node id that holds a session's lease now (undefined: none). */
-  const owner = async (sessionId: string) => (await redis.get(leaseKey(sessionId)))?.split(" ")[0];
+  // The balancer, then three nodes: CLUSTER_PORT_BASE + 10 to 13 (8510-8513 by default).
+  const cluster = useCluster(10);
+  const { nodes, editors, owner, startNode } = cluster;
 
   /** `SESSIONS` sessions with `TYPISTS` guests each, connected through the balancer. */
   const openSessions = async (browserBackoff = false) => {
-    const api = apiClient(balancer.url);
     const sessions: { sessionId: string; hostToken: string; typists: TestEditor[] }[] = [];
     for (let s = 0; s < SESSIONS; s++) {
-      const { sessionId, host } = await buildSession(api, `cluster ${s}`);
-      const typists: TestEditor[] = [];
-      for (let t = 0; t < TYPISTS; t++) {
-        const editor = await openEditor(balancer.url, undefined, {
-          route: sessionId,
-          lane: true,
-          reconnection: true,
-          browserBackoff,
-        });
-        editors.push(editor);
-        typists.push(editor);
-        const joined = await editor.join(sessionId);
-        if (!joined.ok) throw new Error(`join failed: ${joined.error.message}`);
-      }
-      sessions.push({ sessionId, hostToken: host.token, typists });
+      const { sessionId, host } = await buildSession(apiClient(cluster.balancer.url), `cluster ${s}`);
+      sessions.push({
+        sessionId,
+        hostToken: host.token,
+        typists: await cluster.openTypists(sessionId, TYPISTS, browserBackoff),
+      });
     }
-    for (const { typists } of sessions)
-      for (const typist of typists) await waitFor(() => typist.lane() !== undefined, 10_000, "the lane");
     return sessions;
   };
   const closeSessions = async (sessions: { typists: TestEditor[] }[]) => {
     for (const { typists } of sessions) for (const typist of typists) await typist.close();
   };
-
-  beforeAll(async () => {
-    database = await clusterDatabase();
-    await Promise.all(NODE_PORTS.map((_, i) => startNode(i)));
-    balancer = await startBalancer(LB_PORT, NODE_PORTS);
-  }, 90_000);
-
-  afterAll(async () => {
-    await Promise.all(editors.map((e) => e.close().catch(() => {})));
-    balancer?.child.kill("SIGTERM");
-    for (const node of nodes) node?.child.kill("SIGKILL");
-    await Promise.all(nodes.map((node) => node?.exited));
-    redis.disconnect();
-    await database?.drop();
-  });
 
   it("puts every socket and lane of one session on one node, and spreads sessions over the nodes", async () => {
     const sessions = await openSessions();
@@ -99,7 +51,7 @@ describe("three nodes behind HAProxy", () => {
     first?.typists[0]?.file().insert(0, "routed;");
     for (const typist of first?.typists ?? []) await waitFor(() => typist.text().startsWith("routed;"));
     // REST under /api/session/<id>/ goes to the session's node too: git there needs its live files.
-    const api = apiClient(balancer.url);
+    const api = apiClient(cluster.balancer.url);
     for (let i = 0; i < 6; i++) {
       const git = await api.post(`/api/session/${first?.sessionId}/git`, { op: "status" }, first?.hostToken);
       expect(git.status).toBe(200);
@@ -146,7 +98,7 @@ describe("three nodes behind HAProxy", () => {
   it.each(Array.from({ length: TRIALS }, (_, trial) => trial))(
     "failover trial %i: a node killed mid-typing, every client reconnects through HAProxy and all converge with every keystroke",
     async (trial) => {
-      await pollUntil(async () => (await upNodes(balancer.url)).size === 3, 30_000);
+      await pollUntil(async () => (await upNodes(cluster.balancer.url)).size === 3, 30_000);
       const sessions = await openSessions();
       const holders = await Promise.all(sessions.map(({ sessionId }) => owner(sessionId)));
       // The node of this trial (trials go round the three), unless it got no session this time.
@@ -203,7 +155,10 @@ describe("three nodes behind HAProxy", () => {
       // What a newcomer loads from the survivor (stored and live) holds every keystroke too.
       const [sample] = sessions;
       if (sample) {
-        const late = await openEditor(balancer.url, undefined, { route: sample.sessionId, lane: true });
+        const late = await openEditor(cluster.balancer.url, undefined, {
+          route: sample.sessionId,
+          lane: true,
+        });
         editors.push(late);
         expect((await late.join(sample.sessionId)).ok).toBe(true);
         await waitFor(() => late.text() === sample.typists[0]?.text(), 10_000, "the newcomer's sync");

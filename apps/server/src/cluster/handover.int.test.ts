@@ -1,76 +1,26 @@
-import { Redis } from "ioredis";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type Balancer,
-  clusterDatabase,
-  clusterPorts,
-  type NodeProcess,
-  nodeHealth,
-  pollUntil,
-  startBalancer,
-  startNodeProcess,
-  TEST_REDIS_URL,
-} from "../../test/cluster";
-import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
+import { describe, expect, it } from "vitest";
+import { nodeHealth, pollUntil, useCluster } from "../../test/cluster";
+import { openEditor, waitFor } from "../../test/collabClient";
 import { apiClient, buildSession } from "../../test/harness";
-import { HANDOVER_AFTER_MS, handoverKey, leaseKey } from "./leases";
+import { HANDOVER_AFTER_MS, handoverKey } from "./leases";
 
-// The balancer, then three nodes: CLUSTER_PORT_BASE + 20 to 23 (8520-8523 by default).
-const { balancer: LB_PORT, nodes: NODE_PORTS } = clusterPorts(20);
-/** Handover trials; CI runs two, `CLUSTER_HANDOVER_TRIALS=10` measures more. */
+/** Handover trials; CI runs two, `CLUSTER_HANDOVER_TRIALS=20` measures more. */
 const TRIALS = Number(process.env.CLUSTER_HANDOVER_TRIALS ?? 2);
 const TYPISTS = 3;
 
 describe("a session served by two nodes after the balancer's ring changed", () => {
-  let database: Awaited<ReturnType<typeof clusterDatabase>>;
-  let balancer: Balancer;
-  const nodes: NodeProcess[] = [];
-  const redis = new Redis(TEST_REDIS_URL);
-  const editors: TestEditor[] = [];
-  /** The node id holding a session's lease now (undefined: none). */
-  const owner = async (sessionId: string) => (await redis.get(leaseKey(sessionId)))?.split(" ")[0];
-  /** `TYPISTS` guests of the session, connected through the balancer with the browser's backoff. */
-  const openTypists = async (sessionId: string) => {
-    const group: TestEditor[] = [];
-    for (let t = 0; t < TYPISTS; t++) {
-      const editor = await openEditor(balancer.url, undefined, {
-        route: sessionId,
-        lane: true,
-        reconnection: true,
-        browserBackoff: true,
-      });
-      editors.push(editor);
-      group.push(editor);
-      const joined = await editor.join(sessionId);
-      if (!joined.ok) throw new Error(`join failed: ${joined.error.message}`);
-    }
-    for (const editor of group) await waitFor(() => editor.lane() !== undefined, 10_000, "the lane");
-    return group;
-  };
-
-  beforeAll(async () => {
-    database = await clusterDatabase();
-    for (const [index, port] of NODE_PORTS.entries())
-      nodes.push(await startNodeProcess(`node${index + 1}`, port, database.url));
-    balancer = await startBalancer(LB_PORT, NODE_PORTS);
-  }, 90_000);
-
-  afterAll(async () => {
-    await Promise.all(editors.map((e) => e.close().catch(() => {})));
-    await balancer?.stop();
-    for (const node of nodes) node.child.kill("SIGKILL");
-    await Promise.all(nodes.map((node) => node.exited));
-    redis.disconnect();
-    await database?.drop();
-  });
+  // The balancer, then three nodes: CLUSTER_PORT_BASE + 20 to 23 (8520-8523 by default).
+  const cluster = useCluster(20);
+  const { nodes, redis, editors, owner } = cluster;
+  const openTypists = (sessionId: string) => cluster.openTypists(sessionId, TYPISTS, true);
 
   it.each(Array.from({ length: TRIALS }, (_, trial) => trial))(
     "trial %i: the old owner's clients move to the node the balancer routes to now; everyone converges with every keystroke",
     async (trial) => {
-      const api = apiClient(balancer.url);
+      const api = apiClient(cluster.balancer.url);
       const { sessionId } = await buildSession(api, `handover ${trial}`);
       // Where the ring puts the session: a probe loads it there, then leaves.
-      const probe = await openEditor(balancer.url, undefined, { route: sessionId });
+      const probe = await openEditor(cluster.balancer.url, undefined, { route: sessionId });
       expect((await probe.join(sessionId)).ok).toBe(true);
       await pollUntil(async () => (await owner(sessionId)) !== undefined, 5000, "the probe's lease");
       const homeId = (await owner(sessionId)) ?? "";
@@ -84,7 +34,7 @@ describe("a session served by two nodes after the balancer's ring changed", () =
 
       // The session's node goes out of the ring (a failed health check): the first group
       // lands on the next node of the ring, which takes the lease.
-      await balancer.command(`disable server nodes/${homeId}`);
+      await cluster.balancer.command(`disable server nodes/${homeId}`);
       const early = await openTypists(sessionId);
       const earlyOwner = await owner(sessionId);
       expect(earlyOwner).toBeDefined();
@@ -121,10 +71,10 @@ describe("a session served by two nodes after the balancer's ring changed", () =
       await new Promise((resolve) => setTimeout(resolve, 500));
 
       // It comes back: new connections go to it, the first group's stay where they are.
-      await balancer.command(`enable server nodes/${homeId}`);
+      await cluster.balancer.command(`enable server nodes/${homeId}`);
       await pollUntil(
         async () =>
-          (await balancer.command("show servers state nodes")).includes(` ${homeId} 127.0.0.1 2 0 `),
+          (await cluster.balancer.command("show servers state nodes")).includes(` ${homeId} 127.0.0.1 2 0 `),
         10_000,
         "the node back in the ring",
       );
@@ -183,7 +133,7 @@ describe("a session served by two nodes after the balancer's ring changed", () =
   );
 
   it("bounds the handovers of a session whose clients reach two nodes directly: then both serve it and lose nothing", async () => {
-    const api = apiClient(balancer.url);
+    const api = apiClient(cluster.balancer.url);
     const { sessionId } = await buildSession(api, "forged");
     // Each client reconnects to its own node, whatever the balancer says: without a bound the
     // two nodes would hand the session back and forth for ever.
@@ -217,7 +167,7 @@ describe("a session served by two nodes after the balancer's ring changed", () =
     await b.close();
     // Both nodes stored what they served: a newcomer loads both edits.
     await pollUntil(async () => (await owner(sessionId)) === undefined, 10_000, "both rooms to unload");
-    const late = await openEditor(balancer.url, undefined, { route: sessionId, lane: true });
+    const late = await openEditor(cluster.balancer.url, undefined, { route: sessionId, lane: true });
     editors.push(late);
     expect((await late.join(sessionId)).ok).toBe(true);
     await waitFor(
