@@ -76,7 +76,8 @@ suite(
   playwrightCounts,
 );
 
-// The cluster walk: three production nodes behind HAProxy, started by the spec itself.
+// The cluster walks (offline merge through the balancer, then failover): three production nodes
+// behind HAProxy, started by the config's global setup.
 const clusterReport = path.join(out, "e2e-cluster.json");
 suite(
   "end-to-end cluster",

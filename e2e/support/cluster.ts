@@ -17,12 +17,16 @@ const POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0
 export const CLUSTER_PORTS = clusterPorts(40);
 export const CLUSTER_URL = `http://127.0.0.1:${CLUSTER_PORTS.balancer}`;
 
+/** Where the global setup leaves the nodes' process ids for the specs (they run in workers). */
+const PIDS_VARIABLE = "E2E_CLUSTER_PIDS";
+
 /**
  * Three production nodes (serving the e2e web build) on a fresh PostgreSQL schema and the
  * machine's Redis, behind HAProxy with our configuration: the cluster an operator starts
- * with scripts/cluster.sh, with each process's handle kept so a test can kill one.
+ * with scripts/cluster.sh. Started once for the cluster config (support/clusterSetup.ts);
+ * answers what stops it.
  */
-export async function startCluster() {
+export async function startCluster(): Promise<() => Promise<void>> {
   const schema = `e2e_cluster_${randomBytes(5).toString("hex")}`;
   const admin = new pg.Client({ connectionString: POSTGRES_URL });
   await admin.connect();
@@ -45,22 +49,26 @@ export async function startCluster() {
     nodes.push(await startNode(options, env));
   }
   const balancer: Balancer = await startBalancer(CLUSTER_PORTS.balancer, CLUSTER_PORTS.nodes);
-  return {
-    /** The node (0-2) holding a live session now, when a test has one session live at a time. */
-    async liveNode(): Promise<number> {
-      for (const [index, node] of nodes.entries())
-        if (((await nodeHealth(node.url))?.liveSessions ?? 0) > 0) return index;
-      return -1;
-    },
-    kill(index: number) {
-      nodes[index]?.child.kill("SIGKILL");
-    },
-    async stop() {
-      await balancer.stop();
-      for (const node of nodes) node.child.kill("SIGKILL");
-      await Promise.all(nodes.map((node) => node.exited));
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
-      await admin.end();
-    },
+  process.env[PIDS_VARIABLE] = nodes.map((node) => node.child.pid).join(",");
+  return async () => {
+    await balancer.stop();
+    for (const node of nodes) node.child.kill("SIGKILL");
+    await Promise.all(nodes.map((node) => node.exited));
+    await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+    await admin.end();
   };
+}
+
+/** The node (0-2) holding a live session now, when a test has one session live at a time. */
+export async function liveNode(): Promise<number> {
+  for (const [index, port] of CLUSTER_PORTS.nodes.entries())
+    if (((await nodeHealth(`http://127.0.0.1:${port}`))?.liveSessions ?? 0) > 0) return index;
+  return -1;
+}
+
+/** Kills node `index` (0-2) with SIGKILL, as a crash would; it stays down for the rest of the run. */
+export function killNode(index: number): void {
+  const pid = Number(process.env[PIDS_VARIABLE]?.split(",")[index]);
+  if (!pid) throw new Error(`no pid for node ${index}: is the cluster's global setup running?`);
+  process.kill(pid, "SIGKILL");
 }

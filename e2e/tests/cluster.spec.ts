@@ -1,16 +1,8 @@
 import { expect, request as playwrightRequest, test } from "@playwright/test";
-import { CLUSTER_URL, startCluster } from "../support/cluster";
+import { CLUSTER_URL, killNode, liveNode } from "../support/cluster";
 import { createHostedSession, EditorScreen, expectConverged, signInContext } from "../support/editor";
 
-let cluster: Awaited<ReturnType<typeof startCluster>> | undefined;
-
-test.beforeAll(async () => {
-  cluster = await startCluster();
-});
-test.afterAll(async () => {
-  await cluster?.stop();
-});
-
+// The cluster is the config's (support/clusterSetup.ts); this walk runs last, as it kills a node.
 test("two browsers keep editing through their node's death: they reconnect through HAProxy and converge", async ({
   browser,
 }) => {
@@ -30,9 +22,9 @@ test("two browsers keep editing through their node's death: they reconnect throu
   await hostScreen.type("/*before*/");
   await expectConverged([hostScreen, guestScreen], (text) => text.includes("/*before*/"));
 
-  const node = await cluster?.liveNode();
+  const node = await liveNode();
   expect(node).toBeGreaterThanOrEqual(0);
-  cluster?.kill(node ?? 0);
+  killNode(node);
   // Both type while their node is gone; the edits wait in their documents.
   await hostScreen.type("/*host-during*/");
   await guestScreen.caretToEndOf(2);
@@ -43,7 +35,7 @@ test("two browsers keep editing through their node's death: they reconnect throu
   await expectConverged([hostScreen, guestScreen], (text) =>
     ["/*before*/", "/*host-during*/", "/*guest-during*/", "/*after*/"].every((mark) => text.includes(mark)),
   );
-  const moved = await cluster?.liveNode();
+  const moved = await liveNode();
   expect(moved).not.toBe(node);
   await hostContext.close();
   await guestContext.close();
