@@ -6,6 +6,7 @@ import {
   clusterPorts,
   type NodeProcess,
   nodeHealth,
+  runtimeCommand,
   startBalancer,
   startNode,
 } from "../../scripts/cluster/harness";
@@ -19,6 +20,7 @@ export const CLUSTER_URL = `http://127.0.0.1:${CLUSTER_PORTS.balancer}`;
 
 /** Where the global setup leaves the nodes' process ids for the specs (they run in workers). */
 const PIDS_VARIABLE = "E2E_CLUSTER_PIDS";
+const MASTER_VARIABLE = "E2E_CLUSTER_HAPROXY_MASTER";
 
 /**
  * Three production nodes (serving the e2e web build) on a fresh PostgreSQL schema and the
@@ -50,6 +52,7 @@ export async function startCluster(): Promise<() => Promise<void>> {
   }
   const balancer: Balancer = await startBalancer(CLUSTER_PORTS.balancer, CLUSTER_PORTS.nodes);
   process.env[PIDS_VARIABLE] = nodes.map((node) => node.child.pid).join(",");
+  process.env[MASTER_VARIABLE] = balancer.master;
   return async () => {
     await balancer.stop();
     for (const node of nodes) node.child.kill("SIGKILL");
@@ -59,10 +62,14 @@ export async function startCluster(): Promise<() => Promise<void>> {
   };
 }
 
+/** How many live sessions node `index` (0-2) holds (0 when it does not answer). */
+export async function liveSessionsOn(index: number): Promise<number> {
+  return (await nodeHealth(`http://127.0.0.1:${CLUSTER_PORTS.nodes[index] ?? 0}`))?.liveSessions ?? 0;
+}
+
 /** The node (0-2) holding a live session now, when a test has one session live at a time. */
 export async function liveNode(): Promise<number> {
-  for (const [index, port] of CLUSTER_PORTS.nodes.entries())
-    if (((await nodeHealth(`http://127.0.0.1:${port}`))?.liveSessions ?? 0) > 0) return index;
+  for (const index of CLUSTER_PORTS.nodes.keys()) if ((await liveSessionsOn(index)) > 0) return index;
   return -1;
 }
 
@@ -71,4 +78,11 @@ export function killNode(index: number): void {
   const pid = Number(process.env[PIDS_VARIABLE]?.split(",")[index]);
   if (!pid) throw new Error(`no pid for node ${index}: is the cluster's global setup running?`);
   process.kill(pid, "SIGKILL");
+}
+
+/** Puts node `index` (0-2) in the balancer's ring (`isIn`) or takes it out; its connections stay. */
+export async function setInRing(index: number, isIn: boolean): Promise<void> {
+  const master = process.env[MASTER_VARIABLE];
+  if (!master) throw new Error("no HAProxy master socket: is the cluster's global setup running?");
+  await runtimeCommand(master, `${isIn ? "enable" : "disable"} server nodes/node${index + 1}`);
 }

@@ -1,8 +1,65 @@
 import { expect, request as playwrightRequest, test } from "@playwright/test";
-import { CLUSTER_URL, killNode, liveNode } from "../support/cluster";
+import { CLUSTER_URL, killNode, liveNode, liveSessionsOn, setInRing } from "../support/cluster";
 import { createHostedSession, EditorScreen, expectConverged, signInContext } from "../support/editor";
 
 // The cluster is the config's (support/clusterSetup.ts); this walk runs last, as it kills a node.
+test("a session served by two nodes ends on the balancer's: the moved browser shows CONNECTING, never OFFLINE", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const request = await playwrightRequest.newContext({ baseURL: CLUSTER_URL });
+  const host = await createHostedSession(request, "handover");
+  const hostContext = await browser.newContext();
+  await signInContext(hostContext, host);
+  const guestContext = await browser.newContext();
+  const [hostScreen, guestScreen] = [
+    new EditorScreen(await hostContext.newPage()),
+    new EditorScreen(await guestContext.newPage()),
+  ];
+  await hostScreen.open(host.sessionId);
+  const home = await liveNode();
+  expect(home).toBeGreaterThanOrEqual(0);
+  // Every status the host's bar shows from now on (a test-side observer, not the app's).
+  await hostScreen.page.evaluate(() => {
+    const seen: string[] = [];
+    Object.assign(window, { statusesSeen: seen });
+    const read = () => document.querySelector("[data-testid=connection-status]")?.textContent ?? "";
+    setInterval(() => {
+      const now = read();
+      if (seen.at(-1) !== now) seen.push(now);
+    }, 20);
+  });
+  // The host's node leaves the ring (a flapping check) while its connections stay: the
+  // guest lands on another node, which then serves the session too.
+  await setInRing(home, false);
+  try {
+    await guestScreen.open(host.sessionId);
+    await hostScreen.caretToEndOf(1);
+    await hostScreen.type("/*host*/");
+    await guestScreen.caretToEndOf(2);
+    await guestScreen.type("/*guest*/");
+    await expectConverged(
+      [hostScreen, guestScreen],
+      (text) => text.includes("/*host*/") && text.includes("/*guest*/"),
+    );
+    // The host was handed to the guest's node: the session is live on that one node only.
+    await expect.poll(() => liveSessionsOn(home), { timeout: 15_000 }).toBe(0);
+    expect(await liveNode()).not.toBe(home);
+    await hostScreen.waitUntilLive();
+    const seen = await hostScreen.page.evaluate(
+      () => (window as unknown as { statusesSeen: string[] }).statusesSeen,
+    );
+    expect(seen).toContain("CONNECTING");
+    expect(seen).not.toContain("OFFLINE");
+    await hostScreen.type("/*after*/");
+    await expectConverged([hostScreen, guestScreen], (text) => text.includes("/*after*/"));
+  } finally {
+    await setInRing(home, true);
+  }
+  await hostContext.close();
+  await guestContext.close();
+});
+
 test("two browsers keep editing through their node's death: they reconnect through HAProxy and converge", async ({
   browser,
 }) => {

@@ -95,6 +95,8 @@ export interface Balancer {
   url: string;
   child: ChildProcess;
   output(): string;
+  /** The master CLI's socket, for `runtimeCommand` from another process. */
+  master: string;
   /** Sends a command to the worker's runtime API (say `disable server nodes/node1`); its answer. */
   command(line: string): Promise<string>;
   stop(): Promise<void>;
@@ -140,22 +142,27 @@ export async function startBalancer(
     url,
     child,
     output: () => text,
-    command: (line) =>
-      new Promise<string>((resolve, reject) => {
-        let answer = "";
-        const socket = net.connect(master, () => socket.end(`@1 ${line}\n`));
-        socket.on("data", (chunk) => {
-          answer += chunk.toString();
-        });
-        socket.on("end", () => resolve(answer));
-        socket.on("error", reject);
-      }),
+    master,
+    command: (line) => runtimeCommand(master, line),
     async stop() {
       child.kill("SIGTERM");
       await exited;
       rmSync(folder, { recursive: true, force: true });
     },
   };
+}
+
+/** Sends `line` to HAProxy's runtime API through its master CLI at `master`; its answer. */
+export function runtimeCommand(master: string, line: string): Promise<string> {
+  return new Promise<string>((resolve, reject) => {
+    let answer = "";
+    const socket = net.connect(master, () => socket.end(`@1 ${line}\n`));
+    socket.on("data", (chunk) => {
+      answer += chunk.toString();
+    });
+    socket.on("end", () => resolve(answer));
+    socket.on("error", reject);
+  });
 }
 
 /** The node ids that answer through the balancer (requests without a session go round robin). */

@@ -29,6 +29,8 @@ import { WorkspaceChannel } from "./workspaceChannel";
 
 /** How long a join or a language/end request may wait for its answer. */
 const ACK_TIMEOUT_MS = 15_000;
+/** How long a lost connection shows as CONNECTING before OFFLINE, while the browser is online. */
+const RECONNECT_GRACE_MS = 3000;
 
 export interface CollabSessionOptions {
   sessionId: string;
@@ -87,6 +89,7 @@ export class CollabSession {
   private lane: LaneClient | null = null;
   /** Bumped on every join and disconnect, so a late ack of an older connection is ignored. */
   private generation = 0;
+  private offlineTimer: ReturnType<typeof setTimeout> | undefined;
   private isDestroyed = false;
   private editorReady = false;
   /** When we last edited (this machine's clock), or null. */
@@ -186,6 +189,7 @@ export class CollabSession {
     window.removeEventListener("offline", this.handleOffline);
     window.removeEventListener("online", this.handleOnline);
     clearTimeout(this.typingTimer);
+    clearTimeout(this.offlineTimer);
     this.uninstallTestHook();
     this.git.destroy();
     this.call.destroy();
@@ -292,7 +296,8 @@ export class CollabSession {
       void this.lane?.close();
       this.lane = null;
       client.disconnected();
-      useCollabStore.setState({ status: "offline", isSynced: false });
+      useCollabStore.setState({ isSynced: false });
+      this.showDisconnected();
     });
     socket.on("connect_error", (error) => {
       if (error.message === CONNECT_ERRORS.invalidToken) {
@@ -419,6 +424,24 @@ export class CollabSession {
       void this.persistence?.clearData();
       this.persistence = null;
     }
+  }
+
+  /**
+   * A connection lost while the browser is online mostly comes back within 1-2 s (a cluster
+   * node handed the session to another, or drained): CONNECTING until then, OFFLINE only once
+   * it has not. Offline browsers say so at once.
+   */
+  private showDisconnected(): void {
+    clearTimeout(this.offlineTimer);
+    if (!navigator.onLine) {
+      useCollabStore.setState({ status: "offline" });
+      return;
+    }
+    useCollabStore.setState({ status: "connecting" });
+    this.offlineTimer = setTimeout(() => {
+      if (!this.isDestroyed && useCollabStore.getState().status === "connecting")
+        useCollabStore.setState({ status: "offline" });
+    }, RECONNECT_GRACE_MS);
   }
 
   // The browser knows at once when the network goes; the socket would wait for a missed ping.

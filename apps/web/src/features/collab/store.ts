@@ -4,7 +4,8 @@ import { create } from "zustand";
 
 /**
  * `connecting` until the first join answers; then CONNECTED while joined, OFFLINE while the
- * socket is down or not yet re-joined.
+ * socket is down or not yet re-joined (CONNECTING for its first 3 s while the browser is
+ * online: a cluster's handover or drain reconnects within that).
  */
 export type ConnectionStatus = "connecting" | "connected" | "offline";
 
