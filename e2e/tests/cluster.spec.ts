@@ -1,8 +1,9 @@
 import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { CallScreen } from "../support/calls";
 import { CLUSTER_URL, killNode, liveNode, liveSessionsOn, setInRing } from "../support/cluster";
 import { createHostedSession, EditorScreen, expectConverged, signInContext } from "../support/editor";
 
-// The cluster is the config's (support/clusterSetup.ts); this walk runs last, as it kills a node.
+// The cluster is the config's (support/clusterSetup.ts); these walks run last, as two of them kill a node.
 test("a session served by two nodes ends on the balancer's: the moved browser shows CONNECTING, never OFFLINE", async ({
   browser,
 }) => {
@@ -56,6 +57,44 @@ test("a session served by two nodes ends on the balancer's: the moved browser sh
   } finally {
     await setInRing(home, true);
   }
+  await hostContext.close();
+  await guestContext.close();
+});
+
+test("a call survives its node's death: both browsers rejoin it through HAProxy, media and signalling work again", async ({
+  browser,
+}) => {
+  test.setTimeout(120_000);
+  const request = await playwrightRequest.newContext({ baseURL: CLUSTER_URL });
+  const host = await createHostedSession(request, "callover");
+  const hostContext = await browser.newContext();
+  await signInContext(hostContext, host);
+  const guestContext = await browser.newContext();
+  const screens = [
+    new EditorScreen(await hostContext.newPage()),
+    new EditorScreen(await guestContext.newPage()),
+  ];
+  for (const screen of screens) await screen.open(host.sessionId);
+  const [hostCall, guestCall] = screens.map((screen) => new CallScreen(screen.page));
+  if (!hostCall || !guestCall) throw new Error("two screens expected");
+  for (const call of [hostCall, guestCall]) await call.join();
+  for (const call of [hostCall, guestCall]) await call.connectedTo(1);
+
+  const node = await liveNode();
+  expect(node).toBeGreaterThanOrEqual(0);
+  killNode(node);
+  for (const screen of screens) await screen.waitUntilLive();
+  // Each browser rejoined the call on the surviving node by itself: links again, media flows.
+  for (const call of [hostCall, guestCall]) await call.connectedTo(1, 30_000);
+  for (const call of [hostCall, guestCall]) await call.receivesFromAll({}, 30_000);
+  // Signalling goes through the new node: a mute reaches the other browser.
+  const guestId = await guestCall.peerId();
+  await guestCall.panel.getByRole("button", { name: "Mute microphone" }).click();
+  await expect(hostCall.panel.locator(`[data-peer-id="${guestId}"]`).first()).toHaveAttribute(
+    "data-muted",
+    "true",
+  );
+  expect(await liveNode()).not.toBe(node);
   await hostContext.close();
   await guestContext.close();
 });
