@@ -1,4 +1,4 @@
-import { createAdapter } from "@socket.io/redis-adapter";
+import { createShardedAdapter } from "@socket.io/redis-adapter";
 import type { Logger } from "../logger";
 import { memoryFlight, redisFlight, type SingleFlight } from "./flights";
 import { redisOwnership, type SessionOwnership, soleOwnership } from "./leases";
@@ -13,7 +13,7 @@ export interface Cluster {
   nodeId: string;
   isCluster: boolean;
   /** socket.io's adapter for events that cross nodes (undefined: the in-memory default). */
-  adapter: ReturnType<typeof createAdapter> | undefined;
+  adapter: ReturnType<typeof createShardedAdapter> | undefined;
   /** One run per session, one git operation per repository, across every node. */
   flights: SingleFlight;
   /** Which sessions this node owns. */
@@ -53,7 +53,10 @@ export function createCluster(
   return {
     nodeId,
     isCluster: true,
-    adapter: createAdapter(pub, sub, { key: "ensemble:io" }),
+    // Sharded pub/sub (Redis 7): a node subscribes to a room's channel only while it has a
+    // socket there, so a session's events reach its own node, not every node (bench/cluster:
+    // adapters.ts; docs/operations.md).
+    adapter: createShardedAdapter(pub, sub, { channelPrefix: "ensemble:io", subscriptionMode: "dynamic" }),
     flights: redisFlight(state, logger),
     ownership,
     ready: async () => {
