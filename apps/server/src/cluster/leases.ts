@@ -51,6 +51,8 @@ export const LEASE_TTL_MS = 6_000;
 export const CONTEST_INTERVAL_MS = 500;
 /** How long another node must go on serving an owned session before the owner hands it over. */
 export const HANDOVER_AFTER_MS = 1_000;
+/** How long a handover may take to unload the session before the owner may try again. */
+const HANDOVER_RETRY_MS = 10_000;
 /** The window `maxHandovers` counts in. */
 export const HANDOVER_WINDOW_MS = 60_000;
 const KEY_PREFIX = "ensemble:lease:";
@@ -130,6 +132,12 @@ export function redisOwnership(
     }
     logger.info({ sessionId }, "another node serves this session: handing it over");
     handover(sessionId);
+    // Still here later (a client came back to this node before the room could unload): the
+    // next contest may try again, within the budget.
+    setTimeout(() => {
+      entry.isHandingOver = false;
+      entry.contestedSince = undefined;
+    }, HANDOVER_RETRY_MS).unref();
   };
   const heard = (message: string) => {
     const [sessionId = "", from] = message.split(" ");
