@@ -58,7 +58,7 @@ export type EditorSocket = Socket<
 export function attachRealtime(
   httpServer: HttpServer,
   auth: AuthService,
-  /** socket.io's adapter: the sharded Redis one in a cluster, so room emits reach the nodes with sockets there. */
+  /** socket.io's adapter: the Redis one in a cluster, so room emits reach every node. */
   adapter?: ServerOptions["adapter"],
 ) {
   // msgpack carries a binary Yjs message in the same frame as its event, not as an attachment.
