@@ -133,6 +133,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   return {
     server,
     io,
+    events,
     collab,
     vcs,
     pulls,

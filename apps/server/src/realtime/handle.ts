@@ -71,6 +71,11 @@ export class SocketEvents {
     this.handlers.set(event, handler as unknown as SocketHandler<ClientEventName>);
   }
 
+  /** The catalogue's events that nothing handles: none, once every feature is wired. */
+  unhandled(): ClientEventName[] {
+    return (Object.keys(CLIENT_EVENTS) as ClientEventName[]).filter((event) => !this.handlers.has(event));
+  }
+
   /** Runs `cleanup` when any socket disconnects (after it left socket.io's rooms). */
   onDisconnect(cleanup: (socket: EditorSocket) => void): void {
     this.onDisconnects.push(cleanup);
