@@ -42,6 +42,10 @@ describe("one process, one port", () => {
     expect(asset.headers.get("cache-control")).toContain("immutable");
   });
 
+  it("handles every event of the client catalogue, each through the one table", () => {
+    expect(server.app.events.unhandled()).toEqual([]);
+  });
+
   it("answers unknown API routes with JSON 404, not the web page", async () => {
     const res = await server.api.get("/api/no/such/route");
     expect(res.status).toBe(404);

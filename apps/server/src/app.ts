@@ -21,6 +21,7 @@ import { securityHeaders } from "./http/securityHeaders";
 import { inlineScriptHashes, webApp } from "./http/static";
 import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
+import { SocketEvents } from "./realtime/handle";
 import { attachRealtime } from "./realtime/socket";
 
 export interface AppDeps {
@@ -51,15 +52,26 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   api.use(execution.routes);
 
   const server = http.createServer(app);
-  const io = attachRealtime(server, auth.service, cluster.adapter);
+  const events = new SocketEvents(logger);
+  const io = attachRealtime(server, auth.service, events, cluster.adapter);
   const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
   const lobby = new Lobby(io);
-  const collab = createCollabFeature(server, io, db, sessions.service, lobby, logger, cluster.ownership);
-  createRolesFeature({ io, sessions: sessions.service, lobby, presences: collab.presences, logger });
-  createCallsFeature(io, config.ICE_SERVERS, limiters, logger);
-  createChatFeature({ io, db, sessions: sessions.service, limiters, logger });
+  const collab = createCollabFeature(
+    server,
+    io,
+    events,
+    db,
+    sessions.service,
+    lobby,
+    logger,
+    cluster.ownership,
+  );
+  createRolesFeature({ io, events, sessions: sessions.service, lobby, presences: collab.presences });
+  createCallsFeature(io, events, config.ICE_SERVERS, limiters);
+  createChatFeature({ io, events, db, sessions: sessions.service, limiters });
   const terminal = createTerminalFeature({
     io,
+    events,
     db,
     execution: execution.service,
     sessions: sessions.service,
@@ -77,7 +89,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     commands: terminal.commands,
     auth: auth.service,
     sessions: sessions.service,
-    logger,
+    events,
     flights: cluster.flights,
   });
   const pulls = createPullRequestFeature({
@@ -89,16 +101,15 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     sessions: sessions.service,
     terminal: terminal.service,
     commands: terminal.commands,
-    logger,
+    events,
   });
   createReplayFeature({
-    io,
     db,
     sessions: sessions.service,
     terminal: terminal.service,
     pulls: pulls.service,
     workspace: collab.workspace,
-    logger,
+    events,
   });
   // Routes of features that need the socket server are mounted last, before the fallbacks.
   let isDraining = false;
@@ -122,6 +133,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   return {
     server,
     io,
+    events,
     collab,
     vcs,
     pulls,

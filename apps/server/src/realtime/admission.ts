@@ -1,6 +1,6 @@
 import { CLIENT_EVENTS, type ClientEventName, type EventRate } from "@ensemble/protocol";
 import { BurstyRateLimiter, RateLimiterMemory, RateLimiterRes } from "rate-limiter-flexible";
-import { type AckCallback, refuse } from "./handle";
+import { ackOf, refuse, type SocketEvents } from "./handle";
 import type { EditorSocket } from "./socket";
 
 /**
@@ -28,15 +28,16 @@ function rateOf(event: ClientEventName): EventRate {
 const nameOf = (name: unknown) => (typeof name === "string" ? name : String(name)).slice(0, 64);
 
 /**
- * The gate in front of every socket.io listener (a `socket.use` middleware): an event that
- * is not in the client catalogue, socket.io's reserved names (`disconnect`, `connect`, …)
- * included, is refused as `unknown_event` and reaches no listener; every other event but
- * Yjs counts against its class's bucket for this connection and is refused as
- * `rate_limited` once it is empty (Yjs has its own synchronous `StreamMeter`). Buckets are
- * in memory: a connection lives on one node. Metered events keep their order among
- * themselves (one chain per connection).
+ * The gate in front of every event handler (a `socket.use` middleware): an event that is not
+ * in the client catalogue, socket.io's reserved names (`disconnect`, `connect`, …) included,
+ * is refused as `unknown_event` and reaches no handler; every other event but Yjs counts
+ * against its class's bucket for this connection and is refused as `rate_limited` once it is
+ * empty (Yjs has its own synchronous `StreamMeter`). An admitted event goes to its handler in
+ * `events`; socket.io's own listeners never see it. Buckets are in memory: a connection
+ * lives on one node. Metered events are admitted in order (one chain per connection); their
+ * handlers then run side by side, as socket.io listeners would.
  */
-export function createAdmission() {
+export function createAdmission(events: SocketEvents) {
   const buckets = new Map(
     Object.entries(BUCKETS).map(([rate, { perSecond, burst }]) => [
       rate,
@@ -63,21 +64,19 @@ export function createAdmission() {
 
   return (socket: EditorSocket) => {
     let queue: Promise<void> = Promise.resolve();
-    socket.use((packet, next) => {
+    socket.use((packet) => {
       const [name, ...args] = packet as unknown[];
-      const last = args.at(-1);
-      const ack = typeof last === "function" ? (last as AckCallback) : undefined;
       if (!isClientEvent(name)) {
-        refuse(socket, nameOf(name), ack, "unknown_event", `Unknown event "${nameOf(name)}"`);
+        refuse(socket, nameOf(name), ackOf(args), "unknown_event", `Unknown event "${nameOf(name)}"`);
         return;
       }
       const rate = rateOf(name);
-      if (rate === "stream") return next();
+      if (rate === "stream") return void events.dispatch(socket, name, args);
       queue = queue
         .then(() => take(socket, rate))
         .then((wait) => {
-          if (wait === 0) return next();
-          refuse(socket, name, ack, "rate_limited", `Too many messages: try again in ${wait} s`);
+          if (wait === 0) return void events.dispatch(socket, name, args);
+          refuse(socket, name, ackOf(args), "rate_limited", `Too many messages: try again in ${wait} s`);
         });
     });
   };

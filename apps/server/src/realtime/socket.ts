@@ -13,6 +13,7 @@ import { Server, type ServerOptions, type Socket } from "socket.io";
 import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
 import { createAdmission } from "./admission";
+import type { SocketEvents } from "./handle";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
@@ -53,11 +54,13 @@ export type EditorSocket = Socket<
  * socket.io on the HTTP server's port. Every connection must present our protocol version
  * and, optionally, a bearer token; a bad token is refused rather than downgraded to guest.
  * Every event then passes the admission gate (catalogue names only, a rate per connection)
- * before any listener sees it.
+ * on its way to its handler in `events`.
  */
 export function attachRealtime(
   httpServer: HttpServer,
   auth: AuthService,
+  /** Every feature's event handlers: the only thing an admitted event reaches. */
+  events: SocketEvents,
   /** socket.io's adapter: the Redis one in a cluster, so room emits reach every node. */
   adapter?: ServerOptions["adapter"],
 ) {
@@ -87,8 +90,10 @@ export function attachRealtime(
       next(new Error(CONNECT_ERRORS.invalidToken));
     }
   });
-  io.on("connection", createAdmission());
+  const admit = createAdmission(events);
   io.on("connection", (socket) => {
+    admit(socket);
+    socket.on("disconnect", () => events.disconnected(socket));
     if (socket.data.identity.kind === "user") void socket.join(userRoom(socket.data.identity.id));
   });
   // A password change or a sign-out everywhere ends the connections its old tokens opened;

@@ -1,10 +1,10 @@
 import { CALL_LIMITS, type IceServer } from "@ensemble/protocol";
 import type { Limiters } from "../../limiter";
-import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import { CallRegistry } from "./registry";
-import { leaveCall, registerCallSocket } from "./socket";
+import { leaveCall, registerCallEvents } from "./socket";
 
 /**
  * Wires calls: signalling for a WebRTC mesh per session over the session's socket (DESIGN
@@ -13,9 +13,9 @@ import { leaveCall, registerCallSocket } from "./socket";
  */
 export function createCallsFeature(
   io: EditorServer,
+  events: SocketEvents,
   iceServers: IceServer[],
   limiters: Limiters,
-  logger: Logger,
 ) {
   const calls = new CallRegistry();
   // Per socket, so memory: a socket lives on one node.
@@ -28,6 +28,6 @@ export function createCallsFeature(
     const sessionId = calls.sessionOf(socketId);
     if (sessionId !== undefined && room === sessionRoom(sessionId)) leaveCall(io, calls, socketId);
   });
-  io.on("connection", (socket) => registerCallSocket(socket, { io, calls, iceServers, limiter, logger }));
+  registerCallEvents({ io, events, calls, iceServers, limiter });
   return { calls };
 }

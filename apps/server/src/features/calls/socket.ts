@@ -1,30 +1,29 @@
 import { CALL_MESSAGES, type IceServer } from "@ensemble/protocol";
 import type { Limiter } from "../../limiter";
-import type { Logger } from "../../logger";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import { CallFullError, type CallMember, type CallRegistry } from "./registry";
 
 export interface CallSocketDeps {
   io: EditorServer;
+  events: SocketEvents;
   calls: CallRegistry;
   iceServers: IceServer[];
   /** Signalling messages per socket (shared by all sockets of this process). */
   limiter: Limiter;
-  logger: Logger;
 }
 
 /**
- * The call's events on one socket. Only a socket that joined the session may join its call;
+ * The call's events. Only a socket that joined the session may join its call;
  * every message is relayed only to a peer of the same call, with the sender's real peer id
  * (whatever the browser claims), within size limits (the protocol's schemas) and a rate.
  */
-export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
-  const { io, calls, limiter, logger } = deps;
+export function registerCallEvents(deps: CallSocketDeps) {
+  const { io, events, calls, limiter } = deps;
 
   /** The sender's membership of the session's call; refuses outsiders and floods. */
-  async function sender(sessionId: string): Promise<CallMember> {
+  async function sender(socket: EditorSocket, sessionId: string): Promise<CallMember> {
     requireJoined(socket, sessionId);
     if ((await limiter.take(socket.id)) > 0)
       throw new SocketEventError("rate_limited", CALL_MESSAGES.tooMany);
@@ -40,7 +39,7 @@ export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
     return member;
   }
 
-  handle(socket, "rtcReady", logger, ({ sessionId, media }) => {
+  events.on("rtcReady", (socket, { sessionId, media }) => {
     const session = requireJoined(socket, sessionId);
     let joined: ReturnType<CallRegistry["join"]>;
     try {
@@ -59,35 +58,35 @@ export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
     };
   });
 
-  handle(socket, "rtcLeave", logger, ({ sessionId }) => {
+  events.on("rtcLeave", (socket, { sessionId }) => {
     requireJoined(socket, sessionId);
     leaveCall(io, calls, socket.id);
     return null;
   });
 
-  handle(socket, "rtcOffer", logger, async ({ sessionId, receiverId, sdp }) => {
-    const from = await sender(sessionId);
+  events.on("rtcOffer", async (socket, { sessionId, receiverId, sdp }) => {
+    const from = await sender(socket, sessionId);
     const to = receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcOffer", { sessionId, senderId: from.peer.peerId, sdp });
     return undefined;
   });
 
-  handle(socket, "rtcAnswer", logger, async ({ sessionId, receiverId, sdp }) => {
-    const from = await sender(sessionId);
+  events.on("rtcAnswer", async (socket, { sessionId, receiverId, sdp }) => {
+    const from = await sender(socket, sessionId);
     const to = receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcAnswer", { sessionId, senderId: from.peer.peerId, sdp });
     return undefined;
   });
 
-  handle(socket, "rtcIceCandidate", logger, async ({ sessionId, receiverId, candidate }) => {
-    const from = await sender(sessionId);
+  events.on("rtcIceCandidate", async (socket, { sessionId, receiverId, candidate }) => {
+    const from = await sender(socket, sessionId);
     const to = receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcIceCandidate", { sessionId, senderId: from.peer.peerId, candidate });
     return undefined;
   });
 
-  handle(socket, "rtcRequestConnection", logger, async ({ sessionId, targetId }) => {
-    const from = await sender(sessionId);
+  events.on("rtcRequestConnection", async (socket, { sessionId, targetId }) => {
+    const from = await sender(socket, sessionId);
     const to = receiver(sessionId, targetId);
     io.to(to.socketId).emit("rtcRequestConnection", { sessionId, requesterId: from.peer.peerId });
     return undefined;
@@ -96,8 +95,8 @@ export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
   /** Records the sender's media change and tells the rest of the session. */
   async function announce<
     K extends "audioToggled" | "videoToggled" | "screenSharingStarted" | "screenSharingEnded",
-  >(event: K, sessionId: string, change: Partial<CallMember["peer"]>, extra: object) {
-    const from = await sender(sessionId);
+  >(socket: EditorSocket, event: K, sessionId: string, change: Partial<CallMember["peer"]>, extra: object) {
+    const from = await sender(socket, sessionId);
     Object.assign(from.peer, change);
     const payload = { sessionId, userId: from.peer.participantId, peerId: from.peer.peerId, ...extra };
     // The catalogue types each event's payload; these four share their stamped fields.
@@ -105,17 +104,17 @@ export function registerCallSocket(socket: EditorSocket, deps: CallSocketDeps) {
     return undefined;
   }
 
-  handle(socket, "audioToggled", logger, ({ sessionId, isMuted }) =>
-    announce("audioToggled", sessionId, { isMuted }, { isMuted }),
+  events.on("audioToggled", (socket, { sessionId, isMuted }) =>
+    announce(socket, "audioToggled", sessionId, { isMuted }, { isMuted }),
   );
-  handle(socket, "videoToggled", logger, ({ sessionId, isVideoOff }) =>
-    announce("videoToggled", sessionId, { isVideoOff }, { isVideoOff }),
+  events.on("videoToggled", (socket, { sessionId, isVideoOff }) =>
+    announce(socket, "videoToggled", sessionId, { isVideoOff }, { isVideoOff }),
   );
-  handle(socket, "screenSharingStarted", logger, ({ sessionId }) =>
-    announce("screenSharingStarted", sessionId, { isScreenSharing: true }, {}),
+  events.on("screenSharingStarted", (socket, { sessionId }) =>
+    announce(socket, "screenSharingStarted", sessionId, { isScreenSharing: true }, {}),
   );
-  handle(socket, "screenSharingEnded", logger, ({ sessionId }) =>
-    announce("screenSharingEnded", sessionId, { isScreenSharing: false }, {}),
+  events.on("screenSharingEnded", (socket, { sessionId }) =>
+    announce(socket, "screenSharingEnded", sessionId, { isScreenSharing: false }, {}),
   );
 }
 

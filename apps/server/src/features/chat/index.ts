@@ -1,13 +1,13 @@
 import { CHAT_LIMITS } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import type { Limiters } from "../../limiter";
-import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import { createChatRepo } from "./repo";
 import { createChatService } from "./service";
-import { registerChatSocket } from "./socket";
+import { registerChatEvents } from "./socket";
 
 export type { ChatService } from "./service";
 
@@ -16,11 +16,11 @@ export interface ChatFeatureDeps {
   db: Db;
   sessions: SessionService;
   limiters: Limiters;
-  logger: Logger;
+  events: SocketEvents;
 }
 
 /** Wires the session chat: `sendChat` and `getChatHistory`, `chatMessage` to the session's room. */
-export function createChatFeature({ io, db, sessions, limiters, logger }: ChatFeatureDeps) {
+export function createChatFeature({ io, events, db, sessions, limiters }: ChatFeatureDeps) {
   // Per author and session, through limiter.ts: with REDIS_URL every node counts together.
   const limiter = limiters.create({
     name: "chat-messages",
@@ -34,6 +34,6 @@ export function createChatFeature({ io, db, sessions, limiters, logger }: ChatFe
     broadcast: (sessionId, message) =>
       io.to(sessionRoom(sessionId)).emit("chatMessage", { sessionId, message }),
   });
-  io.on("connection", (socket) => registerChatSocket(socket, service, logger));
+  registerChatEvents(events, service);
   return { service };
 }

@@ -1,17 +1,15 @@
 import { CHAT_MESSAGES } from "@ensemble/protocol";
-import type { Logger } from "../../logger";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireJoined } from "../../realtime/session";
-import type { EditorSocket } from "../../realtime/socket";
 import { type ChatService, ChatTooFastError } from "./service";
 
 /**
- * The chat's events on one socket: only a socket that joined the session reads or sends (every
+ * The chat's events: only a socket that joined the session reads or sends (every
  * role: a viewer sees everything live and may talk, DESIGN decision 17 refuses them only changes
  * to the project), and the author is always this socket's participant, whatever the payload says.
  */
-export function registerChatSocket(socket: EditorSocket, chat: ChatService, logger: Logger) {
-  handle(socket, "sendChat", logger, async ({ sessionId, text }) => {
+export function registerChatEvents(events: SocketEvents, chat: ChatService) {
+  events.on("sendChat", async (socket, { sessionId, text }) => {
     const session = requireJoined(socket, sessionId);
     const { identity } = socket.data;
     const author = {
@@ -29,7 +27,7 @@ export function registerChatSocket(socket: EditorSocket, chat: ChatService, logg
     }
   });
 
-  handle(socket, "getChatHistory", logger, async ({ sessionId, before }) => {
+  events.on("getChatHistory", async (socket, { sessionId, before }) => {
     requireJoined(socket, sessionId);
     return chat.history(sessionId, before);
   });

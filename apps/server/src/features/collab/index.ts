@@ -4,6 +4,7 @@ import type { Presence } from "@ensemble/protocol";
 import type { SessionOwnership } from "../../cluster/index";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { Lobby } from "../roles/lobby";
@@ -12,7 +13,7 @@ import { applyTree, type TreeApplied } from "./applyTree";
 import { type Lane, LaneServer } from "./lane";
 import { createDocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
-import { registerCollabSocket } from "./socket";
+import { registerCollabEvents } from "./socket";
 import type { WorkspaceFile } from "./workspace";
 
 export type { TreeApplied, WorkspaceFile };
@@ -40,6 +41,7 @@ export interface WorkspaceAccess extends WorkspaceReader {
 export function createCollabFeature(
   server: HttpServer,
   io: EditorServer,
+  events: SocketEvents,
   db: Db,
   sessions: SessionService,
   lobby: Lobby,
@@ -94,9 +96,7 @@ export function createCollabFeature(
       io.sockets.sockets.get(socketId)?.conn.close();
   });
   const presences = new Map<string, Presence>();
-  io.on("connection", (socket) =>
-    registerCollabSocket(socket, { io, sessions, rooms, presences, lanes, laneMembers, lobby, logger }),
-  );
+  registerCollabEvents({ io, events, sessions, rooms, presences, lanes, laneMembers, lobby, logger });
   const workspace: WorkspaceAccess = {
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();

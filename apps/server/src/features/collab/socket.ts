@@ -8,7 +8,7 @@ import {
 } from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { Lobby } from "../roles/lobby";
@@ -20,6 +20,7 @@ import { type Workspace, WorkspaceError } from "./workspace";
 
 export interface CollabSocketDeps {
   io: EditorServer;
+  events: SocketEvents;
   sessions: SessionService;
   rooms: RoomRegistry;
   /** socket id → presence, for every socket in a session on this process. */
@@ -30,6 +31,16 @@ export interface CollabSocketDeps {
   /** Who waits to enter locked sessions. */
   lobby: Lobby;
   logger: Logger;
+}
+
+/** What collab remembers of one socket, from its first join until it disconnects. */
+interface SocketState {
+  /** The session it is in now. */
+  membership?: Membership | undefined;
+  /** Its Yjs messages' bucket, kept across rejoins so that leaving does not refill it. */
+  meter: StreamMeter;
+  /** A resync is asked for once the meter allows again (a dropped update leaves a gap). */
+  isResyncDue: boolean;
 }
 
 interface Membership {
@@ -52,31 +63,31 @@ export function presenceList(deps: CollabSocketDeps, sessionId: string): Presenc
 }
 
 /**
- * The editor's session events on one socket. A socket is in at most one session; until it
- * has joined, every message about a session is refused and nothing of a session reaches it.
+ * The editor's session events. A socket is in at most one session; until it has joined,
+ * every message about a session is refused and nothing of a session reaches it.
  */
-export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDeps) {
-  const { sessions, rooms, presences, lanes, laneMembers, lobby, logger } = deps;
-  const identity = socket.data.identity;
-  const selfId = identity.id;
-  let membership: Membership | undefined;
+export function registerCollabEvents(deps: CollabSocketDeps) {
+  const { events, sessions, rooms, presences, lanes, laneMembers, lobby, logger } = deps;
+  const states = new WeakMap<EditorSocket, SocketState>();
 
   // The membership check is realtime's; collab keeps what it needs beside it (the connection).
-  const requireMember = (sessionId?: string): Membership => {
+  const requireMember = (socket: EditorSocket, sessionId?: string): Membership => {
+    const membership = states.get(socket)?.membership;
     if (!membership) throw new SocketEventError("not_joined", "Join the session first");
     requireJoined(socket, sessionId ?? membership.sessionId);
     return membership;
   };
 
-  async function leave() {
-    const current = membership;
-    if (!current) return;
-    membership = undefined;
+  async function leave(socket: EditorSocket) {
+    const state = states.get(socket);
+    const current = state?.membership;
+    if (!state || !current) return;
+    state.membership = undefined;
     socket.data.session = undefined;
     presences.delete(socket.id);
     lanes.revoke(current.laneEnd);
     if (current.lane) {
-      dropLane(current.sessionId);
+      dropLane(socket, current.sessionId);
       current.lane.close(LANE_CLOSE.left, "left the session");
     }
     rooms.loaded(current.sessionId)?.leave(current.connection);
@@ -87,18 +98,25 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     await rooms.releaseIfEmpty(current.sessionId);
   }
 
-  handle(socket, "joinSession", logger, async (request) => {
+  events.on("joinSession", async (socket, request) => {
     const { sessionId, key } = typeof request === "string" ? { sessionId: request, key: undefined } : request;
+    const identity = socket.data.identity;
+    const selfId = identity.id;
     lobby.leave(socket.id);
     // A refused join (an unknown session, a bad link) leaves the socket where it was.
     const { admission, title, language, endedAt, isLocked } = await asSocketRefusal(() =>
       sessions.joinRealtime(selfId, sessionId, key),
     );
-    await leave();
+    await leave(socket);
     const isGuest = identity.kind === "guest";
     if (admission.kind === "lobby") {
       lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
       throw new SocketEventError("session_locked", ROLE_MESSAGES.locked);
+    }
+    let state = states.get(socket);
+    if (!state) {
+      state = { meter: new StreamMeter(), isResyncDue: false };
+      states.set(socket, state);
     }
     const { role } = admission;
     const presence: Presence = { id: selfId, name: identity.name, isHost: role === "host", isGuest, role };
@@ -108,11 +126,11 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
       // Read per message: the host may change the role while the socket stays.
       isReadOnly: () => socket.data.session?.role === "viewer",
       sendSync: (message) => {
-        if (membership?.lane) membership.lane.send(LANE_SYNC, message);
+        if (membership.lane) membership.lane.send(LANE_SYNC, message);
         else socket.emit("yjsSync", toWire(message));
       },
       sendAwareness: (message) => {
-        if (membership?.lane) membership.lane.send(LANE_AWARENESS, message);
+        if (membership.lane) membership.lane.send(LANE_AWARENESS, message);
         else socket.emit("yjsAwareness", toWire(message));
       },
     };
@@ -123,7 +141,7 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
     const laneEnd: LaneEnd = {
       open: (lane) => {
-        if (membership?.laneEnd !== laneEnd || membership.lane) return false;
+        if (state.membership !== membership || membership.lane) return false;
         membership.lane = lane;
         let members = laneMembers.get(sessionId);
         if (!members) {
@@ -133,14 +151,15 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
         members.set(socket.id, lane);
         return true;
       },
-      receive: (kind, message) => relay(kind === LANE_SYNC ? "sync" : "awareness")(message),
+      receive: (kind, message) => relay(socket, kind === LANE_SYNC ? "sync" : "awareness", message),
       closed: (lane) => {
-        if (membership?.lane !== lane) return;
+        if (membership.lane !== lane) return;
         membership.lane = undefined;
-        dropLane(sessionId);
+        if (state.membership === membership) dropLane(socket, sessionId);
       },
     };
-    membership = { sessionId, presence, connection, laneEnd };
+    const membership: Membership = { sessionId, presence, connection, laneEnd };
+    state.membership = membership;
     socket.data.session = { id: sessionId, participantId: selfId, role, isHost: presence.isHost };
     presences.set(socket.id, presence);
     await socket.join(sessionRoom(sessionId));
@@ -159,36 +178,37 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     };
   });
 
-  function dropLane(sessionId: string) {
+  function dropLane(socket: EditorSocket, sessionId: string) {
     const members = laneMembers.get(sessionId);
     members?.delete(socket.id);
     if (members?.size === 0) laneMembers.delete(sessionId);
   }
 
-  handle(socket, "leaveSession", logger, async (sessionId) => {
-    requireMember(sessionId);
-    await leave();
+  events.on("leaveSession", async (socket, sessionId) => {
+    requireMember(socket, sessionId);
+    await leave(socket);
     return null;
   });
 
-  handle(socket, "getParticipants", logger, (sessionId) => {
-    requireMember(sessionId);
+  events.on("getParticipants", (socket, sessionId) => {
+    requireMember(socket, sessionId);
     socket.emit("participantsList", presenceList(deps, sessionId));
     return undefined;
   });
 
-  handle(socket, "getLanguageState", logger, async (sessionId) => {
-    requireMember(sessionId);
+  events.on("getLanguageState", async (socket, sessionId) => {
+    requireMember(socket, sessionId);
     socket.emit("languageUpdate", { sessionId, language: await sessions.language(sessionId) });
     return undefined;
   });
 
   /** Runs a file operation on the joined session's workspace; refusals go back as errors. */
   async function changeWorkspace<T>(
+    socket: EditorSocket,
     sessionId: string,
     operation: (workspace: Workspace, room: Room) => T,
   ): Promise<T> {
-    requireMember(sessionId);
+    requireMember(socket, sessionId);
     requireCan(socket, sessionId, "edit");
     const room: Room | undefined = rooms.loaded(sessionId);
     if (!room) throw new SocketEventError("not_joined", "Join the session first");
@@ -201,27 +221,27 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     }
   }
 
-  handle(socket, "createFile", logger, async ({ sessionId, path, kind, content }) => ({
-    path: await changeWorkspace(sessionId, (w, room) => {
+  events.on("createFile", async (socket, { sessionId, path, kind, content }) => ({
+    path: await changeWorkspace(socket, sessionId, (w, room) => {
       // A new file may hold up to a file's limit: a nearly full document takes none.
       if (room.isFull) throw new WorkspaceError("limit", WORKSPACE_MESSAGES.documentTooLarge);
       return kind === "folder" ? w.createFolder(path) : w.createFile(path, content);
     }),
   }));
 
-  handle(socket, "renamePath", logger, async ({ sessionId, from, to }) => ({
-    path: await changeWorkspace(sessionId, (w) => w.rename(from, to)),
+  events.on("renamePath", async (socket, { sessionId, from, to }) => ({
+    path: await changeWorkspace(socket, sessionId, (w) => w.rename(from, to)),
   }));
 
-  handle(socket, "deletePath", logger, async ({ sessionId, path }) => ({
-    path: await changeWorkspace(sessionId, (w) => w.delete(path)),
+  events.on("deletePath", async (socket, { sessionId, path }) => ({
+    path: await changeWorkspace(socket, sessionId, (w) => w.delete(path)),
   }));
 
-  handle(socket, "languageUpdate", logger, async (update) => {
-    requireMember(update.sessionId);
+  events.on("languageUpdate", async (socket, update) => {
+    requireMember(socket, update.sessionId);
     requireCan(socket, update.sessionId, "edit");
     // The language's main file exists before anyone switches to it (created the first time).
-    await changeWorkspace(update.sessionId, (w) => {
+    await changeWorkspace(socket, update.sessionId, (w) => {
       try {
         w.ensureMainFile(update.language);
       } catch (error) {
@@ -236,8 +256,8 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   });
 
   /** Ends or reopens the session for everyone (host only); the room enforces it at once. */
-  async function setEnded(sessionId: string, ended: boolean): Promise<SessionState> {
-    requireMember(sessionId);
+  async function setEnded(socket: EditorSocket, sessionId: string, ended: boolean): Promise<SessionState> {
+    requireMember(socket, sessionId);
     if (socket.data.session?.role !== "host") {
       const verb = ended ? "end" : "reopen";
       throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
@@ -252,25 +272,25 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
   }
 
   // Everyone is offered the end dialog first: a pull request can still be made from it.
-  handle(socket, "sessionEnding", logger, ({ sessionId }) => setEnded(sessionId, true));
-  handle(socket, "reopenSession", logger, ({ sessionId }) => setEnded(sessionId, false));
+  events.on("sessionEnding", (socket, { sessionId }) => setEnded(socket, sessionId, true));
+  events.on("reopenSession", (socket, { sessionId }) => setEnded(socket, sessionId, false));
 
-  // Synchronous on purpose: see RoomRegistry.loaded. The lane's messages come here too.
-  const meter = new StreamMeter();
-  let isResyncDue = false;
   /** A dropped update leaves a gap: once the meter allows again, ask for what we lack. */
-  const resyncLater = (member: Membership) => {
-    if (isResyncDue) return;
-    isResyncDue = true;
+  const resyncLater = (state: SocketState, member: Membership) => {
+    if (state.isResyncDue) return;
+    state.isResyncDue = true;
     setTimeout(() => {
-      isResyncDue = false;
-      if (membership === member) rooms.loaded(member.sessionId)?.askForMissing(member.connection);
+      state.isResyncDue = false;
+      if (state.membership === member) rooms.loaded(member.sessionId)?.askForMissing(member.connection);
     }, 1000).unref();
   };
-  const relay = (kind: "sync" | "awareness") => (message: Uint8Array) => {
-    const member = requireMember();
-    if (!meter.take()) {
-      if (kind === "sync") resyncLater(member);
+  // Synchronous on purpose: see RoomRegistry.loaded. The lane's messages come here too.
+  const relay = (socket: EditorSocket, kind: "sync" | "awareness", message: Uint8Array) => {
+    const member = requireMember(socket);
+    // A member's socket has its state (made by the join).
+    const state = states.get(socket) as SocketState;
+    if (!state.meter.take()) {
+      if (kind === "sync") resyncLater(state, member);
       throw new SocketEventError("rate_limited", STREAM_REFUSAL);
     }
     const room = rooms.loaded(member.sessionId);
@@ -284,10 +304,10 @@ export function registerCollabSocket(socket: EditorSocket, deps: CollabSocketDep
     }
     return undefined;
   };
-  handle(socket, "yjsSync", logger, relay("sync"));
-  handle(socket, "yjsAwareness", logger, relay("awareness"));
+  events.on("yjsSync", (socket, message) => relay(socket, "sync", message));
+  events.on("yjsAwareness", (socket, message) => relay(socket, "awareness", message));
 
-  socket.on("disconnect", () => {
-    leave().catch((error: unknown) => logger.error({ err: error }, "leaving a session failed"));
+  events.onDisconnect((socket) => {
+    leave(socket).catch((error: unknown) => logger.error({ err: error }, "leaving a session failed"));
   });
 }

@@ -1,5 +1,5 @@
 import type { Db } from "../../db/index";
-import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
@@ -8,7 +8,7 @@ import { type Author, createGithub, type GithubConfig, type VcsService } from ".
 import { prCommand } from "./commands";
 import { createPullRequestRepo } from "./repo";
 import { createPullRequestService } from "./service";
-import { registerPullRequestSocket } from "./socket";
+import { registerPullRequestEvents } from "./socket";
 
 export type { PullRequestService } from "./service";
 
@@ -27,7 +27,7 @@ export function createPullRequestFeature(deps: {
   sessions: SessionService;
   terminal: TerminalService;
   commands: CommandRegistry;
-  logger: Logger;
+  events: SocketEvents;
 }) {
   const service = createPullRequestService({
     repo: createPullRequestRepo(deps.db),
@@ -47,6 +47,6 @@ export function createPullRequestFeature(deps: {
     },
   });
   deps.commands.register(prCommand(service));
-  deps.io.on("connection", (socket) => registerPullRequestSocket(socket, service, deps.logger));
+  registerPullRequestEvents(deps.events, service);
   return { service };
 }

@@ -1,6 +1,5 @@
 import type { SocketErrorCode } from "@ensemble/protocol";
-import type { Logger } from "../../logger";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { PullRequestError, type PullRequestService, type Requester } from "./service";
@@ -24,8 +23,8 @@ export function requesterOf(socket: EditorSocket, sessionId: string): Requester 
   };
 }
 
-/** The pull-request events on one socket; every one needs the session joined. */
-export function registerPullRequestSocket(socket: EditorSocket, pulls: PullRequestService, logger: Logger) {
+/** The pull-request events; every one needs the session joined. */
+export function registerPullRequestEvents(events: SocketEvents, pulls: PullRequestService) {
   async function refusing<T>(work: () => Promise<T>): Promise<T> {
     try {
       return await work();
@@ -36,7 +35,7 @@ export function registerPullRequestSocket(socket: EditorSocket, pulls: PullReque
     }
   }
 
-  handle(socket, "createPR", logger, ({ sessionId, title, description, targetBranch, sourceBranch }) => {
+  events.on("createPR", (socket, { sessionId, title, description, targetBranch, sourceBranch }) => {
     requireCan(socket, sessionId, "edit");
     return refusing(() =>
       pulls.create(sessionId, requesterOf(socket, sessionId), {
@@ -48,18 +47,18 @@ export function registerPullRequestSocket(socket: EditorSocket, pulls: PullReque
     );
   });
 
-  handle(socket, "reviewPR", logger, ({ sessionId, prId, action, comment, github }) =>
+  events.on("reviewPR", (socket, { sessionId, prId, action, comment, github }) =>
     refusing(() =>
       pulls.review(sessionId, requesterOf(socket, sessionId), { prId, action, comment, github }),
     ),
   );
 
-  handle(socket, "getPRDiff", logger, ({ sessionId, prId }) => {
+  events.on("getPRDiff", (socket, { sessionId, prId }) => {
     requireJoined(socket, sessionId);
     return refusing(() => pulls.diff(sessionId, prId));
   });
 
-  handle(socket, "requestPRSync", logger, async (sessionId) => {
+  events.on("requestPRSync", async (socket, sessionId) => {
     const { prs, unseen } = await pulls.syncFor(sessionId, requesterOf(socket, sessionId));
     socket.emit("prSync", { type: "pr-sync", sessionId, prs });
     for (const event of unseen) socket.emit("prReviewed", event);

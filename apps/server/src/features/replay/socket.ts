@@ -1,26 +1,24 @@
-import type { Logger } from "../../logger";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined } from "../../realtime/session";
-import type { EditorSocket } from "../../realtime/socket";
 import { ReplayNotLiveError, type ReplayService } from "./service";
 
 /**
- * Replay's events on one socket. Only a socket that joined the session reads its history (the
+ * Replay's events. Only a socket that joined the session reads its history (the
  * join is where the server decided this person is a participant; an ended session is joined as
  * an archive); restoring is a host control, refused once the session ended.
  */
-export function registerReplaySocket(socket: EditorSocket, replay: ReplayService, logger: Logger) {
-  handle(socket, "getReplayTimeline", logger, ({ sessionId }) => {
+export function registerReplayEvents(events: SocketEvents, replay: ReplayService) {
+  events.on("getReplayTimeline", (socket, { sessionId }) => {
     requireJoined(socket, sessionId);
     return replay.timeline(sessionId);
   });
 
-  handle(socket, "seekReplay", logger, ({ sessionId, at }) => {
+  events.on("seekReplay", (socket, { sessionId, at }) => {
     requireJoined(socket, sessionId);
     return replay.seek(sessionId, at);
   });
 
-  handle(socket, "restoreVersion", logger, async ({ sessionId, at }) => {
+  events.on("restoreVersion", async (socket, { sessionId, at }) => {
     const session = requireCan(socket, sessionId, "manage");
     try {
       return await replay.restore(sessionId, at, session.participantId);

@@ -1,9 +1,9 @@
 import type { Presence } from "@ensemble/protocol";
-import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import { Lobby } from "./lobby";
-import { registerRolesSocket } from "./socket";
+import { registerRolesEvents } from "./socket";
 
 export { Lobby };
 
@@ -13,10 +13,10 @@ export interface RolesDeps {
   lobby: Lobby;
   /** collab's socket id → presence map: a role change updates what everyone sees in place. */
   presences: Map<string, Presence>;
-  logger: Logger;
+  events: SocketEvents;
 }
 
 /** The host's controls: roles, host transfer, removal, the lock and its lobby, share links. */
 export function createRolesFeature(deps: RolesDeps): void {
-  deps.io.on("connection", (socket) => registerRolesSocket(socket, deps));
+  registerRolesEvents(deps);
 }

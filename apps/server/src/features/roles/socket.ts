@@ -1,17 +1,17 @@
 import { ROLE_MESSAGES, type Role, type RoleChanged } from "@ensemble/protocol";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError } from "../../realtime/handle";
 import { requireCan, sessionRoom, setSocketRole } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { asSocketRefusal } from "../sessions/index";
 import type { RolesDeps } from "./index";
 
 /**
- * The host's controls on one socket. Each is checked here, on the server, against the role
+ * The host's controls. Each is checked here, on the server, against the role
  * the socket holds now; the change is stored first, then applied in place to the sockets of
  * the person it concerns (no reconnect), then told to the room.
  */
-export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
-  const { io, sessions, lobby, presences, logger } = deps;
+export function registerRolesEvents(deps: RolesDeps) {
+  const { io, events, sessions, lobby, presences } = deps;
 
   /** The sockets of one person in a session on this process (all of them: decision 16). */
   const socketsOf = (sessionId: string, participantId: string): EditorSocket[] =>
@@ -34,13 +34,13 @@ export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
     return changed;
   }
 
-  handle(socket, "setRole", logger, async ({ sessionId, participantId, role }) => {
+  events.on("setRole", async (socket, { sessionId, participantId, role }) => {
     requireCan(socket, sessionId, "manage");
     await asSocketRefusal(() => sessions.setRole(sessionId, participantId, role));
     return announceRole(sessionId, participantId, role);
   });
 
-  handle(socket, "transferHost", logger, async ({ sessionId, participantId }) => {
+  events.on("transferHost", async (socket, { sessionId, participantId }) => {
     const self = requireCan(socket, sessionId, "manage");
     await asSocketRefusal(() => sessions.transferHost(sessionId, self.participantId, participantId));
     announceRole(sessionId, self.participantId, "editor");
@@ -50,7 +50,7 @@ export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
     return changed;
   });
 
-  handle(socket, "removeParticipant", logger, async ({ sessionId, participantId }) => {
+  events.on("removeParticipant", async (socket, { sessionId, participantId }) => {
     const self = requireCan(socket, sessionId, "manage");
     if (participantId === self.participantId)
       throw new SocketEventError("forbidden", ROLE_MESSAGES.notYourself);
@@ -62,7 +62,7 @@ export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
     return null;
   });
 
-  handle(socket, "setLock", logger, async ({ sessionId, isLocked }) => {
+  events.on("setLock", async (socket, { sessionId, isLocked }) => {
     requireCan(socket, sessionId, "manage");
     await sessions.setLocked(sessionId, isLocked);
     const state = { sessionId, isLocked };
@@ -83,7 +83,7 @@ export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
     return true;
   }
 
-  handle(socket, "lobbyDecision", logger, async ({ sessionId, participantId, admit: isAdmitted }) => {
+  events.on("lobbyDecision", async (socket, { sessionId, participantId, admit: isAdmitted }) => {
     requireCan(socket, sessionId, "manage");
     if (isAdmitted) {
       if (!(await admit(sessionId, participantId)))
@@ -96,7 +96,7 @@ export function registerRolesSocket(socket: EditorSocket, deps: RolesDeps) {
     return null;
   });
 
-  handle(socket, "getShareLinks", logger, async ({ sessionId }) => {
+  events.on("getShareLinks", async (socket, { sessionId }) => {
     requireCan(socket, sessionId, "manage");
     return sessions.shareKeys(sessionId);
   });

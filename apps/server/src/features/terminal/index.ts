@@ -2,6 +2,7 @@ import { EXECUTION_LIMITS } from "@ensemble/protocol";
 import type { SingleFlight } from "../../cluster/flights";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { WorkspaceReader } from "../collab/index";
@@ -9,13 +10,14 @@ import type { ExecutionService } from "../execution/index";
 import type { SessionService } from "../sessions/index";
 import { createTerminalRepo } from "./repo";
 import { createTerminalService } from "./service";
-import { registerTerminalSocket } from "./socket";
+import { registerTerminalEvents } from "./socket";
 
 export type { CommandContext, CommandDefinition, CommandRegistry, Runner } from "./commands";
 export type { TerminalService } from "./service";
 
 export interface TerminalFeatureDeps {
   io: EditorServer;
+  events: SocketEvents;
   db: Db;
   execution: ExecutionService;
   sessions: SessionService;
@@ -34,6 +36,7 @@ export interface TerminalFeatureDeps {
  */
 export function createTerminalFeature({
   io,
+  events,
   db,
   execution,
   sessions,
@@ -67,6 +70,6 @@ export function createTerminalFeature({
     liveTimeoutMs,
     flights,
   });
-  io.on("connection", (socket) => registerTerminalSocket(socket, service, logger));
+  registerTerminalEvents(events, service);
   return { service, commands: service.commands };
 }

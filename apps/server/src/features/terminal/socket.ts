@@ -1,5 +1,4 @@
-import type { Logger } from "../../logger";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined, roleCan } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { RunAbortedError } from "../execution/index";
@@ -15,28 +14,40 @@ const CONTROL_CODES = {
 } as const;
 
 /**
- * The terminal's events on one socket. Only a socket that joined the session may run its
- * code or read its terminal; runs this socket started are cancelled when it disconnects.
- * Entries reach this socket as they reach everyone (room broadcasts), never in an ack.
+ * The terminal's events. Only a socket that joined the session may run its code or read its
+ * terminal; what a socket is waiting for is cancelled when it disconnects (a live run itself
+ * belongs to the session). Entries reach a socket as they reach everyone (room broadcasts),
+ * never in an ack.
  */
-export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalService, logger: Logger) {
-  const mine = new Set<AbortController>();
-  const identity = socket.data.identity;
-
-  const runner = (signal: AbortSignal) => ({
-    id: identity.id,
-    name: identity.name,
-    userId: identity.kind === "user" ? identity.id : undefined,
-    // Read per call: the role is the one the session has now.
-    isHost: socket.data.session?.isHost ?? false,
-    canEdit: roleCan(socket.data.session?.role ?? "viewer", "edit"),
-    // Guests share their address's budget; users have their own.
-    rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
-    signal,
+export function registerTerminalEvents(events: SocketEvents, terminal: TerminalService) {
+  /** What each socket waits for now, cancelled when it disconnects. */
+  const pending = new WeakMap<EditorSocket, Set<AbortController>>();
+  events.onDisconnect((socket) => {
+    for (const controller of pending.get(socket) ?? []) controller.abort();
   });
 
-  async function cancellable<T>(work: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  const runner = (socket: EditorSocket, signal: AbortSignal) => {
+    const { identity } = socket.data;
+    return {
+      id: identity.id,
+      name: identity.name,
+      userId: identity.kind === "user" ? identity.id : undefined,
+      // Read per call: the role is the one the session has now.
+      isHost: socket.data.session?.isHost ?? false,
+      canEdit: roleCan(socket.data.session?.role ?? "viewer", "edit"),
+      // Guests share their address's budget; users have their own.
+      rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
+      signal,
+    };
+  };
+
+  async function cancellable<T>(socket: EditorSocket, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
+    let mine = pending.get(socket);
+    if (!mine) {
+      mine = new Set();
+      pending.set(socket, mine);
+    }
     mine.add(controller);
     try {
       return await work(controller.signal);
@@ -47,13 +58,18 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
       throw error;
     } finally {
       mine.delete(controller);
+      if (mine.size === 0) pending.delete(socket);
     }
   }
 
-  handle(socket, "runCode", logger, async ({ sessionId, file, stdin, args }) => {
+  events.on("runCode", async (socket, { sessionId, file, stdin, args }) => {
     requireCan(socket, sessionId, "edit");
-    return cancellable(async (signal) => {
-      const { response, entries } = await terminal.runCode(sessionId, runner(signal), { file, stdin, args });
+    return cancellable(socket, async (signal) => {
+      const { response, entries } = await terminal.runCode(sessionId, runner(socket, signal), {
+        file,
+        stdin,
+        args,
+      });
       // Everyone, this socket included, was shown why in the terminal.
       if (!response)
         throw new SocketEventError("execution_failed", entries[0]?.content ?? "Execution failed");
@@ -61,13 +77,15 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
     });
   });
 
-  handle(socket, "terminalCommand", logger, async ({ sessionId, command, file, github }) => {
+  events.on("terminalCommand", async (socket, { sessionId, command, file, github }) => {
     requireJoined(socket, sessionId);
-    await cancellable((signal) => terminal.command(sessionId, runner(signal), command, file, github));
+    await cancellable(socket, (signal) =>
+      terminal.command(sessionId, runner(socket, signal), command, file, github),
+    );
     return null;
   });
 
-  handle(socket, "getTerminalHistory", logger, async (sessionId) => {
+  events.on("getTerminalHistory", async (socket, sessionId) => {
     requireJoined(socket, sessionId);
     socket.emit("terminalHistory", { sessionId, history: await terminal.history(sessionId) });
     socket.emit("runStateUpdate", terminal.runState(sessionId));
@@ -77,10 +95,10 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
   /** A control of the run in flight, by an editor (a viewer changes nothing), its refusals mapped. */
   const control =
     <P extends { sessionId: string }>(work: (payload: P, who: ReturnType<typeof runner>) => unknown) =>
-    async (payload: P) => {
+    async (socket: EditorSocket, payload: P) => {
       requireCan(socket, payload.sessionId, "edit");
       try {
-        await work(payload, runner(new AbortController().signal));
+        await work(payload, runner(socket, new AbortController().signal));
       } catch (error) {
         if (error instanceof RunControlError)
           throw new SocketEventError(CONTROL_CODES[error.kind], error.message);
@@ -89,32 +107,20 @@ export function registerTerminalSocket(socket: EditorSocket, terminal: TerminalS
       return null;
     };
 
-  handle(
-    socket,
+  events.on(
     "runInput",
-    logger,
     control(({ sessionId, line }, who) => terminal.input(sessionId, who, line)),
   );
-  handle(
-    socket,
+  events.on(
     "closeRunInput",
-    logger,
     control(({ sessionId }, who) => terminal.closeInput(sessionId, who)),
   );
-  handle(
-    socket,
+  events.on(
     "stopRun",
-    logger,
     control(({ sessionId }, who) => terminal.stop(sessionId, who)),
   );
-  handle(
-    socket,
+  events.on(
     "setRunInputAccess",
-    logger,
     control(({ sessionId, othersMayType }, who) => terminal.setInputAccess(sessionId, who, othersMayType)),
   );
-
-  socket.on("disconnect", () => {
-    for (const controller of mine) controller.abort();
-  });
 }

@@ -1,6 +1,6 @@
 import path from "node:path";
 import type { SingleFlight } from "../../cluster/flights";
-import type { Logger } from "../../logger";
+import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { AuthService } from "../auth/index";
@@ -11,7 +11,7 @@ import { gitCommand } from "./commands";
 import { createGithub, type GithubConfig } from "./github";
 import { vcsRoutes } from "./routes";
 import { createVcsService } from "./service";
-import { registerVcsSocket } from "./socket";
+import { registerVcsEvents } from "./socket";
 
 export { VcsError } from "./errors";
 export { createGithub, type Github, type GithubConfig } from "./github";
@@ -30,7 +30,7 @@ export function createVcsFeature(deps: {
   commands: CommandRegistry;
   auth: AuthService;
   sessions: SessionService;
-  logger: Logger;
+  events: SocketEvents;
   /** One git operation per repository across a cluster's nodes. */
   flights?: SingleFlight;
 }) {
@@ -48,7 +48,7 @@ export function createVcsFeature(deps: {
     return { name, email: email ?? "anonymous@users.ensemble.invalid" };
   };
   deps.commands.register(gitCommand(service, authorOf));
-  deps.io.on("connection", (socket) => registerVcsSocket(socket, service, authorOf, deps.logger));
+  registerVcsEvents(deps.events, service, authorOf);
   return {
     service,
     authorOf,

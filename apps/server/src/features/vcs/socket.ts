@@ -1,6 +1,5 @@
 import type { SocketErrorCode } from "@ensemble/protocol";
-import type { Logger } from "../../logger";
-import { handle, SocketEventError } from "../../realtime/handle";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { VcsError, type VcsErrorCode } from "./errors";
@@ -17,24 +16,28 @@ const SOCKET_CODES: Record<VcsErrorCode, SocketErrorCode> = {
 };
 
 /**
- * The Git panel's event on one socket: the socket must have joined the session, and the
- * service checks, per operation, that it joined as the host (the role the server gave it).
+ * The Git panel's event: the socket must have joined the session, and the service checks,
+ * per operation, that it joined as the host (the role the server gave it).
  */
-export function registerVcsSocket(
-  socket: EditorSocket,
+export function registerVcsEvents(
+  events: SocketEvents,
   vcs: VcsService,
   authorOf: (userId: string | undefined, name: string) => Promise<Author>,
-  logger: Logger,
 ) {
-  const identity = socket.data.identity;
-  let author: Promise<Author> | undefined;
+  /** Each socket's commit author, looked up once (its account's Git identity). */
+  const authors = new WeakMap<EditorSocket, Promise<Author>>();
 
-  handle(socket, "gitOperation", logger, async ({ sessionId, operation }) => {
+  events.on("gitOperation", async (socket, { sessionId, operation }) => {
     const session = requireJoined(socket, sessionId);
     const caller = {
       isHost: session.isHost,
       author: () => {
-        author ??= authorOf(identity.kind === "user" ? identity.id : undefined, identity.name);
+        let author = authors.get(socket);
+        if (!author) {
+          const { identity } = socket.data;
+          author = authorOf(identity.kind === "user" ? identity.id : undefined, identity.name);
+          authors.set(socket, author);
+        }
         return author;
       },
     };

@@ -11,7 +11,7 @@ export function CallPanelToggle() {
     <button
       type="button"
       id={CALL_TOGGLE_ID}
-      className={`call-toggle${isOpen ? " is-open" : ""}`}
+      className={`panel-toggle${isOpen ? " is-open" : ""}`}
       aria-label={`${isOpen ? "Hide" : "Show"} call panel`}
       aria-expanded={isOpen}
       aria-controls={CALL_PANEL_ID}

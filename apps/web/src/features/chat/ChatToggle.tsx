@@ -18,7 +18,7 @@ export function ChatToggle() {
     <button
       type="button"
       id={CHAT_TOGGLE_ID}
-      className={`chat-toggle${isOpen ? " is-open" : ""}`}
+      className={`panel-toggle${isOpen ? " is-open" : ""}`}
       aria-label={`${isOpen ? "Hide" : "Show"} chat${unreadText}`}
       aria-expanded={isOpen}
       aria-controls={CHAT_PANEL_ID}

@@ -1,13 +1,4 @@
-import {
-  CollabClient,
-  fromWire,
-  LANE_AWARENESS,
-  LANE_SYNC,
-  LaneClient,
-  type LaneRefusal,
-  laneUrl,
-  toWire,
-} from "@ensemble/collab";
+import { CollabClient, type LaneRefusal } from "@ensemble/collab";
 import { CONNECT_ERRORS, LANGUAGE_MAIN_FILES, type Language } from "@ensemble/protocol";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
@@ -26,6 +17,7 @@ import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "
 import { resetCollabStore, type SessionFailure, upsertParticipant, useCollabStore } from "./store";
 import { installTestHook } from "./testHook";
 import { WorkspaceChannel } from "./workspaceChannel";
+import { YjsTransport } from "./yjsTransport";
 
 /** How long a join or a language/end request may wait for its answer. */
 const ACK_TIMEOUT_MS = 15_000;
@@ -81,12 +73,11 @@ export class CollabSession {
   readonly roles: RolesChannel;
   private readonly socket: EditorSocket;
   private readonly client: CollabClient;
+  private readonly yjs: YjsTransport;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
   private persistence: IndexeddbPersistence | null = null;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
   private uninstallTestHook: () => void = () => {};
-  /** The Yjs lane of the current join, once open; until then Yjs goes over socket.io. */
-  private lane: LaneClient | null = null;
   /** Bumped on every join and disconnect, so a late ack of an older connection is ignored. */
   private generation = 0;
   private offlineTimer: ReturnType<typeof setTimeout> | undefined;
@@ -115,17 +106,16 @@ export class CollabSession {
         this.pulls.joined(self);
       },
     });
-    this.awarenessOut = throttleAwareness(this.awareness, (message) => {
-      if (this.lane) this.lane.send(LANE_AWARENESS, message);
-      else if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
+    this.yjs = new YjsTransport(this.socket, options.sessionId, {
+      receiveSync: (message) => this.client.receiveSync(message),
+      receiveAwareness: (message) => this.client.receiveAwareness(message),
+      connected: () => this.client.connected(),
+      disconnected: () => this.client.disconnected(),
+      refused: (refusal) => this.handleRefusal(refusal),
     });
+    this.awarenessOut = throttleAwareness(this.awareness, (message) => this.yjs.sendAwareness(message));
     this.client = new CollabClient(this.doc, this.awareness, {
-      // A message while disconnected would sit in socket.io's buffer and reach the server
-      // before our next join; the sync handshake after that join resends what matters.
-      sendSync: (message) => {
-        if (this.lane) this.lane.send(LANE_SYNC, message);
-        else if (this.socket.connected) this.socket.emit("yjsSync", toWire(message));
-      },
+      sendSync: (message) => this.yjs.sendSync(message),
       sendAwareness: () => this.awarenessOut.request(),
     });
     this.awareness.setLocalState({ user: userField(options.userName, options.userId ?? options.userName) });
@@ -202,8 +192,7 @@ export class CollabSession {
     // then applied what it carried), then leave, so the last keystrokes are applied before
     // the socket closes (the IndexedDB copy holds them anyway).
     const socket = this.socket;
-    const laneClosed = this.lane?.close() ?? Promise.resolve();
-    this.lane = null;
+    const laneClosed = this.yjs.close();
     const leave = () => {
       if (socket.connected)
         socket.timeout(1000).emit("leaveSession", this.sessionId, () => socket.disconnect());
@@ -293,8 +282,7 @@ export class CollabSession {
     socket.on("connect", () => this.join());
     socket.on("disconnect", () => {
       this.generation++;
-      void this.lane?.close();
-      this.lane = null;
+      void this.yjs.close();
       client.disconnected();
       useCollabStore.setState({ isSynced: false });
       this.showDisconnected();
@@ -315,9 +303,6 @@ export class CollabSession {
       // A refusal by the server (not a network error) is not retried by socket.io.
       if (!socket.active) this.fail({ code: "refused", message: "The server refused the connection." });
     });
-    // Yjs comes over socket.io until the lane opens, and whenever it cannot.
-    socket.on("yjsSync", (message) => client.receiveSync(fromWire(message)));
-    socket.on("yjsAwareness", (message) => client.receiveAwareness(fromWire(message)));
     socket.on("participantsList", (participants) => useCollabStore.setState({ participants }));
     socket.on("participantJoined", (person) =>
       useCollabStore.setState((s) => ({ participants: upsertParticipant(s.participants, person) })),
@@ -347,36 +332,6 @@ export class CollabSession {
       void this.discardLocalCopy(message);
   }
 
-  /**
-   * Opens this join's Yjs lane and syncs over it. If it cannot open, or closes while the
-   * socket stays, Yjs goes over socket.io from then on (a resync covers the switch).
-   */
-  private openLane(ticket: string, generation: number): void {
-    const isCurrent = () => generation === this.generation && !this.isDestroyed;
-    const lane = new LaneClient(
-      new WebSocket(laneUrl(window.location.origin, ticket, this.options.sessionId)),
-      {
-        open: () => {
-          if (!isCurrent()) {
-            void lane.close();
-            return;
-          }
-          this.lane = lane;
-          this.client.connected();
-        },
-        message: (kind, message) =>
-          kind === LANE_SYNC ? this.client.receiveSync(message) : this.client.receiveAwareness(message),
-        refused: (refusal) => this.handleRefusal(refusal),
-        closed: (_code, wasOpen) => {
-          if (this.lane === lane) this.lane = null;
-          if (!isCurrent()) return;
-          if (wasOpen) this.client.disconnected();
-          if (this.socket.connected) this.client.connected();
-        },
-      },
-    );
-  }
-
   /** Joins on each new connection: the server knows a reconnected socket as a new one. */
   private join(): void {
     const generation = ++this.generation;
@@ -399,7 +354,7 @@ export class CollabSession {
       const { self, participants, language, title, endedAt } = result.data;
       this.awareness.setLocalStateField("user", userField(self.name, self.id, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });
-      this.openLane(result.data.laneTicket, generation);
+      this.yjs.open(result.data.laneTicket, () => generation === this.generation && !this.isDestroyed);
       this.terminal.joined();
       this.git.joined(self.isHost);
       this.pulls.joined(self);

@@ -9,7 +9,7 @@ export function ReplayToggle() {
     <button
       type="button"
       id={REPLAY_TOGGLE_ID}
-      className={`chat-toggle${isOpen ? " is-open" : ""}`}
+      className={`panel-toggle${isOpen ? " is-open" : ""}`}
       aria-label={`${isOpen ? "Hide" : "Show"} replay`}
       aria-expanded={isOpen}
       aria-controls={REPLAY_PANEL_ID}
