@@ -1,23 +1,35 @@
-import { expect, request as playwrightRequest, test } from "@playwright/test";
+import { type Browser, expect, request as playwrightRequest, test } from "@playwright/test";
 import { CallScreen } from "../support/calls";
 import { CLUSTER_URL, killNode, liveNode, liveSessionsOn, setInRing } from "../support/cluster";
 import { createHostedSession, EditorScreen, expectConverged, signInContext } from "../support/editor";
 
 // The cluster is the config's (support/clusterSetup.ts); these walks run last, as two of them kill a node.
+
+/** A host (signed in) and a guest, each in a browser of its own, on a new session through the balancer. */
+async function hostAndGuest(browser: Browser, label: string) {
+  const request = await playwrightRequest.newContext({ baseURL: CLUSTER_URL });
+  const host = await createHostedSession(request, label);
+  const hostContext = await browser.newContext();
+  await signInContext(hostContext, host);
+  const guestContext = await browser.newContext();
+  return {
+    sessionId: host.sessionId,
+    hostScreen: new EditorScreen(await hostContext.newPage()),
+    guestScreen: new EditorScreen(await guestContext.newPage()),
+    async close() {
+      await hostContext.close();
+      await guestContext.close();
+      await request.dispose();
+    },
+  };
+}
 test("a session served by two nodes ends on the balancer's: the moved browser shows CONNECTING, never OFFLINE", async ({
   browser,
 }) => {
   test.setTimeout(90_000);
-  const request = await playwrightRequest.newContext({ baseURL: CLUSTER_URL });
-  const host = await createHostedSession(request, "handover");
-  const hostContext = await browser.newContext();
-  await signInContext(hostContext, host);
-  const guestContext = await browser.newContext();
-  const [hostScreen, guestScreen] = [
-    new EditorScreen(await hostContext.newPage()),
-    new EditorScreen(await guestContext.newPage()),
-  ];
-  await hostScreen.open(host.sessionId);
+  const pair = await hostAndGuest(browser, "handover");
+  const { sessionId, hostScreen, guestScreen } = pair;
+  await hostScreen.open(sessionId);
   const home = await liveNode();
   expect(home).toBeGreaterThanOrEqual(0);
   // Every status the host's bar shows from now on (a test-side observer, not the app's).
@@ -34,7 +46,7 @@ test("a session served by two nodes ends on the balancer's: the moved browser sh
   // guest lands on another node, which then serves the session too.
   await setInRing(home, false);
   try {
-    await guestScreen.open(host.sessionId);
+    await guestScreen.open(sessionId);
     await hostScreen.caretToEndOf(1);
     await hostScreen.type("/*host*/");
     await guestScreen.caretToEndOf(2);
@@ -57,24 +69,16 @@ test("a session served by two nodes ends on the balancer's: the moved browser sh
   } finally {
     await setInRing(home, true);
   }
-  await hostContext.close();
-  await guestContext.close();
+  await pair.close();
 });
 
 test("a call survives its node's death: both browsers rejoin it through HAProxy, media and signalling work again", async ({
   browser,
 }) => {
   test.setTimeout(120_000);
-  const request = await playwrightRequest.newContext({ baseURL: CLUSTER_URL });
-  const host = await createHostedSession(request, "callover");
-  const hostContext = await browser.newContext();
-  await signInContext(hostContext, host);
-  const guestContext = await browser.newContext();
-  const screens = [
-    new EditorScreen(await hostContext.newPage()),
-    new EditorScreen(await guestContext.newPage()),
-  ];
-  for (const screen of screens) await screen.open(host.sessionId);
+  const pair = await hostAndGuest(browser, "callover");
+  const screens = [pair.hostScreen, pair.guestScreen];
+  for (const screen of screens) await screen.open(pair.sessionId);
   const [hostCall, guestCall] = screens.map((screen) => new CallScreen(screen.page));
   if (!hostCall || !guestCall) throw new Error("two screens expected");
   for (const call of [hostCall, guestCall]) await call.join();
@@ -95,25 +99,17 @@ test("a call survives its node's death: both browsers rejoin it through HAProxy,
     "true",
   );
   expect(await liveNode()).not.toBe(node);
-  await hostContext.close();
-  await guestContext.close();
+  await pair.close();
 });
 
 test("two browsers keep editing through their node's death: they reconnect through HAProxy and converge", async ({
   browser,
 }) => {
   test.setTimeout(120_000);
-  const request = await playwrightRequest.newContext({ baseURL: CLUSTER_URL });
-  const host = await createHostedSession(request, "cluster");
-  const hostContext = await browser.newContext();
-  await signInContext(hostContext, host);
-  const guestContext = await browser.newContext();
-  const [hostScreen, guestScreen] = [
-    new EditorScreen(await hostContext.newPage()),
-    new EditorScreen(await guestContext.newPage()),
-  ];
-  await hostScreen.open(host.sessionId);
-  await guestScreen.open(host.sessionId);
+  const pair = await hostAndGuest(browser, "cluster");
+  const { sessionId, hostScreen, guestScreen } = pair;
+  await hostScreen.open(sessionId);
+  await guestScreen.open(sessionId);
   await hostScreen.caretToEndOf(1);
   await hostScreen.type("/*before*/");
   await expectConverged([hostScreen, guestScreen], (text) => text.includes("/*before*/"));
@@ -133,6 +129,5 @@ test("two browsers keep editing through their node's death: they reconnect throu
   );
   const moved = await liveNode();
   expect(moved).not.toBe(node);
-  await hostContext.close();
-  await guestContext.close();
+  await pair.close();
 });
