@@ -14,7 +14,8 @@ import { TerminalChannel } from "../terminal/channel";
 import { throttleAwareness } from "./awarenessThrottle";
 import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
 import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "./presence";
-import { resetCollabStore, type SessionFailure, upsertParticipant, useCollabStore } from "./store";
+import { mirrorSessionEvents } from "./sessionEvents";
+import { resetCollabStore, type SessionFailure, useCollabStore } from "./store";
 import { installTestHook } from "./testHook";
 import { WorkspaceChannel } from "./workspaceChannel";
 import { YjsTransport } from "./yjsTransport";
@@ -303,22 +304,7 @@ export class CollabSession {
       // A refusal by the server (not a network error) is not retried by socket.io.
       if (!socket.active) this.fail({ code: "refused", message: "The server refused the connection." });
     });
-    socket.on("participantsList", (participants) => useCollabStore.setState({ participants }));
-    socket.on("participantJoined", (person) =>
-      useCollabStore.setState((s) => ({ participants: upsertParticipant(s.participants, person) })),
-    );
-    socket.on("participantLeft", (id) =>
-      useCollabStore.setState((s) => ({ participants: s.participants.filter((p) => p.id !== id) })),
-    );
-    socket.on("languageUpdate", ({ sessionId, language }) => {
-      if (sessionId === this.sessionId) useCollabStore.setState({ language });
-    });
-    socket.on("sessionEnding", ({ sessionId }) => {
-      if (sessionId === this.sessionId) useCollabStore.setState({ isEnding: true });
-    });
-    socket.on("sessionState", ({ sessionId, endedAt }) => {
-      if (sessionId === this.sessionId) useCollabStore.setState({ endedAt });
-    });
+    mirrorSessionEvents(socket, this.sessionId);
     socket.on("socketError", (refusal) => this.handleRefusal(refusal));
   }
 
