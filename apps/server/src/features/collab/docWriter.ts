@@ -92,6 +92,12 @@ export class DocWriter {
     await Promise.all(this.inFlight);
   }
 
+  /** Resolves when every update pushed so far is stored and the compactions begun are done. */
+  async settled(): Promise<void> {
+    await this.flush();
+    await this.compaction;
+  }
+
   /** Stores what is pending, then folds the log into a snapshot of the whole document. */
   compact(): Promise<void> {
     this.sinceCompaction = 0;

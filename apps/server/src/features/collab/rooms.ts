@@ -64,6 +64,12 @@ export class RoomRegistry {
     return this.live.has(sessionId) || this.closing.has(sessionId);
   }
 
+  /** Resolves when a loaded session's updates so far are stored and its compactions begun are done. */
+  async settled(sessionId: string): Promise<void> {
+    const entry = this.live.get(sessionId);
+    if (entry) await (await entry).writer.settled();
+  }
+
   /** Unloads the session's room if nobody is in it any more. */
   async releaseIfEmpty(sessionId: string): Promise<void> {
     const entry = this.live.get(sessionId);

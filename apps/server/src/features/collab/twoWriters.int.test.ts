@@ -49,6 +49,8 @@ async function startNode(db: Db, sessionId: string, name: string) {
   const text = () => doc.getText(fileIdAt(doc, MAIN) ?? "missing");
   return {
     rooms,
+    /** This node's writes and compactions so far have landed. */
+    settled: () => rooms.settled(sessionId),
     text: () => text().toString(),
     type(token: string) {
       text().insert(0, token);
@@ -57,8 +59,6 @@ async function startNode(db: Db, sessionId: string, name: string) {
     close: () => client.destroy(),
   };
 }
-
-const settle = () => new Promise((resolve) => setTimeout(resolve, 120));
 
 describe.each(DATABASES)("two nodes writing one session on %s", (kind) => {
   const testDb = useTestDb(kind);
@@ -83,7 +83,7 @@ describe.each(DATABASES)("two nodes writing one session on %s", (kind) => {
         }
         // Lets this node's writes and compaction land before the other types: the two
         // compactions then each find rows and a snapshot the other wrote.
-        await settle();
+        await node.settled();
       }
     }
     // B unloads first; A's last compaction (it has a keystroke to fold) then finds B's
