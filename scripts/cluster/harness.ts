@@ -187,7 +187,7 @@ export async function nodeHealth(url: string): Promise<{ nodeId: string; liveSes
 }
 
 /** Polls `check` every 100 ms until it holds, or throws after `timeoutMs`. */
-export async function pollUntil(
+async function pollUntil(
   check: () => Promise<boolean>,
   timeoutMs: number,
   what = "a condition",

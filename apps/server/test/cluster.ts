@@ -16,7 +16,6 @@ export {
   type Balancer,
   type NodeProcess,
   nodeHealth,
-  pollUntil,
   TEST_REDIS_URL,
   upNodes,
 } from "../../../scripts/cluster/harness";

@@ -203,14 +203,14 @@ export function emitAck<T>(
   );
 }
 
-/** Resolves once `predicate` holds, polling every 10 ms, or rejects after `timeoutMs`. */
+/** Resolves once `predicate` holds (it may ask over the network), polling every 10 ms, or rejects after `timeoutMs`. */
 export async function waitFor(
-  predicate: () => boolean,
+  predicate: () => boolean | Promise<boolean>,
   timeoutMs = 10_000,
   what = "condition",
 ): Promise<void> {
   const started = Date.now();
-  while (!predicate()) {
+  while (!(await predicate())) {
     if (Date.now() - started > timeoutMs) throw new Error(`timed out waiting for ${what}`);
     await new Promise((r) => setTimeout(r, 10));
   }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { pollUntil, upNodes, useCluster } from "../../test/cluster";
+import { upNodes, useCluster } from "../../test/cluster";
 import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { apiClient, buildSession } from "../../test/harness";
 
@@ -34,7 +34,7 @@ describe("three nodes behind HAProxy", () => {
     const sessions = await openSessions();
     const owners = new Set<string>();
     for (const { sessionId } of sessions) {
-      await pollUntil(async () => (await owner(sessionId)) !== undefined, 5000);
+      await waitFor(async () => (await owner(sessionId)) !== undefined, 5000);
       owners.add((await owner(sessionId)) ?? "");
     }
     // Each session loaded on exactly one node: the nodes' live sessions add up to the sessions.
@@ -86,7 +86,7 @@ describe("three nodes behind HAProxy", () => {
       );
     expect(Math.max(...gaps)).toBeLessThanOrEqual(2000);
     for (const { sessionId, typists } of moving) {
-      await pollUntil(async () => ![undefined, node?.id].includes(await owner(sessionId)), 10_000);
+      await waitFor(async () => ![undefined, node?.id].includes(await owner(sessionId)), 10_000);
       typists[0]?.file().insert(0, "moved;");
       for (const typist of typists)
         await waitFor(() => typist.text().startsWith("moved;"), 10_000, "the edit");
@@ -98,7 +98,7 @@ describe("three nodes behind HAProxy", () => {
   it.each(Array.from({ length: TRIALS }, (_, trial) => trial))(
     "failover trial %i: a node killed mid-typing, every client reconnects through HAProxy and all converge with every keystroke",
     async (trial) => {
-      await pollUntil(async () => (await upNodes(cluster.balancer.url)).size === 3, 30_000);
+      await waitFor(async () => (await upNodes(cluster.balancer.url)).size === 3, 30_000);
       const sessions = await openSessions();
       const holders = await Promise.all(sessions.map(({ sessionId }) => owner(sessionId)));
       // The node of this trial (trials go round the three), unless it got no session this time.

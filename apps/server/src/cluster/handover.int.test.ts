@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { nodeHealth, pollUntil, useCluster } from "../../test/cluster";
+import { nodeHealth, useCluster } from "../../test/cluster";
 import { openEditor, waitFor } from "../../test/collabClient";
 import { apiClient, buildSession } from "../../test/harness";
 import { HANDOVER_AFTER_MS, handoverKey } from "./leases";
@@ -22,15 +22,11 @@ describe("a session served by two nodes after the balancer's ring changed", () =
       // Where the ring puts the session: a probe loads it there, then leaves.
       const probe = await openEditor(cluster.balancer.url, undefined, { route: sessionId });
       expect((await probe.join(sessionId)).ok).toBe(true);
-      await pollUntil(async () => (await owner(sessionId)) !== undefined, 5000, "the probe's lease");
+      await waitFor(async () => (await owner(sessionId)) !== undefined, 5000, "the probe's lease");
       const homeId = (await owner(sessionId)) ?? "";
       const home = nodes.findIndex((n) => n.id === homeId);
       await probe.close();
-      await pollUntil(
-        async () => (await owner(sessionId)) === undefined,
-        10_000,
-        "the probe's room to unload",
-      );
+      await waitFor(async () => (await owner(sessionId)) === undefined, 10_000, "the probe's room to unload");
 
       // The session's node goes out of the ring (a failed health check): the first group
       // lands on the next node of the ring, which takes the lease.
@@ -72,7 +68,7 @@ describe("a session served by two nodes after the balancer's ring changed", () =
 
       // It comes back: new connections go to it, the first group's stay where they are.
       await cluster.balancer.command(`enable server nodes/${homeId}`);
-      await pollUntil(
+      await waitFor(
         async () =>
           (await cluster.balancer.command("show servers state nodes")).includes(` ${homeId} 127.0.0.1 2 0 `),
         10_000,
@@ -88,10 +84,10 @@ describe("a session served by two nodes after the balancer's ring changed", () =
         });
 
       // The lease ends on the node the balancer routes to now, and the old owner lets the session go.
-      await pollUntil(async () => (await owner(sessionId)) === homeId, 15_000, "the lease to move");
+      await waitFor(async () => (await owner(sessionId)) === homeId, 15_000, "the lease to move");
       const moved = Date.now() - doubled;
       const oldOwner = nodes.find((n) => n.id === earlyOwner);
-      await pollUntil(
+      await waitFor(
         async () => (await nodeHealth(oldOwner?.url ?? ""))?.liveSessions === 0,
         10_000,
         "the old owner to unload",
@@ -154,7 +150,7 @@ describe("a session served by two nodes after the balancer's ring changed", () =
     expect((await b.join(sessionId)).ok).toBe(true);
     // SESSION_HANDOVER_MAX is 3: the fourth attempt finds the budget spent.
     const count = async () => Number(await redis.get(handoverKey(sessionId)));
-    await pollUntil(async () => (await count()) > 3, 30_000, "the budget to be spent");
+    await waitFor(async () => (await count()) > 3, 30_000, "the budget to be spent");
     await new Promise((resolve) => setTimeout(resolve, 3 * HANDOVER_AFTER_MS));
     expect(disconnects).toBe(3);
     expect(await count()).toBe(4);
@@ -162,11 +158,11 @@ describe("a session served by two nodes after the balancer's ring changed", () =
     await waitFor(() => a.lane() !== undefined && b.lane() !== undefined, 5000, "both lanes");
     a.file().insert(0, "<forged-a>");
     b.file().insert(0, "<forged-b>");
-    await new Promise((resolve) => setTimeout(resolve, 300));
+    // Closing sends what is pending on the lane and resolves once the server has handled it.
     await a.close();
     await b.close();
     // Both nodes stored what they served: a newcomer loads both edits.
-    await pollUntil(async () => (await owner(sessionId)) === undefined, 10_000, "both rooms to unload");
+    await waitFor(async () => (await owner(sessionId)) === undefined, 10_000, "both rooms to unload");
     const late = await openEditor(cluster.balancer.url, undefined, { route: sessionId, lane: true });
     editors.push(late);
     expect((await late.join(sessionId)).ok).toBe(true);
