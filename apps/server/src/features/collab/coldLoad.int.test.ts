@@ -99,20 +99,15 @@ describe.each(DATABASES)("idle compaction on %s", (kind) => {
     });
     const orderedDeletes: Db = {
       ...db,
-      transaction: (fn) =>
-        db.transaction((tx) =>
-          fn({
-            query: async (sql, params) => {
-              if (sql.startsWith("DELETE FROM doc_updates") && deletes === "after the update") {
-                deletes = "held";
-                await waitForRows(db, sessionId, (n) => n > typedRows);
-              } else if (sql.startsWith("DELETE FROM doc_updates") && deletes === "held") {
-                await released;
-              }
-              return tx.query(sql, params);
-            },
-          }),
-        ),
+      query: async (sql, params) => {
+        if (sql.includes("DELETE FROM doc_updates") && deletes === "after the update") {
+          deletes = "held";
+          await waitForRows(db, sessionId, (n) => n > typedRows);
+        } else if (sql.includes("DELETE FROM doc_updates") && deletes === "held") {
+          await released;
+        }
+        return db.query(sql, params);
+      },
     };
     const rooms = new RoomRegistry(
       {

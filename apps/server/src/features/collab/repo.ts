@@ -16,6 +16,9 @@ const toBase64 = (bytes: Uint8Array): string =>
  */
 const SNAPSHOT_FORMAT = 2;
 
+/** Tries of a compaction that another writer's snapshot overtook, before it gives up. */
+const COMPACT_ATTEMPTS = 5;
+
 /** A session's stored document: the snapshot (if any) and the updates logged after it, in order. */
 export interface StoredDoc {
   snapshot?: Uint8Array | undefined;
@@ -104,63 +107,83 @@ export function createDocRepo(db: Db, writer: string = randomUUID()) {
      * lack (their rows, and the stored snapshot when its generation is not `known`, the one
      * we loaded or last wrote) and answers the whole document with it folded in.
      *
+     * Two statements, no transaction: one reads, one writes. The write replaces the snapshot
+     * only if its generation is still the one read, and drops rows only if it did; otherwise
+     * another writer stored a snapshot meanwhile, and we read and fold again. So two writers
+     * never both replace a snapshot each thought was theirs.
+     *
      * Our own rows go by id range. The proof: the rows read when the document loaded are in
      * it, and a new update is applied to it before its INSERT starts; ids are handed out in
      * order, so our row with an id up to the largest one committed at our read got its id (and
      * so was in the document) before that read, which comes before `fold`. Another writer's
-     * rows go only by the ids we read and folded: theirs were never applied here. One
-     * compaction of a session at a time, across nodes (an advisory lock), so two writers never
-     * both replace a snapshot each thought was theirs.
+     * rows go only by the ids we read and folded: theirs were never applied here.
      */
     async compact(
       sessionId: string,
       fold: (foreign: Uint8Array[]) => Snapshot,
       known: number | null = null,
     ): Promise<number> {
-      return db.transaction(async (tx) => {
-        await tx.query("SELECT pg_advisory_xact_lock(hashtext('ensemble:doc:' || $1::text))", [sessionId]);
-        const [stored] = await tx.query<{ generation: string; data: string | null }>(
-          `SELECT generation::text AS generation,
-             CASE WHEN generation IS DISTINCT FROM $2::bigint THEN encode(data, 'base64') END AS data
-           FROM doc_snapshots WHERE session_id = $1`,
-          [sessionId, known],
+      for (let attempt = 1; ; attempt++) {
+        const [read] = await db.query<{
+          generation: string | null;
+          data: string | null;
+          last: string | null;
+          other_ids: string[] | null;
+          other_data: string[] | null;
+        }>(
+          `SELECT s.generation::text AS generation,
+             CASE WHEN s.generation IS DISTINCT FROM $3::bigint THEN encode(s.data, 'base64') END AS data,
+             (SELECT max(id)::text FROM doc_updates WHERE session_id = $1 AND writer = $2) AS last,
+             o.ids AS other_ids, o.data AS other_data
+           FROM (SELECT 1) AS one
+           LEFT JOIN doc_snapshots s ON s.session_id = $1
+           CROSS JOIN (
+             SELECT array_agg(id::text ORDER BY id) AS ids, array_agg(encode(data, 'base64') ORDER BY id) AS data
+             FROM doc_updates WHERE session_id = $1 AND writer IS DISTINCT FROM $2
+           ) AS o`,
+          [sessionId, writer, known],
         );
-        const [last] = await tx.query<{ id: string | null }>(
-          "SELECT max(id)::text AS id FROM doc_updates WHERE session_id = $1 AND writer = $2",
-          [sessionId, writer],
-        );
-        const others = await tx.query<{ id: string; data: string }>(
-          `SELECT id::text AS id, encode(data, 'base64') AS data FROM doc_updates
-           WHERE session_id = $1 AND writer IS DISTINCT FROM $2 ORDER BY id`,
-          [sessionId, writer],
-        );
-        const foreign = others.map((row) => fromBase64(row.data));
-        if (stored?.data) foreign.unshift(fromBase64(stored.data));
+        const otherIds = read?.other_ids ?? [];
+        const foreign = (read?.other_data ?? []).map(fromBase64);
+        if (read?.data) foreign.unshift(fromBase64(read.data));
         const { state, stateVector, summary } = fold(foreign);
-        const generation = stored ? Number(stored.generation) + 1 : 1;
-        await tx.query(
-          `INSERT INTO doc_snapshots (session_id, data, format, state_vector, summary, generation)
-           VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'), decode($5, 'base64'), $6)
-           ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, format = EXCLUDED.format,
-             state_vector = EXCLUDED.state_vector, summary = EXCLUDED.summary,
-             generation = EXCLUDED.generation, updated_at = now()`,
-          [sessionId, toBase64(state), SNAPSHOT_FORMAT, toBase64(stateVector), toBase64(summary), generation],
-        );
-        if (last?.id) {
-          await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND writer = $2 AND id <= $3", [
+        const readGeneration = read?.generation ?? null;
+        const generation = readGeneration === null ? 1 : Number(readGeneration) + 1;
+        const [written] = await db.query<{ generation: string }>(
+          `WITH snapshot AS (
+             INSERT INTO doc_snapshots (session_id, data, format, state_vector, summary, generation)
+             VALUES ($1, decode($2, 'base64'), $3, decode($4, 'base64'), decode($5, 'base64'), $6)
+             ON CONFLICT (session_id) DO UPDATE SET data = EXCLUDED.data, format = EXCLUDED.format,
+               state_vector = EXCLUDED.state_vector, summary = EXCLUDED.summary,
+               generation = EXCLUDED.generation, updated_at = now()
+             WHERE doc_snapshots.generation IS NOT DISTINCT FROM $7::bigint
+             RETURNING generation
+           ), ours AS (
+             DELETE FROM doc_updates WHERE session_id = $1 AND writer = $8 AND id <= $9::bigint
+               AND EXISTS (SELECT 1 FROM snapshot)
+           ), theirs AS (
+             DELETE FROM doc_updates WHERE session_id = $1 AND id = ANY($10::bigint[])
+               AND EXISTS (SELECT 1 FROM snapshot)
+           )
+           SELECT generation::text AS generation FROM snapshot`,
+          [
             sessionId,
+            toBase64(state),
+            SNAPSHOT_FORMAT,
+            toBase64(stateVector),
+            toBase64(summary),
+            generation,
+            readGeneration,
             writer,
-            last.id,
-          ]);
-        }
-        if (others.length > 0) {
-          await tx.query("DELETE FROM doc_updates WHERE session_id = $1 AND id = ANY($2::bigint[])", [
-            sessionId,
-            others.map((row) => row.id),
-          ]);
-        }
-        return generation;
-      });
+            read?.last ?? null,
+            otherIds,
+          ],
+        );
+        if (written) return Number(written.generation);
+        if (attempt >= COMPACT_ATTEMPTS)
+          throw new Error(`snapshot of ${sessionId} replaced by other writers ${attempt} times in a row`);
+        // Another writer stored a snapshot since our read: the next read brings it to fold in.
+      }
     },
   };
 }

@@ -107,4 +107,59 @@ describe.each(DATABASES)("two nodes writing one session on %s", (kind) => {
     a.close();
     b.close();
   });
+
+  it("folds again when another writer's snapshot lands between its read and its write", async () => {
+    const db = testDb();
+    const sessionId = `race-${kind}-${Date.now()}`;
+    await db.query("INSERT INTO sessions (id, title) VALUES ($1, 'race')", [sessionId]);
+    const snapshotOf = (doc: Y.Doc) => ({
+      state: Y.encodeStateAsUpdate(doc),
+      stateVector: Y.encodeStateVector(doc),
+      summary: Y.encodeSnapshot(Y.snapshot(doc)),
+    });
+    const docA = new Y.Doc();
+    const docB = new Y.Doc();
+    const b = createDocRepo(db, "writer-b");
+    let writesByA = 0;
+    // B compacts after A's first read, before A's first write.
+    const a = createDocRepo(
+      {
+        ...db,
+        query: async (sql, params) => {
+          if (sql.includes("INSERT INTO doc_snapshots") && writesByA++ === 0) {
+            await b.compact(sessionId, (theirs) => {
+              for (const update of theirs) Y.applyUpdate(docB, update);
+              return snapshotOf(docB);
+            });
+          }
+          return db.query(sql, params);
+        },
+      },
+      "writer-a",
+    );
+    const type = async (doc: Y.Doc, writer: typeof a, token: string) => {
+      let update: Uint8Array | undefined;
+      doc.once("update", (u: Uint8Array) => {
+        update = u;
+      });
+      doc.getText("t").insert(0, token);
+      if (update) await writer.appendMany([{ sessionId, update }]);
+    };
+    await type(docA, a, "<a>");
+    await type(docB, b, "<b>");
+    const foldedByA: number[] = [];
+    const generation = await a.compact(sessionId, (foreign) => {
+      foldedByA.push(foreign.length);
+      for (const update of foreign) Y.applyUpdate(docA, update);
+      return snapshotOf(docA);
+    });
+    // First fold: B's row. Second: B's snapshot (which holds A's row too, read by B).
+    expect(foldedByA).toEqual([1, 1]);
+    expect(generation).toBe(2);
+    const stored = await createDocRepo(db).load(sessionId);
+    expect(stored.updates).toHaveLength(0);
+    const check = new Y.Doc();
+    if (stored.snapshot) Y.applyUpdate(check, stored.snapshot);
+    expect(check.getText("t").toString()).toMatch(/^(<a><b>|<b><a>)$/);
+  });
 });
