@@ -2,6 +2,7 @@ import { type SYNC_STEP1, SYNC_STEP2, SYNC_UPDATE } from "@ensemble/collab";
 import * as encoding from "lib0/encoding";
 import * as Y from "yjs";
 import type { Snapshot, StoredDoc } from "./repo";
+import { UpdateList } from "./updateList";
 
 /** A Yjs document with nothing in it, as one update. */
 const EMPTY_STATE = Y.encodeStateAsUpdate(new Y.Doc());
@@ -41,8 +42,7 @@ export class SyncState {
   private snapshotSummary: Uint8Array | undefined;
   /** The snapshot as the message of each type it was sent as (it changes only with the snapshot). */
   private snapshotMessages = new Map<SyncType, Uint8Array>();
-  private tail: Uint8Array[];
-  private tailBytes: number;
+  private tail: UpdateList;
   /** How many updates were appended before `tail[0]`: marks survive a new snapshot. */
   private tailStart = 0;
   private mergedTail: Uint8Array | undefined;
@@ -53,13 +53,12 @@ export class SyncState {
     this.snapshot = stored.snapshot ?? EMPTY_STATE;
     this.snapshotVector = stored.snapshot && stored.stateVector;
     this.snapshotSummary = stored.snapshot && stored.summary;
-    this.tail = [...stored.updates];
-    this.tailBytes = sumBytes(this.tail);
+    this.tail = new UpdateList(stored.updates);
   }
 
   /** How many bytes a client with nothing is sent: the snapshot and the tail. */
   get bytes(): number {
-    return this.snapshot.byteLength + this.tailBytes;
+    return this.snapshot.byteLength + this.tail.byteLength;
   }
 
   /** Whether the state vector and delete set are known without building the document. */
@@ -69,7 +68,7 @@ export class SyncState {
 
   /** The snapshot, then the tail: applied in order they give the whole document. */
   updates(): Uint8Array[] {
-    return [this.snapshot, ...this.tail];
+    return [this.snapshot, ...this.tail.toArray()];
   }
 
   get tailLength(): number {
@@ -78,7 +77,6 @@ export class SyncState {
 
   append(update: Uint8Array): void {
     this.tail.push(update);
-    this.tailBytes += update.byteLength;
     this.mergedTail = undefined;
     this.wholeVector = undefined;
     this.wholeSummary = undefined;
@@ -101,8 +99,7 @@ export class SyncState {
     this.snapshotVector = snapshot.stateVector;
     this.snapshotSummary = snapshot.summary;
     this.snapshotMessages.clear();
-    this.tail = this.tail.slice(covered);
-    this.tailBytes = sumBytes(this.tail);
+    this.tail.dropBefore(covered);
     this.tailStart = snapshot.mark;
     this.mergedTail = undefined;
     this.wholeVector = undefined;
@@ -114,7 +111,7 @@ export class SyncState {
     if (this.tail.length === 0 || !this.snapshotVector) return this.snapshotVector;
     if (this.wholeVector) return this.wholeVector;
     const vector = Y.decodeStateVector(this.snapshotVector);
-    for (const update of this.tail) {
+    for (const update of this.tail.toArray()) {
       for (const [client, clock] of Y.parseUpdateMeta(update).to) {
         if (clock > (vector.get(client) ?? 0)) vector.set(client, clock);
       }
@@ -131,13 +128,13 @@ export class SyncState {
   summary(): Y.Snapshot | undefined {
     if (this.wholeSummary || !this.snapshotSummary) return this.wholeSummary;
     const { sv, ds } = Y.decodeSnapshot(this.snapshotSummary);
-    for (const update of this.tail) {
+    const tail = this.tail.toArray();
+    for (const update of tail) {
       for (const [client, clock] of Y.parseUpdateMeta(update).to) {
         if (clock > (sv.get(client) ?? 0)) sv.set(client, clock);
       }
     }
-    const deletes =
-      this.tail.length > 0 ? Y.mergeDeleteSets([ds, ...this.tail.map((u) => Y.decodeUpdate(u).ds)]) : ds;
+    const deletes = tail.length > 0 ? Y.mergeDeleteSets([ds, ...tail.map((u) => Y.decodeUpdate(u).ds)]) : ds;
     this.wholeSummary = Y.createSnapshot(deletes, sv);
     return this.wholeSummary;
   }
@@ -158,10 +155,8 @@ export class SyncState {
       this.snapshotMessages.set(snapshotType, snapshot);
     }
     if (!hasTail) return [snapshot];
-    this.mergedTail ??= this.tail.length === 1 ? (this.tail[0] as Uint8Array) : Y.mergeUpdates(this.tail);
+    this.mergedTail ??= this.tail.length === 1 ? this.tail.at(0) : Y.mergeUpdates(this.tail.toArray());
     const tail = stateVector ? Y.diffUpdate(this.mergedTail, stateVector) : this.mergedTail;
     return [snapshot, syncMessage(SYNC_STEP2, tail)];
   }
 }
-
-const sumBytes = (updates: readonly Uint8Array[]) => updates.reduce((sum, u) => sum + u.byteLength, 0);
