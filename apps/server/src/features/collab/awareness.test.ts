@@ -48,6 +48,21 @@ describe("AwarenessStore", () => {
     expect(sentJson(store.encodeAll())).toEqual([json]);
   });
 
+  it("sends the message itself on when every state in it is taken as written, and encodes otherwise", () => {
+    const store = new AwarenessStore();
+    const own = encodeEntries([[7, 1, '{"cursor":1,"user":{"id":"u-alice","name":"alice"}}']]);
+    expect(store.apply(decodeAwareness(own), alice, own)).toBe(own);
+    const forged = encodeEntries([[7, 2, '{"cursor":2,"user":{"id":"host","name":"Host"}}']]);
+    const stamped = store.apply(decodeAwareness(forged), alice, forged);
+    expect(stamped).not.toBe(forged);
+    expect(received(stamped)[0]?.state).toEqual({ cursor: 2, user: { id: "u-alice", name: "alice" } });
+    // An older clock is skipped: nothing to send, not the message.
+    expect(store.apply(decodeAwareness(own), alice, own)).toBeUndefined();
+    const removal = encodeEntries([[7, 2, "null"]]);
+    expect(store.apply(decodeAwareness(removal), alice, removal)).toBe(removal);
+    expect(store.encodeAll()).toBeUndefined();
+  });
+
   it("stamps a state whose repeated user key hides a forged one behind the real one", () => {
     const store = new AwarenessStore();
     const json = '{"user":{"id":"u-alice","name":"alice"},"user":{"id":"host","name":"Host"}}';

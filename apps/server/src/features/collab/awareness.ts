@@ -78,27 +78,43 @@ export class AwarenessStore {
 
   /**
    * Applies entries from one connection, stamping `user` into each state; answers the
-   * encoded update to send to everyone else, or undefined when nothing changed.
+   * encoded update to send to everyone else, or undefined when nothing changed. `message`,
+   * the bytes the entries were decoded from, is that update when every entry is taken as
+   * the client wrote it (the usual cursor move): nothing is encoded again.
    */
-  apply(entries: readonly AwarenessEntry[], user: { id: string; name: string }): Uint8Array | undefined {
+  apply(
+    entries: readonly AwarenessEntry[],
+    user: { id: string; name: string },
+    message?: Uint8Array,
+  ): Uint8Array | undefined {
     const now = Date.now();
     const accepted: [number, number, string][] = [];
+    let isAsSent = true;
     for (const { clientId, clock, state, json: sent } of entries) {
       const current = this.entries.get(clientId);
       if (state === null) {
         if (!current || current.clock > clock) continue;
         this.entries.delete(clientId);
         accepted.push([clientId, clock, "null"]);
+        isAsSent &&= sent === "null";
         continue;
       }
       if (current && current.clock >= clock) continue;
-      const json = isStamped(state, user)
-        ? sent
-        : JSON.stringify({ ...state, user: { ...asObject(state.user), ...user } });
-      this.entries.set(clientId, { clock, json, updatedAt: now });
+      const isOwn = isStamped(state, user);
+      const json = isOwn ? sent : JSON.stringify({ ...state, user: { ...asObject(state.user), ...user } });
+      isAsSent &&= isOwn;
+      // A state changes with every cursor move: the entry is updated, not made anew.
+      if (current) {
+        current.clock = clock;
+        current.json = json;
+        current.updatedAt = now;
+      } else {
+        this.entries.set(clientId, { clock, json, updatedAt: now });
+      }
       accepted.push([clientId, clock, json]);
     }
-    return accepted.length > 0 ? encodeEntries(accepted) : undefined;
+    if (accepted.length === 0) return undefined;
+    return message && isAsSent && accepted.length === entries.length ? message : encodeEntries(accepted);
   }
 
   /** Forgets clients (their connection left); answers the removal to send to everyone else. */

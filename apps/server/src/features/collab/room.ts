@@ -334,7 +334,7 @@ export class Room {
     if (entry.clientId !== owner.awarenessId) {
       throw new RoomMessageError("a connection sends the awareness of one client id only", "update_refused");
     }
-    const bytes = this.awareness.apply(entries, connection.user);
+    const bytes = this.awareness.apply(entries, connection.user, message);
     if (bytes) this.broadcast.awareness(bytes, connection);
   }
 
