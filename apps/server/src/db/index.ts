@@ -6,7 +6,11 @@ import { EMBEDDED_USER, startEmbeddedPostgres } from "./embedded";
 
 /** A row-returning SQL runner shared by the embedded and the server database. */
 export interface Queryable {
-  query<T extends object>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * `name` makes it a prepared statement, parsed and planned once per connection: for a hot
+   * statement whose text never changes.
+   */
+  query<T extends object>(sql: string, params?: readonly unknown[], name?: string): Promise<T[]>;
 }
 
 /** The store: queries, transactions, multi-statement scripts, close. */
@@ -67,8 +71,8 @@ async function openPostgres(kind: Db["kind"], connection: pg.PoolConfig, schema?
   // An idle client's network error must not crash the process; the next query reconnects.
   pool.on("error", () => {});
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
-  const query = async <T extends object>(sql: string, params: readonly unknown[] = []) =>
-    (await pool.query<T>(sql, [...params])).rows;
+  const query = async <T extends object>(sql: string, params: readonly unknown[] = [], name?: string) =>
+    (await pool.query<T>({ text: sql, values: [...params], ...(name ? { name } : {}) })).rows;
   return {
     kind,
     query,
@@ -77,8 +81,8 @@ async function openPostgres(kind: Db["kind"], connection: pg.PoolConfig, schema?
       try {
         await client.query("BEGIN");
         const result = await fn({
-          query: async <T extends object>(sql: string, params: readonly unknown[] = []) =>
-            (await client.query<T>(sql, [...params])).rows,
+          query: async <T extends object>(sql: string, params: readonly unknown[] = [], name?: string) =>
+            (await client.query<T>({ text: sql, values: [...params], ...(name ? { name } : {}) })).rows,
         });
         await client.query("COMMIT");
         return result;

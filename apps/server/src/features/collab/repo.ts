@@ -81,23 +81,33 @@ export function createDocRepo(db: Db, writer: string = randomUUID()) {
     /**
      * Appends updates of any sessions in one statement, which also keeps each in the history
      * (doc_history, migration 011: the replay's, never compacted) under the same id, with its
-     * time and author: one write, so the log and the history cannot disagree.
+     * time and author: one write, so the log and the history cannot disagree. The rows come
+     * as three arrays, so the text never changes and the statement is prepared once: against
+     * a VALUES list of three parameters a row, planned anew for each count, PostgreSQL's CPU
+     * for a tick of 55 updates went from 1.65-1.75 to 1.20-1.28 ms, for 14 from 0.50-0.68 to
+     * 0.45 ms (bench/database/appendStatement.ts, PostgreSQL 15, 26 Nov).
      */
     async appendMany(
       rows: readonly { sessionId: string; update: Uint8Array; author?: string | undefined }[],
     ): Promise<void> {
       if (rows.length === 0) return;
-      const values = rows
-        .map((_, i) => `($${3 * i + 2}, decode($${3 * i + 3}, 'base64'), $${3 * i + 4}, $1)`)
-        .join(", ");
       await db.query(
         `WITH logged AS (
-           INSERT INTO doc_updates (session_id, data, author, writer) VALUES ${values}
+           INSERT INTO doc_updates (session_id, data, author, writer)
+           SELECT session_id, decode(data, 'base64'), author, $1
+           FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS row(session_id, data, author, n)
+           ORDER BY n
            RETURNING id, session_id, data, author, created_at
          )
          INSERT INTO doc_history (id, session_id, author, at, data)
          SELECT id, session_id, author, created_at, data FROM logged`,
-        [writer, ...rows.flatMap((r) => [r.sessionId, toBase64(r.update), r.author ?? null])],
+        [
+          writer,
+          rows.map((r) => r.sessionId),
+          rows.map((r) => toBase64(r.update)),
+          rows.map((r) => r.author ?? null),
+        ],
+        "ensemble_append_updates",
       );
     },
 
