@@ -6,6 +6,8 @@
  * y-websocket server's script), it also counts the Yjs updates that server applied and answers
  * them to `{ type: "updates" }`.
  */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector";
 import { createRequire } from "node:module";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
 import type * as Y from "yjs";
@@ -107,4 +109,32 @@ if (process.send) {
   });
   // The channel must not keep a server alive once it has closed everything else.
   process.channel?.unref();
+}
+
+/**
+ * `BENCH_HEAP_SAMPLE=<file prefix>`: samples allocations from `BENCH_HEAP_SAMPLE_AT`'s first
+ * second of the server's life to its second (default 35,45: inside the first step) and writes
+ * those still alive at the end (what survived the window: what makes the old generation grow)
+ * as a `.heapprofile` that Chromium's DevTools open.
+ */
+const heapSample = process.env.BENCH_HEAP_SAMPLE;
+if (heapSample) {
+  const session = new Session();
+  session.connect();
+  const [from = 35, to = 45] = (process.env.BENCH_HEAP_SAMPLE_AT ?? "")
+    .split(",")
+    .filter(Boolean)
+    .map(Number);
+  setTimeout(() => {
+    session.post("HeapProfiler.startSampling", { samplingInterval: 256 });
+    setTimeout(
+      () => {
+        session.post("HeapProfiler.stopSampling", (error, result) => {
+          if (error) console.error("heap sample failed:", error);
+          else writeFileSync(`${heapSample}-${process.pid}.heapprofile`, JSON.stringify(result.profile));
+        });
+      },
+      (to - from) * 1000,
+    ).unref();
+  }, from * 1000).unref();
 }

@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync } from "node:fs";
+import { existsSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -127,10 +127,18 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
     "--import",
     compiled(file),
   ]);
-  const child = spawn(process.execPath, [...profile, "--expose-gc", ...preloads, ...args], {
+  // V8's trace of every collection (what each pause did, what survived), one file per start.
+  const gcTrace = process.env.BENCH_GC_TRACE;
+  const gcFlags = gcTrace ? ["--trace-gc-nvp"] : [];
+  const stdout = gcTrace
+    ? openSync(`${gcTrace}-${system}-${Date.now()}.log`, "w")
+    : options.keepStdout
+      ? "pipe"
+      : "ignore";
+  const child = spawn(process.execPath, [...profile, ...gcFlags, "--expose-gc", ...preloads, ...args], {
     cwd: root,
     env: { ...process.env, NODE_ENV: "production", ...env, ...options.env },
-    stdio: ["ignore", options.keepStdout ? "pipe" : "ignore", "inherit", "ipc"],
+    stdio: ["ignore", stdout, "inherit", "ipc"],
   });
   const printed: string[] = [];
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => printed.push(chunk));
