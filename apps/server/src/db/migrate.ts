@@ -34,7 +34,10 @@ export async function migrate(db: Db, dir = MIGRATIONS_DIR): Promise<string[]> {
   return applied;
 }
 
-/** Our migrations keep one statement per `;`-terminated paragraph; no dollar-quoted bodies. */
+/**
+ * Our migrations end each statement with `;` at a line's end: a dollar-quoted body (a trigger's
+ * function) stays on one line.
+ */
 function splitStatements(sql: string): string[] {
   return sql
     .split(/;\s*$/m)
