@@ -72,7 +72,7 @@ async function openPostgres(kind: Db["kind"], connection: pg.PoolConfig, schema?
   pool.on("error", () => {});
   if (schema) await pool.query(`CREATE SCHEMA IF NOT EXISTS ${schema}`);
   const query = async <T extends object>(sql: string, params: readonly unknown[] = [], name?: string) =>
-    (await pool.query<T>({ text: sql, values: [...params], ...(name ? { name } : {}) })).rows;
+    (await pool.query<T>(statement(sql, params, name))).rows;
   return {
     kind,
     query,
@@ -82,7 +82,7 @@ async function openPostgres(kind: Db["kind"], connection: pg.PoolConfig, schema?
         await client.query("BEGIN");
         const result = await fn({
           query: async <T extends object>(sql: string, params: readonly unknown[] = [], name?: string) =>
-            (await client.query<T>({ text: sql, values: [...params], ...(name ? { name } : {}) })).rows,
+            (await client.query<T>(statement(sql, params, name))).rows,
         });
         await client.query("COMMIT");
         return result;
@@ -99,6 +99,13 @@ async function openPostgres(kind: Db["kind"], connection: pg.PoolConfig, schema?
     close: () => pool.end(),
   };
 }
+
+/** A query for node-postgres; a `name` makes it a statement prepared once per connection. */
+const statement = (sql: string, params: readonly unknown[], name?: string): pg.QueryConfig => ({
+  text: sql,
+  values: [...params],
+  ...(name ? { name } : {}),
+});
 
 /** True when a database error is a unique-constraint violation (SQLSTATE 23505). */
 export function isUniqueViolation(error: unknown): error is { code: string; constraint?: string } {
