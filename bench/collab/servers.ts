@@ -1,5 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, openSync } from "node:fs";
+import { closeSync, existsSync, openSync } from "node:fs";
 import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
@@ -127,19 +127,21 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
     "--import",
     compiled(file),
   ]);
-  // V8's trace of every collection (what each pause did, what survived), one file per start.
-  const gcTrace = process.env.BENCH_GC_TRACE;
-  const gcFlags = gcTrace ? ["--trace-gc-nvp"] : [];
-  const stdout = gcTrace
-    ? openSync(`${gcTrace}-${system}-${Date.now()}.log`, "w")
-    : options.keepStdout
-      ? "pipe"
-      : "ignore";
-  const child = spawn(process.execPath, [...profile, ...gcFlags, "--expose-gc", ...preloads, ...args], {
-    cwd: root,
-    env: { ...process.env, NODE_ENV: "production", ...env, ...options.env },
-    stdio: ["ignore", stdout, "inherit", "ipc"],
-  });
+  // V8's trace of every collection (what each pause did, what survived), one file per start;
+  // not for a server whose stdout the caller reads (the trace would take its place).
+  const gcTrace = options.keepStdout ? undefined : process.env.BENCH_GC_TRACE;
+  const traceFile = gcTrace ? openSync(`${gcTrace}-${system}-${Date.now()}.log`, "w") : undefined;
+  const child = spawn(
+    process.execPath,
+    [...profile, ...(traceFile === undefined ? [] : ["--trace-gc-nvp"]), "--expose-gc", ...preloads, ...args],
+    {
+      cwd: root,
+      env: { ...process.env, NODE_ENV: "production", ...env, ...options.env },
+      stdio: ["ignore", traceFile ?? (options.keepStdout ? "pipe" : "ignore"), "inherit", "ipc"],
+    },
+  );
+  // The child has its own copy of the descriptor.
+  if (traceFile !== undefined) closeSync(traceFile);
   const printed: string[] = [];
   child.stdout?.setEncoding("utf8").on("data", (chunk: string) => printed.push(chunk));
   const pid = child.pid;
