@@ -5,8 +5,9 @@
  * CPU per statement, read from /proc (so PostgreSQL must run on this machine), for a tick of
  * 14 and of 55 updates (25 and 100 typing sessions at bench/collab's rate, 50 ms a tick).
  * The tables are the log's and the history's, with their indexes and with foreign keys on
- * both, on the log only (the schema since migration 014) or on neither, in a schema of their
- * own that is dropped at the end.
+ * both (before migration 014), on the log only (before 015) or on neither, in a schema of
+ * their own that is dropped at the end. Without keys, the statement as it is now keeps out
+ * rows of a missing session by a join and counts the rows stored.
  *
  * `BENCH_DATABASE_URL=postgres://postgres@127.0.0.1:5432/test npm run bench:append -w bench`
  */
@@ -64,25 +65,36 @@ async function valuesList(rows: Row[]): Promise<void> {
   );
 }
 
-async function preparedArrays(rows: Row[]): Promise<void> {
-  await client.query({
-    name: "bench_append",
-    text: `WITH logged AS (INSERT INTO doc_updates (session_id, data, author, writer)
-       SELECT session_id, decode(data, 'base64'), author, $1
-       FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS row(session_id, data, author, n)
-       ORDER BY n RETURNING id, session_id, data, author, created_at) ${HISTORY}`,
-    values: ["w", rows.map((r) => r.sessionId), rows.map((r) => r.update), rows.map((r) => r.author)],
-  });
+/** `check` keeps out rows of a missing session, `end` ends the statement after the history. */
+function prepared(name: string, check: string, end: string): (rows: Row[]) => Promise<void> {
+  return async (rows) => {
+    await client.query({
+      name,
+      text: `WITH logged AS (INSERT INTO doc_updates (session_id, data, author, writer)
+         SELECT session_id, decode(data, 'base64'), author, $1
+         FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS row(session_id, data, author, n)
+         ${check} ORDER BY n RETURNING id, session_id, data, author, created_at) ${end}`,
+      values: ["w", rows.map((r) => r.sessionId), rows.map((r) => r.update), rows.map((r) => r.author)],
+    });
+  };
 }
+const preparedArrays = prepared("bench_append", "", HISTORY);
+// As collab/repo.ts `appendMany` is since migration 015.
+const preparedChecked = prepared(
+  "bench_append_checked",
+  "WHERE EXISTS (SELECT 1 FROM sessions WHERE sessions.id = row.session_id)",
+  `, kept AS (${HISTORY} RETURNING 1) SELECT count(*)::int AS count FROM kept`,
+);
 
 // A typed character's update as the browser sends it, base64 (24 bytes).
 const UPDATE = "AQHG6Y7SDgQAhNmOzA5HAWEA";
-// Migration 014 dropped the history's key: "log" is the schema now.
+// Migration 014 dropped the history's key, 015 the log's: the last is the statement now.
 const ways = [
   ["VALUES list, both keys", valuesList, "both"],
   ["prepared, both keys", preparedArrays, "both"],
   ["prepared, log's key", preparedArrays, "log"],
   ["prepared, no keys", preparedArrays, "none"],
+  ["no keys, join (now)", preparedChecked, "none"],
 ] as const;
 console.log(`${url.replace(/\/\/[^@]*@/, "//")}, ${statements} statements each, after 50 of warm-up`);
 for (let round = 1; round <= 2; round++) {

@@ -13,6 +13,7 @@ function recordingRepo(failures = 0) {
     appendMany: async (rows: Rows) => {
       if (left-- > 0) throw new Error("database away");
       batches.push([...rows]);
+      return rows.length;
     },
   } as Pick<DocRepo, "appendMany"> as DocRepo;
   return { repo, batches };

@@ -55,7 +55,9 @@ export class UpdateLog {
     this.batch = [];
     this.stored = undefined;
     try {
-      await this.repo.appendMany(batch);
+      const count = await this.repo.appendMany(batch);
+      if (count < batch.length)
+        this.logger.warn({ updates: batch.length - count }, "updates of deleted sessions were not stored");
       stored?.resolve();
     } catch (error) {
       this.logger.error({ err: error, updates: batch.length }, "storing document updates failed; retrying");
