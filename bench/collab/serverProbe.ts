@@ -121,10 +121,7 @@ const heapSample = process.env.BENCH_HEAP_SAMPLE;
 if (heapSample) {
   const session = new Session();
   session.connect();
-  const [from = 35, to = 45] = (process.env.BENCH_HEAP_SAMPLE_AT ?? "")
-    .split(",")
-    .filter(Boolean)
-    .map(Number);
+  const [from, to] = window(process.env.BENCH_HEAP_SAMPLE_AT);
   setTimeout(() => {
     session.post("HeapProfiler.startSampling", { samplingInterval: 256 });
     setTimeout(
@@ -137,4 +134,34 @@ if (heapSample) {
       (to - from) * 1000,
     ).unref();
   }, from * 1000).unref();
+}
+
+/**
+ * `BENCH_CPU_WINDOW=<file prefix>`: a V8 CPU profile of `BENCH_CPU_WINDOW_AT`'s seconds of the
+ * server's life only (default 35,45: inside the first step), without the start and the joins
+ * that `BENCH_CPU_PROF`'s whole-life profile also holds. `profileTop.ts` reads it.
+ */
+const cpuWindow = process.env.BENCH_CPU_WINDOW;
+if (cpuWindow) {
+  const session = new Session();
+  session.connect();
+  const [from, to] = window(process.env.BENCH_CPU_WINDOW_AT);
+  setTimeout(() => {
+    session.post("Profiler.enable", () => session.post("Profiler.start"));
+    setTimeout(
+      () => {
+        session.post("Profiler.stop", (error, result) => {
+          if (error) console.error("CPU profile failed:", error);
+          else writeFileSync(`${cpuWindow}-${process.pid}.cpuprofile`, JSON.stringify(result.profile));
+        });
+      },
+      (to - from) * 1000,
+    ).unref();
+  }, from * 1000).unref();
+}
+
+/** Seconds of the server's life, "from,to" (default 35,45). */
+function window(text: string | undefined): [number, number] {
+  const [from = 35, to = 45] = (text ?? "").split(",").filter(Boolean).map(Number);
+  return [from, to];
 }
