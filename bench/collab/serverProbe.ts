@@ -121,19 +121,15 @@ const heapSample = process.env.BENCH_HEAP_SAMPLE;
 if (heapSample) {
   const session = new Session();
   session.connect();
-  const [from, to] = window(process.env.BENCH_HEAP_SAMPLE_AT);
-  setTimeout(() => {
-    session.post("HeapProfiler.startSampling", { samplingInterval: 256 });
-    setTimeout(
-      () => {
-        session.post("HeapProfiler.stopSampling", (error, result) => {
-          if (error) console.error("heap sample failed:", error);
-          else writeFileSync(`${heapSample}-${process.pid}.heapprofile`, JSON.stringify(result.profile));
-        });
-      },
-      (to - from) * 1000,
-    ).unref();
-  }, from * 1000).unref();
+  duringWindow(
+    process.env.BENCH_HEAP_SAMPLE_AT,
+    () => session.post("HeapProfiler.startSampling", { samplingInterval: 256 }),
+    () =>
+      session.post("HeapProfiler.stopSampling", (error, result) => {
+        if (error) console.error("heap sample failed:", error);
+        else writeFileSync(`${heapSample}-${process.pid}.heapprofile`, JSON.stringify(result.profile));
+      }),
+  );
 }
 
 /**
@@ -145,23 +141,22 @@ const cpuWindow = process.env.BENCH_CPU_WINDOW;
 if (cpuWindow) {
   const session = new Session();
   session.connect();
-  const [from, to] = window(process.env.BENCH_CPU_WINDOW_AT);
-  setTimeout(() => {
-    session.post("Profiler.enable", () => session.post("Profiler.start"));
-    setTimeout(
-      () => {
-        session.post("Profiler.stop", (error, result) => {
-          if (error) console.error("CPU profile failed:", error);
-          else writeFileSync(`${cpuWindow}-${process.pid}.cpuprofile`, JSON.stringify(result.profile));
-        });
-      },
-      (to - from) * 1000,
-    ).unref();
-  }, from * 1000).unref();
+  duringWindow(
+    process.env.BENCH_CPU_WINDOW_AT,
+    () => session.post("Profiler.enable", () => session.post("Profiler.start")),
+    () =>
+      session.post("Profiler.stop", (error, result) => {
+        if (error) console.error("CPU profile failed:", error);
+        else writeFileSync(`${cpuWindow}-${process.pid}.cpuprofile`, JSON.stringify(result.profile));
+      }),
+  );
 }
 
-/** Seconds of the server's life, "from,to" (default 35,45). */
-function window(text: string | undefined): [number, number] {
+/** Calls `start` and `stop` at the seconds of the server's life `text` names, "from,to" (default 35,45). */
+function duringWindow(text: string | undefined, start: () => void, stop: () => void): void {
   const [from = 35, to = 45] = (text ?? "").split(",").filter(Boolean).map(Number);
-  return [from, to];
+  setTimeout(() => {
+    start();
+    setTimeout(stop, (to - from) * 1000).unref();
+  }, from * 1000).unref();
 }

@@ -54,6 +54,28 @@ describe("UpdateLog", () => {
     expect(next).not.toBe(first);
   });
 
+  it("warns when the store left updates out (their session was deleted), and does not retry them", async () => {
+    const batches: Rows[] = [];
+    const repo = {
+      appendMany: async (rows: Rows) => {
+        batches.push([...rows]);
+        return rows.filter((row) => row.sessionId !== "gone").length;
+      },
+    } as Pick<DocRepo, "appendMany"> as DocRepo;
+    const lines: string[] = [];
+    const logger = createLogger("warn", { write: (line: string) => void lines.push(line) });
+    const log = new UpdateLog(repo, logger, 50);
+    const stored = log.append("gone", update(1));
+    log.append("s1", update(2));
+    await vi.advanceTimersByTimeAsync(50);
+    await stored;
+    expect(lines.map((line) => JSON.parse(line))).toMatchObject([
+      { level: 40, updates: 1, msg: "updates of deleted sessions were not stored" },
+    ]);
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(batches).toHaveLength(1);
+  });
+
   it("retries a failed write with what came meanwhile; no promise resolves before it is stored", async () => {
     const { repo, batches } = recordingRepo(1);
     const log = new UpdateLog(repo, createLogger("silent"), 50, 1000);
