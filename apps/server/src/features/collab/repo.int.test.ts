@@ -53,6 +53,7 @@ describe.each(DATABASES)("the update log and the history on %s", (kind) => {
     const sessionId = `gone-${kind}-${Date.now()}`;
     await db.query("INSERT INTO sessions (id, title) VALUES ($1, 'gone')", [sessionId]);
     await createDocRepo(db).appendMany([{ sessionId, update: new Uint8Array([9]) }]);
+    expect(await rowsOf(db, "doc_updates", sessionId)).toBe(1);
     expect(await rowsOf(db, "doc_history", sessionId)).toBe(1);
     await db.query("DELETE FROM sessions WHERE id = $1", [sessionId]);
     expect(await rowsOf(db, "doc_updates", sessionId)).toBe(0);
