@@ -119,12 +119,10 @@ if (process.send) {
  */
 const heapSample = process.env.BENCH_HEAP_SAMPLE;
 if (heapSample) {
-  const session = new Session();
-  session.connect();
   duringWindow(
     process.env.BENCH_HEAP_SAMPLE_AT,
-    () => session.post("HeapProfiler.startSampling", { samplingInterval: 256 }),
-    () =>
+    (session) => session.post("HeapProfiler.startSampling", { samplingInterval: 256 }),
+    (session) =>
       session.post("HeapProfiler.stopSampling", (error, result) => {
         if (error) console.error("heap sample failed:", error);
         else writeFileSync(`${heapSample}-${process.pid}.heapprofile`, JSON.stringify(result.profile));
@@ -139,12 +137,10 @@ if (heapSample) {
  */
 const cpuWindow = process.env.BENCH_CPU_WINDOW;
 if (cpuWindow) {
-  const session = new Session();
-  session.connect();
   duringWindow(
     process.env.BENCH_CPU_WINDOW_AT,
-    () => session.post("Profiler.enable", () => session.post("Profiler.start")),
-    () =>
+    (session) => session.post("Profiler.enable", () => session.post("Profiler.start")),
+    (session) =>
       session.post("Profiler.stop", (error, result) => {
         if (error) console.error("CPU profile failed:", error);
         else writeFileSync(`${cpuWindow}-${process.pid}.cpuprofile`, JSON.stringify(result.profile));
@@ -152,11 +148,20 @@ if (cpuWindow) {
   );
 }
 
-/** Calls `start` and `stop` at the seconds of the server's life `text` names, "from,to" (default 35,45). */
-function duringWindow(text: string | undefined, start: () => void, stop: () => void): void {
+/**
+ * Calls `start` and `stop` with an inspector session of this process at the seconds of the
+ * server's life `text` names, "from,to" (default 35,45).
+ */
+function duringWindow(
+  text: string | undefined,
+  start: (session: Session) => void,
+  stop: (session: Session) => void,
+): void {
   const [from = 35, to = 45] = (text ?? "").split(",").filter(Boolean).map(Number);
+  const session = new Session();
+  session.connect();
   setTimeout(() => {
-    start();
-    setTimeout(stop, (to - from) * 1000).unref();
+    start(session);
+    setTimeout(() => stop(session), (to - from) * 1000).unref();
   }, from * 1000).unref();
 }
