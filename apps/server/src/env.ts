@@ -18,7 +18,8 @@ function defaultHosts(): string {
   return ["localhost", "127.0.0.1", "[::1]", ...(HOST_ENTRY.test(name) ? [name] : [])].join(",");
 }
 
-const EnvSchema = z.object({
+/** Every environment variable the server reads; docs/configuration.md lists each (env.docs.test.ts). */
+export const EnvSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: z.coerce
     .number({ error: "must be a port number (0 to 65535)" })
@@ -69,7 +70,7 @@ const EnvSchema = z.object({
   DRAIN_MS: z.coerce.number().int().min(0).max(120_000).optional(),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
-  // Sign-in throttling (docs/ARCHITECTURE.md, accounts): failures of one account from one
+  // Sign-in throttling (docs/accounts.md): failures of one account from one
   // address past LOGIN_FREE_FAILURES, or from all addresses past LOGIN_MAX_PER_ACCOUNT, make
   // each further attempt wait 1, 2, 4, … s up to LOGIN_MAX_DELAY_SECONDS.
   LOGIN_FREE_FAILURES: positiveInt(5),
