@@ -43,7 +43,11 @@ describe("docs/configuration.md against the environment schema (env.ts)", () => 
   it("lists every variable of the schema once, and nothing else", () => {
     const names = rows.map(([name]) => name);
     const missing = variables.filter((name) => !names.includes(name));
-    expect(missing, "variables of env.ts missing from docs/configuration.md: add a row each").toEqual([]);
+    const rowsToAdd = missing.map((name) => {
+      const fallback = shownDefault(name);
+      return `| \`${name}\` | ${fallback === undefined ? "unset" : `\`${fallback}\``} | … |`;
+    });
+    expect(rowsToAdd, "variables of env.ts missing from docs/configuration.md: add these rows").toEqual([]);
     const twice = names.filter((name, i) => names.indexOf(name) !== i);
     expect(twice, "variables listed twice").toEqual([]);
     expect(names.toSorted()).toEqual([...variables].toSorted());
