@@ -22,6 +22,7 @@ import { inlineScriptHashes, webApp } from "./http/static";
 import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
 import { SocketEvents } from "./realtime/handle";
+import { PresenceRegistry } from "./realtime/presence";
 import { attachRealtime } from "./realtime/socket";
 
 export interface AppDeps {
@@ -55,18 +56,20 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const events = new SocketEvents(logger);
   const io = attachRealtime(server, auth.service, events, cluster.adapter);
   const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
-  const lobby = new Lobby(io);
+  const presence = new PresenceRegistry(io);
+  const lobby = new Lobby(presence);
   const collab = createCollabFeature(
     server,
     io,
     events,
+    presence,
     db,
     sessions.service,
     lobby,
     logger,
     cluster.ownership,
   );
-  createRolesFeature({ io, events, sessions: sessions.service, lobby, presences: collab.presences });
+  createRolesFeature({ io, events, sessions: sessions.service, lobby, presence });
   createCallsFeature(io, events, config.ICE_SERVERS, limiters);
   createChatFeature({ io, events, db, sessions: sessions.service, limiters });
   const terminal = createTerminalFeature({
@@ -94,6 +97,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   });
   const pulls = createPullRequestFeature({
     io,
+    presence,
     db,
     vcs: vcs.service,
     github,

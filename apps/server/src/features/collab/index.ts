@@ -1,10 +1,10 @@
 import type { Server as HttpServer } from "node:http";
 import { LANE_AWARENESS, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
-import type { Presence } from "@ensemble/protocol";
 import type { SessionOwnership } from "../../cluster/index";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
 import type { SocketEvents } from "../../realtime/handle";
+import type { PresenceRegistry } from "../../realtime/presence";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { Lobby } from "../roles/lobby";
@@ -42,6 +42,7 @@ export function createCollabFeature(
   server: HttpServer,
   io: EditorServer,
   events: SocketEvents,
+  presence: PresenceRegistry,
   db: Db,
   sessions: SessionService,
   lobby: Lobby,
@@ -65,7 +66,7 @@ export function createCollabFeature(
     if (members) for (const [socketId, lane] of members) if (socketId !== exceptId) lane.send(kind, message);
     // The socket.io broadcast encodes even for no one: skip it when every socket has a lane
     // (the usual case, checked without allocating: this runs for every keystroke).
-    const inRoom = io.sockets.adapter.rooms.get(sessionRoom(sessionId));
+    const inRoom = presence.socketIds(sessionId);
     let isLaneless = false;
     for (const socketId of inRoom ?? []) isLaneless ||= socketId !== exceptId && !members?.has(socketId);
     if (!isLaneless) return;
@@ -92,11 +93,9 @@ export function createCollabFeature(
   // takes a server's disconnect as final, but reconnects after a lost connection (its first
   // try 0.5-1.5 s later, its backoff) and resyncs, merging what was typed meanwhile.
   ownership?.onHandover((sessionId) => {
-    for (const socketId of io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? [])
-      io.sockets.sockets.get(socketId)?.conn.close();
+    for (const socket of presence.sockets(sessionId)) socket.conn.close();
   });
-  const presences = new Map<string, Presence>();
-  registerCollabEvents({ io, events, sessions, rooms, presences, lanes, laneMembers, lobby, logger });
+  registerCollabEvents({ io, events, sessions, rooms, presence, lanes, laneMembers, lobby, logger });
   const workspace: WorkspaceAccess = {
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
@@ -109,8 +108,6 @@ export function createCollabFeature(
   return {
     rooms,
     workspace,
-    /** socket id → the presence everyone sees of it; the host's controls change its role in place. */
-    presences,
     close: () => {
       lanes.close();
       return rooms.closeAll();

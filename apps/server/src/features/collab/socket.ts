@@ -1,6 +1,5 @@
 import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
 import {
-  type Presence,
   ROLE_MESSAGES,
   SESSION_ENDED_MESSAGE,
   type SessionState,
@@ -9,6 +8,7 @@ import {
 import type { Logger } from "../../logger";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import { type PresenceRegistry, presenceOf } from "../../realtime/presence";
 import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { Lobby } from "../roles/lobby";
@@ -23,8 +23,8 @@ export interface CollabSocketDeps {
   events: SocketEvents;
   sessions: SessionService;
   rooms: RoomRegistry;
-  /** socket id → presence, for every socket in a session on this process. */
-  presences: Map<string, Presence>;
+  /** Who is in which session. */
+  presence: PresenceRegistry;
   lanes: LaneServer;
   /** session id → the open lanes of its sockets, by socket id (broadcasts go through them). */
   laneMembers: Map<string, Map<string, Lane>>;
@@ -45,21 +45,11 @@ interface SocketState {
 
 interface Membership {
   sessionId: string;
-  presence: Presence;
+  participantId: string;
   connection: RoomConnection;
   /** The Yjs lane, once the client opened it; until then Yjs messages go over socket.io. */
   lane?: Lane | undefined;
   laneEnd: LaneEnd;
-}
-
-/** Who is in a session now, one entry per person however many tabs they have open. */
-export function presenceList(deps: CollabSocketDeps, sessionId: string): Presence[] {
-  const seen = new Map<string, Presence>();
-  for (const socketId of deps.io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? []) {
-    const presence = deps.presences.get(socketId);
-    if (presence && !seen.has(presence.id)) seen.set(presence.id, presence);
-  }
-  return [...seen.values()];
 }
 
 /**
@@ -67,7 +57,7 @@ export function presenceList(deps: CollabSocketDeps, sessionId: string): Presenc
  * every message about a session is refused and nothing of a session reaches it.
  */
 export function registerCollabEvents(deps: CollabSocketDeps) {
-  const { events, sessions, rooms, presences, lanes, laneMembers, lobby, logger } = deps;
+  const { events, sessions, rooms, presence, lanes, laneMembers, lobby, logger } = deps;
   const states = new WeakMap<EditorSocket, SocketState>();
 
   // The membership check is realtime's; collab keeps what it needs beside it (the connection).
@@ -83,17 +73,15 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     const current = state?.membership;
     if (!state || !current) return;
     state.membership = undefined;
-    socket.data.session = undefined;
-    presences.delete(socket.id);
     lanes.revoke(current.laneEnd);
     if (current.lane) {
       dropLane(socket, current.sessionId);
       current.lane.close(LANE_CLOSE.left, "left the session");
     }
     rooms.loaded(current.sessionId)?.leave(current.connection);
-    await socket.leave(sessionRoom(current.sessionId));
-    if (!presenceList(deps, current.sessionId).some((p) => p.id === current.presence.id)) {
-      socket.to(sessionRoom(current.sessionId)).emit("participantLeft", current.presence.id);
+    await presence.exit(socket, current.sessionId);
+    if (!presence.isHere(current.sessionId, current.participantId)) {
+      socket.to(sessionRoom(current.sessionId)).emit("participantLeft", current.participantId);
     }
     await rooms.releaseIfEmpty(current.sessionId);
   }
@@ -119,7 +107,6 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
       states.set(socket, state);
     }
     const { role } = admission;
-    const presence: Presence = { id: selfId, name: identity.name, isHost: role === "host", isGuest, role };
     const connection: RoomConnection = {
       id: socket.id,
       user: { id: selfId, name: identity.name },
@@ -138,7 +125,7 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     // The database says whether the session is ended when the room is loaded; from then the
     // room knows (a later join's read could predate an end or a reopen that raced with it).
     room.isEnded ??= endedAt !== null;
-    const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
+    const isNewcomer = !presence.isHere(sessionId, selfId);
     const laneEnd: LaneEnd = {
       open: (lane) => {
         if (state.membership !== membership || membership.lane) return false;
@@ -158,17 +145,15 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
         if (state.membership === membership) dropLane(socket, sessionId);
       },
     };
-    const membership: Membership = { sessionId, presence, connection, laneEnd };
+    const membership: Membership = { sessionId, participantId: selfId, connection, laneEnd };
     state.membership = membership;
-    socket.data.session = { id: sessionId, participantId: selfId, role, isHost: presence.isHost };
-    presences.set(socket.id, presence);
-    await socket.join(sessionRoom(sessionId));
+    const self = presenceOf(socket, await presence.enter(socket, sessionId, role));
     room.join(connection);
-    if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", presence);
+    if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", self);
     return {
       sessionId,
-      self: presence,
-      participants: presenceList(deps, sessionId),
+      self,
+      participants: presence.list(sessionId),
       language,
       title,
       endedAt: endedAt?.toISOString() ?? null,
@@ -192,7 +177,7 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
 
   events.on("getParticipants", (socket, sessionId) => {
     requireMember(socket, sessionId);
-    socket.emit("participantsList", presenceList(deps, sessionId));
+    socket.emit("participantsList", presence.list(sessionId));
     return undefined;
   });
 
