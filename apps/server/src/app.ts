@@ -12,7 +12,7 @@ import { createExecutionFeature, mountPistonConnect } from "./features/execution
 import { createPullRequestFeature } from "./features/pulls/index";
 import { createReplayFeature } from "./features/replay/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
-import { createSessionsFeature } from "./features/sessions/index";
+import { createSessionsFeature, registerSessionEvents } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
@@ -58,17 +58,16 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
   const presence = new PresenceRegistry(io);
   const lobby = new Lobby(presence);
-  const collab = createCollabFeature(
-    server,
+  const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);
+  registerSessionEvents({
     io,
     events,
+    sessions: sessions.service,
     presence,
-    db,
-    sessions.service,
+    documents: collab.documents,
     lobby,
     logger,
-    cluster.ownership,
-  );
+  });
   createRolesFeature({ io, events, sessions: sessions.service, lobby, presence });
   createCallsFeature(io, events, config.ICE_SERVERS, limiters);
   createChatFeature({ io, events, db, sessions: sessions.service, limiters });

@@ -7,8 +7,6 @@ import type { SocketEvents } from "../../realtime/handle";
 import type { PresenceRegistry } from "../../realtime/presence";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
-import type { Lobby } from "../roles/lobby";
-import type { SessionService } from "../sessions/index";
 import { applyTree, type TreeApplied } from "./applyTree";
 import { type Lane, LaneServer } from "./lane";
 import { createDocRepo } from "./repo";
@@ -44,8 +42,6 @@ export function createCollabFeature(
   events: SocketEvents,
   presence: PresenceRegistry,
   db: Db,
-  sessions: SessionService,
-  lobby: Lobby,
   logger: Logger,
   ownership?: SessionOwnership,
 ) {
@@ -95,7 +91,7 @@ export function createCollabFeature(
   ownership?.onHandover((sessionId) => {
     for (const socket of presence.sockets(sessionId)) socket.conn.close();
   });
-  registerCollabEvents({ io, events, sessions, rooms, presence, lanes, laneMembers, lobby, logger });
+  const documents = registerCollabEvents({ events, rooms, lanes, laneMembers });
   const workspace: WorkspaceAccess = {
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
@@ -108,6 +104,8 @@ export function createCollabFeature(
   return {
     rooms,
     workspace,
+    /** What the sessions feature's join, leave, end and language switch do to a document. */
+    documents,
     close: () => {
       lanes.close();
       return rooms.closeAll();
