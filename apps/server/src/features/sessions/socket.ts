@@ -1,5 +1,10 @@
-import type { GrantableRole, Language, LobbyEntry, SessionState } from "@ensemble/protocol";
-import { ROLE_MESSAGES } from "@ensemble/protocol";
+import {
+  type GrantableRole,
+  type Language,
+  type LobbyEntry,
+  ROLE_MESSAGES,
+  type SessionState,
+} from "@ensemble/protocol";
 import type { Logger } from "../../logger";
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
 import { type PresenceRegistry, presenceOf } from "../../realtime/presence";
