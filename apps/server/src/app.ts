@@ -12,7 +12,7 @@ import { createExecutionFeature, mountPistonConnect } from "./features/execution
 import { createPullRequestFeature } from "./features/pulls/index";
 import { createReplayFeature } from "./features/replay/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
-import { createSessionsFeature } from "./features/sessions/index";
+import { createSessionsFeature, registerSessionEvents } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
@@ -22,6 +22,7 @@ import { inlineScriptHashes, webApp } from "./http/static";
 import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
 import { SocketEvents } from "./realtime/handle";
+import { PresenceRegistry } from "./realtime/presence";
 import { attachRealtime } from "./realtime/socket";
 
 export interface AppDeps {
@@ -55,18 +56,19 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const events = new SocketEvents(logger);
   const io = attachRealtime(server, auth.service, events, cluster.adapter);
   const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
-  const lobby = new Lobby(io);
-  const collab = createCollabFeature(
-    server,
+  const presence = new PresenceRegistry(io);
+  const lobby = new Lobby(presence);
+  const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);
+  registerSessionEvents({
     io,
     events,
-    db,
-    sessions.service,
+    sessions: sessions.service,
+    presence,
+    documents: collab.documents,
     lobby,
     logger,
-    cluster.ownership,
-  );
-  createRolesFeature({ io, events, sessions: sessions.service, lobby, presences: collab.presences });
+  });
+  createRolesFeature({ io, events, sessions: sessions.service, lobby, presence });
   createCallsFeature(io, events, config.ICE_SERVERS, limiters);
   createChatFeature({ io, events, db, sessions: sessions.service, limiters });
   const terminal = createTerminalFeature({
@@ -94,6 +96,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   });
   const pulls = createPullRequestFeature({
     io,
+    presence,
     db,
     vcs: vcs.service,
     github,

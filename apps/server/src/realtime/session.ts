@@ -37,9 +37,3 @@ export function requireCan(socket: EditorSocket, sessionId: string, action: Sess
   if (action === "edit") throw new SocketEventError("read_only", ROLE_MESSAGES.readOnly);
   throw new SocketEventError("forbidden", ROLE_MESSAGES.hostOnly);
 }
-
-/** Changes a joined socket's role in place: every later check reads the new one. */
-export function setSocketRole(session: SocketSession, role: Role): void {
-  session.role = role;
-  session.isHost = role === "host";
-}

@@ -20,20 +20,21 @@ export type SocketIdentity =
   | { kind: "user"; id: string; name: string }
   | { kind: "guest"; id: string; name: "Anonymous" };
 
-/** The session a socket has joined, as every feature's socket handlers may read it. */
+/**
+ * The session a socket has joined, as every feature's socket handlers may read it. Written only
+ * by realtime/presence.ts: the role is stored here and nowhere else.
+ */
 export interface SocketSession {
   id: string;
   /** The participant id: the user id, or `guest-…`. */
   participantId: string;
-  /** Changed in place by the host's controls (realtime/session.ts `setSocketRole`). */
+  /** Changed in place by the host's controls (`PresenceRegistry.setRole`). */
   role: Role;
-  /** `role === "host"`, kept beside it for the features that only ask that. */
-  isHost: boolean;
 }
 
 export interface SocketData {
   identity: SocketIdentity;
-  /** Set by the collab feature on `joinSession`, cleared on leave. */
+  /** Set on `joinSession`, cleared on leave (realtime/presence.ts). */
   session?: SocketSession | undefined;
 }
 

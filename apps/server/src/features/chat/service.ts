@@ -1,5 +1,6 @@
 import { CHAT_LIMITS, type ChatHistory, type ChatMessage } from "@ensemble/protocol";
 import type { Limiter } from "../../limiter";
+import type { Actor } from "../../realtime/presence";
 import type { SessionService } from "../sessions/index";
 import type { ChatRepo } from "./repo";
 
@@ -10,12 +11,8 @@ export class ChatTooFastError extends Error {
   }
 }
 
-/** Who sends: stamped on the message; `rateKey` is whose budget it counts against. */
-export interface ChatAuthor {
-  id: string;
-  name: string;
-  rateKey: string;
-}
+/** Who sends (the request's actor): stamped on the message; `rateKey` is whose budget it counts against. */
+export type ChatAuthor = Pick<Actor, "id" | "name" | "rateKey">;
 
 export interface ChatServiceDeps {
   repo: ChatRepo;

@@ -1,5 +1,6 @@
 import { CHAT_MESSAGES } from "@ensemble/protocol";
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import { actorOf } from "../../realtime/presence";
 import { requireJoined } from "../../realtime/session";
 import { type ChatService, ChatTooFastError } from "./service";
 
@@ -10,14 +11,7 @@ import { type ChatService, ChatTooFastError } from "./service";
  */
 export function registerChatEvents(events: SocketEvents, chat: ChatService) {
   events.on("sendChat", async (socket, { sessionId, text }) => {
-    const session = requireJoined(socket, sessionId);
-    const { identity } = socket.data;
-    const author = {
-      id: session.participantId,
-      name: identity.name,
-      // A guest can come back as a new guest at will: guests count by address, as Run Code does.
-      rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
-    };
+    const author = actorOf(socket, sessionId);
     try {
       return await chat.send(sessionId, author, text);
     } catch (error) {

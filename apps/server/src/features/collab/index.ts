@@ -1,14 +1,12 @@
 import type { Server as HttpServer } from "node:http";
 import { LANE_AWARENESS, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
-import type { Presence } from "@ensemble/protocol";
 import type { SessionOwnership } from "../../cluster/index";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
 import type { SocketEvents } from "../../realtime/handle";
+import type { PresenceRegistry } from "../../realtime/presence";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
-import type { Lobby } from "../roles/lobby";
-import type { SessionService } from "../sessions/index";
 import { applyTree, type TreeApplied } from "./applyTree";
 import { type Lane, LaneServer } from "./lane";
 import { createDocRepo } from "./repo";
@@ -42,9 +40,8 @@ export function createCollabFeature(
   server: HttpServer,
   io: EditorServer,
   events: SocketEvents,
+  presence: PresenceRegistry,
   db: Db,
-  sessions: SessionService,
-  lobby: Lobby,
   logger: Logger,
   ownership?: SessionOwnership,
 ) {
@@ -65,7 +62,7 @@ export function createCollabFeature(
     if (members) for (const [socketId, lane] of members) if (socketId !== exceptId) lane.send(kind, message);
     // The socket.io broadcast encodes even for no one: skip it when every socket has a lane
     // (the usual case, checked without allocating: this runs for every keystroke).
-    const inRoom = io.sockets.adapter.rooms.get(sessionRoom(sessionId));
+    const inRoom = presence.socketIds(sessionId);
     let isLaneless = false;
     for (const socketId of inRoom ?? []) isLaneless ||= socketId !== exceptId && !members?.has(socketId);
     if (!isLaneless) return;
@@ -92,11 +89,9 @@ export function createCollabFeature(
   // takes a server's disconnect as final, but reconnects after a lost connection (its first
   // try 0.5-1.5 s later, its backoff) and resyncs, merging what was typed meanwhile.
   ownership?.onHandover((sessionId) => {
-    for (const socketId of io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? [])
-      io.sockets.sockets.get(socketId)?.conn.close();
+    for (const socket of presence.sockets(sessionId)) socket.conn.close();
   });
-  const presences = new Map<string, Presence>();
-  registerCollabEvents({ io, events, sessions, rooms, presences, lanes, laneMembers, lobby, logger });
+  const documents = registerCollabEvents({ events, rooms, lanes, laneMembers });
   const workspace: WorkspaceAccess = {
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
@@ -109,8 +104,8 @@ export function createCollabFeature(
   return {
     rooms,
     workspace,
-    /** socket id → the presence everyone sees of it; the host's controls change its role in place. */
-    presences,
+    /** What the sessions feature's join, leave, end and language switch do to a document. */
+    documents,
     close: () => {
       lanes.close();
       return rooms.closeAll();

@@ -1,36 +1,21 @@
 import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
-import {
-  type Presence,
-  ROLE_MESSAGES,
-  SESSION_ENDED_MESSAGE,
-  type SessionState,
-  WORKSPACE_MESSAGES,
-} from "@ensemble/protocol";
-import type { Logger } from "../../logger";
+import { type Language, SESSION_ENDED_MESSAGE, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
-import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
-import type { EditorServer, EditorSocket } from "../../realtime/socket";
-import type { Lobby } from "../roles/lobby";
-import { asSocketRefusal, type SessionService } from "../sessions/index";
+import { requireCan, requireJoined } from "../../realtime/session";
+import type { EditorSocket } from "../../realtime/socket";
+import type { SessionDocuments } from "../sessions/index";
 import type { Lane, LaneEnd, LaneServer } from "./lane";
 import { type Room, type RoomConnection, RoomMessageError } from "./room";
 import type { RoomRegistry } from "./rooms";
 import { type Workspace, WorkspaceError } from "./workspace";
 
 export interface CollabSocketDeps {
-  io: EditorServer;
   events: SocketEvents;
-  sessions: SessionService;
   rooms: RoomRegistry;
-  /** socket id → presence, for every socket in a session on this process. */
-  presences: Map<string, Presence>;
   lanes: LaneServer;
   /** session id → the open lanes of its sockets, by socket id (broadcasts go through them). */
   laneMembers: Map<string, Map<string, Lane>>;
-  /** Who waits to enter locked sessions. */
-  lobby: Lobby;
-  logger: Logger;
 }
 
 /** What collab remembers of one socket, from its first join until it disconnects. */
@@ -45,29 +30,21 @@ interface SocketState {
 
 interface Membership {
   sessionId: string;
-  presence: Presence;
   connection: RoomConnection;
   /** The Yjs lane, once the client opened it; until then Yjs messages go over socket.io. */
   lane?: Lane | undefined;
   laneEnd: LaneEnd;
-}
-
-/** Who is in a session now, one entry per person however many tabs they have open. */
-export function presenceList(deps: CollabSocketDeps, sessionId: string): Presence[] {
-  const seen = new Map<string, Presence>();
-  for (const socketId of deps.io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? []) {
-    const presence = deps.presences.get(socketId);
-    if (presence && !seen.has(presence.id)) seen.set(presence.id, presence);
-  }
-  return [...seen.values()];
+  /** The room it was seated at: its first sync joins it there. */
+  room: Room;
 }
 
 /**
- * The editor's session events. A socket is in at most one session; until it has joined,
- * every message about a session is refused and nothing of a session reaches it.
+ * The live document's events: Yjs messages and file operations, from sockets the sessions
+ * feature seated at a session's document (`SessionDocuments`, returned); what a socket sends
+ * before it is seated is refused.
  */
-export function registerCollabEvents(deps: CollabSocketDeps) {
-  const { events, sessions, rooms, presences, lanes, laneMembers, lobby, logger } = deps;
+export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
+  const { events, rooms, lanes, laneMembers } = deps;
   const states = new WeakMap<EditorSocket, SocketState>();
 
   // The membership check is realtime's; collab keeps what it needs beside it (the connection).
@@ -78,51 +55,30 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     return membership;
   };
 
-  async function leave(socket: EditorSocket) {
+  function unseat(socket: EditorSocket): string | undefined {
     const state = states.get(socket);
     const current = state?.membership;
-    if (!state || !current) return;
+    if (!state || !current) return undefined;
     state.membership = undefined;
-    socket.data.session = undefined;
-    presences.delete(socket.id);
     lanes.revoke(current.laneEnd);
     if (current.lane) {
       dropLane(socket, current.sessionId);
       current.lane.close(LANE_CLOSE.left, "left the session");
     }
     rooms.loaded(current.sessionId)?.leave(current.connection);
-    await socket.leave(sessionRoom(current.sessionId));
-    if (!presenceList(deps, current.sessionId).some((p) => p.id === current.presence.id)) {
-      socket.to(sessionRoom(current.sessionId)).emit("participantLeft", current.presence.id);
-    }
-    await rooms.releaseIfEmpty(current.sessionId);
+    return current.sessionId;
   }
 
-  events.on("joinSession", async (socket, request) => {
-    const { sessionId, key } = typeof request === "string" ? { sessionId: request, key: undefined } : request;
+  async function seat(socket: EditorSocket, sessionId: string, isEnded: boolean): Promise<string> {
     const identity = socket.data.identity;
-    const selfId = identity.id;
-    lobby.leave(socket.id);
-    // A refused join (an unknown session, a bad link) leaves the socket where it was.
-    const { admission, title, language, endedAt, isLocked } = await asSocketRefusal(() =>
-      sessions.joinRealtime(selfId, sessionId, key),
-    );
-    await leave(socket);
-    const isGuest = identity.kind === "guest";
-    if (admission.kind === "lobby") {
-      lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
-      throw new SocketEventError("session_locked", ROLE_MESSAGES.locked);
-    }
     let state = states.get(socket);
     if (!state) {
       state = { meter: new StreamMeter(), isResyncDue: false };
       states.set(socket, state);
     }
-    const { role } = admission;
-    const presence: Presence = { id: selfId, name: identity.name, isHost: role === "host", isGuest, role };
     const connection: RoomConnection = {
       id: socket.id,
-      user: { id: selfId, name: identity.name },
+      user: { id: identity.id, name: identity.name },
       // Read per message: the host may change the role while the socket stays.
       isReadOnly: () => socket.data.session?.role === "viewer",
       sendSync: (message) => {
@@ -137,8 +93,7 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     const room = await rooms.open(sessionId);
     // The database says whether the session is ended when the room is loaded; from then the
     // room knows (a later join's read could predate an end or a reopen that raced with it).
-    room.isEnded ??= endedAt !== null;
-    const isNewcomer = !presenceList(deps, sessionId).some((p) => p.id === selfId);
+    room.isEnded ??= isEnded;
     const laneEnd: LaneEnd = {
       open: (lane) => {
         if (state.membership !== membership || membership.lane) return false;
@@ -158,49 +113,22 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
         if (state.membership === membership) dropLane(socket, sessionId);
       },
     };
-    const membership: Membership = { sessionId, presence, connection, laneEnd };
+    const membership: Membership = { sessionId, connection, laneEnd, room };
     state.membership = membership;
-    socket.data.session = { id: sessionId, participantId: selfId, role, isHost: presence.isHost };
-    presences.set(socket.id, presence);
-    await socket.join(sessionRoom(sessionId));
-    room.join(connection);
-    if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", presence);
-    return {
-      sessionId,
-      self: presence,
-      participants: presenceList(deps, sessionId),
-      language,
-      title,
-      endedAt: endedAt?.toISOString() ?? null,
-      laneTicket: lanes.issue(laneEnd),
-      isLocked,
-      waiting: role === "host" ? lobby.list(sessionId) : [],
-    };
-  });
+    return lanes.issue(laneEnd);
+  }
+
+  /** Joins the seated socket's connection to the room it was seated at (its first sync). */
+  function sync(socket: EditorSocket): void {
+    const membership = states.get(socket)?.membership;
+    membership?.room.join(membership.connection);
+  }
 
   function dropLane(socket: EditorSocket, sessionId: string) {
     const members = laneMembers.get(sessionId);
     members?.delete(socket.id);
     if (members?.size === 0) laneMembers.delete(sessionId);
   }
-
-  events.on("leaveSession", async (socket, sessionId) => {
-    requireMember(socket, sessionId);
-    await leave(socket);
-    return null;
-  });
-
-  events.on("getParticipants", (socket, sessionId) => {
-    requireMember(socket, sessionId);
-    socket.emit("participantsList", presenceList(deps, sessionId));
-    return undefined;
-  });
-
-  events.on("getLanguageState", async (socket, sessionId) => {
-    requireMember(socket, sessionId);
-    socket.emit("languageUpdate", { sessionId, language: await sessions.language(sessionId) });
-    return undefined;
-  });
 
   /** Runs a file operation on the joined session's workspace; refusals go back as errors. */
   async function changeWorkspace<T>(
@@ -237,43 +165,17 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     path: await changeWorkspace(socket, sessionId, (w) => w.delete(path)),
   }));
 
-  events.on("languageUpdate", async (socket, update) => {
-    requireMember(socket, update.sessionId);
-    requireCan(socket, update.sessionId, "edit");
-    // The language's main file exists before anyone switches to it (created the first time).
-    await changeWorkspace(socket, update.sessionId, (w) => {
+  /** A language switch's file change: an edit of the workspace, refused like one. */
+  async function ensureMainFile(socket: EditorSocket, sessionId: string, language: Language) {
+    await changeWorkspace(socket, sessionId, (w) => {
       try {
-        w.ensureMainFile(update.language);
+        w.ensureMainFile(language);
       } catch (error) {
         // A full workspace still switches; the editor then stays on the file it has open.
         if (!(error instanceof WorkspaceError)) throw error;
       }
     });
-    // Stored first, then announced: a late joiner reads the language everyone saw.
-    await sessions.setLanguage(update.sessionId, update.language);
-    socket.to(sessionRoom(update.sessionId)).emit("languageUpdate", update);
-    return update;
-  });
-
-  /** Ends or reopens the session for everyone (host only); the room enforces it at once. */
-  async function setEnded(socket: EditorSocket, sessionId: string, ended: boolean): Promise<SessionState> {
-    requireMember(socket, sessionId);
-    if (socket.data.session?.role !== "host") {
-      const verb = ended ? "end" : "reopen";
-      throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
-    }
-    if (ended) socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
-    const endedAt = await sessions.setEnded(sessionId, ended);
-    const room = rooms.loaded(sessionId);
-    if (room) room.isEnded = endedAt !== null;
-    const state = { sessionId, endedAt: endedAt?.toISOString() ?? null };
-    deps.io.to(sessionRoom(sessionId)).emit("sessionState", state);
-    return state;
   }
-
-  // Everyone is offered the end dialog first: a pull request can still be made from it.
-  events.on("sessionEnding", (socket, { sessionId }) => setEnded(socket, sessionId, true));
-  events.on("reopenSession", (socket, { sessionId }) => setEnded(socket, sessionId, false));
 
   /** A dropped update leaves a gap: once the meter allows again, ask for what we lack. */
   const resyncLater = (state: SocketState, member: Membership) => {
@@ -307,7 +209,15 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
   events.on("yjsSync", (socket, message) => relay(socket, "sync", message));
   events.on("yjsAwareness", (socket, message) => relay(socket, "awareness", message));
 
-  events.onDisconnect((socket) => {
-    leave(socket).catch((error: unknown) => logger.error({ err: error }, "leaving a session failed"));
-  });
+  return {
+    seat,
+    sync,
+    unseat,
+    release: (sessionId) => rooms.releaseIfEmpty(sessionId),
+    setEnded(sessionId, isEnded) {
+      const room = rooms.loaded(sessionId);
+      if (room) room.isEnded = isEnded;
+    },
+    ensureMainFile,
+  };
 }

@@ -34,7 +34,6 @@ export function prCommand(pulls: PullRequestService): CommandDefinition {
     readsOnly: ([sub = ""]) => ["", "list", "review", "status", "help"].includes(sub.toLowerCase()),
     async execute({ sessionId, who, line: typed, reply }) {
       const [, sub = "", ...rest] = typed.split(/\s+/);
-      const requester = { id: who.id, name: who.name, isHost: who.isHost, userId: who.userId };
       try {
         switch (sub.toLowerCase()) {
           case "create":
@@ -43,7 +42,7 @@ export function prCommand(pulls: PullRequestService): CommandDefinition {
               .replace(/^\S+\s+\S+\s*/, "")
               .replace(/^(["'])(.*)\1$/, "$2")
               .trim();
-            const { pr, message } = await pulls.create(sessionId, requester, { title });
+            const { pr, message } = await pulls.create(sessionId, who, { title });
             return reply([
               out(`Created pull request ${pr.id} "${pr.title}" (${pr.files.length} files). ${message}`),
             ]);

@@ -1,5 +1,6 @@
 import type { Db } from "../../db/index";
 import type { SocketEvents } from "../../realtime/handle";
+import type { PresenceRegistry } from "../../realtime/presence";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
@@ -19,6 +20,7 @@ export type { PullRequestService } from "./service";
  */
 export function createPullRequestFeature(deps: {
   io: EditorServer;
+  presence: PresenceRegistry;
   db: Db;
   vcs: VcsService;
   /** Where GitHub is: a published PR's review comment is posted there. */
@@ -38,8 +40,7 @@ export function createPullRequestFeature(deps: {
     events: {
       sync: (sessionId, event) => deps.io.to(sessionRoom(sessionId)).emit("prSync", event),
       async reviewed(sessionId, authorId, event) {
-        const sockets = await deps.io.in(sessionRoom(sessionId)).fetchSockets();
-        const theirs = sockets.filter((s) => s.data.identity?.id === authorId);
+        const theirs = await deps.presence.fetchSocketsOf(sessionId, authorId);
         for (const socket of theirs) socket.emit("prReviewed", event);
         return theirs.length > 0;
       },

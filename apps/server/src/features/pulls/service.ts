@@ -12,6 +12,7 @@ import {
   ReviewActionSchema,
   type TerminalEntry,
 } from "@ensemble/protocol";
+import type { Actor } from "../../realtime/presence";
 import type { SessionService } from "../sessions/index";
 import { type Author, type Github, VcsError, type VcsService } from "../vcs/index";
 import type { PullRequestRepo, StoredPullRequest } from "./repo";
@@ -26,14 +27,8 @@ export class PullRequestError extends Error {
   }
 }
 
-/** Who asks: their participant id (account id or `guest-…`), name and role in the session. */
-export interface Requester {
-  id: string;
-  name: string;
-  isHost: boolean;
-  /** The account id of a signed-in user. */
-  userId?: string | undefined;
-}
+/** Who asks: the request's actor, of which pull requests read the id, name, role and account. */
+export type Requester = Pick<Actor, "id" | "name" | "isHost" | "userId">;
 
 /** How the service reaches people: the whole session, a PR's author, the shared terminal. */
 export interface PullRequestEvents {

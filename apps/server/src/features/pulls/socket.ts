@@ -1,8 +1,8 @@
 import type { SocketErrorCode } from "@ensemble/protocol";
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import { actorOf } from "../../realtime/presence";
 import { requireCan, requireJoined } from "../../realtime/session";
-import type { EditorSocket } from "../../realtime/socket";
-import { PullRequestError, type PullRequestService, type Requester } from "./service";
+import { PullRequestError, type PullRequestService } from "./service";
 
 const SOCKET_CODES: Record<PullRequestError["code"], SocketErrorCode> = {
   invalid: "invalid_payload",
@@ -10,18 +10,6 @@ const SOCKET_CODES: Record<PullRequestError["code"], SocketErrorCode> = {
   not_found: "not_found",
   conflict: "conflict",
 };
-
-/** Who a socket is in the session it joined: the role is the one the server gave it. */
-export function requesterOf(socket: EditorSocket, sessionId: string): Requester {
-  const session = requireJoined(socket, sessionId);
-  const identity = socket.data.identity;
-  return {
-    id: identity.id,
-    name: identity.name,
-    isHost: session.isHost,
-    userId: identity.kind === "user" ? identity.id : undefined,
-  };
-}
 
 /** The pull-request events; every one needs the session joined. */
 export function registerPullRequestEvents(events: SocketEvents, pulls: PullRequestService) {
@@ -38,7 +26,7 @@ export function registerPullRequestEvents(events: SocketEvents, pulls: PullReque
   events.on("createPR", (socket, { sessionId, title, description, targetBranch, sourceBranch }) => {
     requireCan(socket, sessionId, "edit");
     return refusing(() =>
-      pulls.create(sessionId, requesterOf(socket, sessionId), {
+      pulls.create(sessionId, actorOf(socket, sessionId), {
         title,
         description,
         targetBranch,
@@ -48,9 +36,7 @@ export function registerPullRequestEvents(events: SocketEvents, pulls: PullReque
   });
 
   events.on("reviewPR", (socket, { sessionId, prId, action, comment, github }) =>
-    refusing(() =>
-      pulls.review(sessionId, requesterOf(socket, sessionId), { prId, action, comment, github }),
-    ),
+    refusing(() => pulls.review(sessionId, actorOf(socket, sessionId), { prId, action, comment, github })),
   );
 
   events.on("getPRDiff", (socket, { sessionId, prId }) => {
@@ -59,7 +45,7 @@ export function registerPullRequestEvents(events: SocketEvents, pulls: PullReque
   });
 
   events.on("requestPRSync", async (socket, sessionId) => {
-    const { prs, unseen } = await pulls.syncFor(sessionId, requesterOf(socket, sessionId));
+    const { prs, unseen } = await pulls.syncFor(sessionId, actorOf(socket, sessionId));
     socket.emit("prSync", { type: "pr-sync", sessionId, prs });
     for (const event of unseen) socket.emit("prReviewed", event);
     return undefined;

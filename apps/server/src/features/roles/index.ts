@@ -1,5 +1,5 @@
-import type { Presence } from "@ensemble/protocol";
 import type { SocketEvents } from "../../realtime/handle";
+import type { PresenceRegistry } from "../../realtime/presence";
 import type { EditorServer } from "../../realtime/socket";
 import type { SessionService } from "../sessions/index";
 import { Lobby } from "./lobby";
@@ -11,8 +11,8 @@ export interface RolesDeps {
   io: EditorServer;
   sessions: SessionService;
   lobby: Lobby;
-  /** collab's socket id → presence map: a role change updates what everyone sees in place. */
-  presences: Map<string, Presence>;
+  /** Who is here: a role change is applied to a person's live sockets through it. */
+  presence: PresenceRegistry;
   events: SocketEvents;
 }
 

@@ -1,6 +1,6 @@
 import type { GrantableRole, LobbyEntry } from "@ensemble/protocol";
-import { sessionRoom } from "../../realtime/session";
-import type { EditorServer, EditorSocket } from "../../realtime/socket";
+import type { PresenceRegistry } from "../../realtime/presence";
+import type { EditorSocket } from "../../realtime/socket";
 
 interface Waiter {
   socket: EditorSocket;
@@ -21,7 +21,7 @@ export class Lobby {
   /** Sockets whose disconnect already takes them out of any lobby. */
   private readonly watched = new Set<string>();
 
-  constructor(private readonly io: EditorServer) {}
+  constructor(private readonly presence: PresenceRegistry) {}
 
   /** Puts a socket in a session's lobby and tells the host's sockets. */
   wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): void {
@@ -82,9 +82,8 @@ export class Lobby {
   /** Sends the host's sockets in the session who waits now. */
   tellHosts(sessionId: string): void {
     const update = { sessionId, waiting: this.list(sessionId) };
-    for (const socketId of this.io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? []) {
-      const socket = this.io.sockets.sockets.get(socketId);
-      if (socket?.data.session?.role === "host") socket.emit("lobbyUpdate", update);
+    for (const socket of this.presence.sockets(sessionId)) {
+      if (socket.data.session?.role === "host") socket.emit("lobbyUpdate", update);
     }
   }
 }

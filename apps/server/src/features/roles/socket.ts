@@ -1,7 +1,6 @@
 import { ROLE_MESSAGES, type Role, type RoleChanged } from "@ensemble/protocol";
 import { SocketEventError } from "../../realtime/handle";
-import { requireCan, sessionRoom, setSocketRole } from "../../realtime/session";
-import type { EditorSocket } from "../../realtime/socket";
+import { requireCan, sessionRoom } from "../../realtime/session";
 import { asSocketRefusal } from "../sessions/index";
 import type { RolesDeps } from "./index";
 
@@ -11,24 +10,11 @@ import type { RolesDeps } from "./index";
  * the person it concerns (no reconnect), then told to the room.
  */
 export function registerRolesEvents(deps: RolesDeps) {
-  const { io, events, sessions, lobby, presences } = deps;
-
-  /** The sockets of one person in a session on this process (all of them: decision 16). */
-  const socketsOf = (sessionId: string, participantId: string): EditorSocket[] =>
-    [...(io.sockets.adapter.rooms.get(sessionRoom(sessionId)) ?? [])]
-      .map((id) => io.sockets.sockets.get(id))
-      .filter((s): s is EditorSocket => s?.data.session?.participantId === participantId);
+  const { io, events, sessions, lobby, presence } = deps;
 
   /** Applies a stored role to someone's live sockets and tells the room. */
   function announceRole(sessionId: string, participantId: string, role: Role): RoleChanged {
-    for (const target of socketsOf(sessionId, participantId)) {
-      if (target.data.session) setSocketRole(target.data.session, role);
-      const presence = presences.get(target.id);
-      if (presence) {
-        presence.role = role;
-        presence.isHost = role === "host";
-      }
-    }
+    presence.setRole(sessionId, participantId, role);
     const changed = { sessionId, participantId, role };
     io.to(sessionRoom(sessionId)).emit("roleChanged", changed);
     return changed;
@@ -55,7 +41,7 @@ export function registerRolesEvents(deps: RolesDeps) {
     if (participantId === self.participantId)
       throw new SocketEventError("forbidden", ROLE_MESSAGES.notYourself);
     await asSocketRefusal(() => sessions.remove(sessionId, participantId));
-    for (const target of socketsOf(sessionId, participantId)) {
+    for (const target of presence.socketsOf(sessionId, participantId)) {
       target.emit("removedFromSession", { sessionId, message: ROLE_MESSAGES.removed });
       target.disconnect(true);
     }

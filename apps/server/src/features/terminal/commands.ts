@@ -1,18 +1,11 @@
 import type { GithubTarget, TerminalEntry } from "@ensemble/protocol";
+import type { Actor } from "../../realtime/presence";
 
-/** Who typed a line or pressed Run Code, as the terminal and the runner know them. */
-export interface Runner {
-  /** The participant id: the account id, or `guest-…` for a guest. */
-  id: string;
-  name: string;
-  /** The account id of a signed-in user (guests have none). */
-  userId?: string | undefined;
-  /** Whether the sender is the session's host (host-only commands check it). */
-  isHost: boolean;
-  /** Whether the sender may change the session (not a viewer); others get only `readsOnly` lines. */
-  canEdit: boolean;
-  /** Who the execution service's rate limit counts a run against. */
-  rateKey: string;
+/**
+ * Who typed a line or pressed Run Code: the request's actor (a viewer, `!canEdit`, gets only
+ * `readsOnly` lines; runs count against its `rateKey`).
+ */
+export interface Runner extends Actor {
   /** Aborted when the sender's socket goes away. */
   signal?: AbortSignal;
 }

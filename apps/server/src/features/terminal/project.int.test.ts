@@ -12,11 +12,20 @@ import {
   RunRateLimitedError,
 } from "../execution/index";
 import { createExecutionService } from "../execution/service";
+import type { Runner } from "./commands";
 import type { TerminalRepo } from "./repo";
 import { createTerminalService } from "./service";
 
 const SESSION = "project-session";
-const who = { id: "ada", name: "Ada", rateKey: "user:ada", isHost: false, canEdit: true };
+const who: Runner = {
+  id: "ada",
+  name: "Ada",
+  userId: "ada",
+  role: "editor",
+  isHost: false,
+  canEdit: true,
+  rateKey: "user:ada",
+};
 const logger = createLogger("fatal", new Writable({ write: (_chunk, _encoding, done) => done() }));
 
 /** A terminal over a fake workspace and an in-memory history; runs go to `execution`. */

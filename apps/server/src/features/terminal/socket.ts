@@ -1,7 +1,9 @@
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
-import { requireCan, requireJoined, roleCan } from "../../realtime/session";
+import { actorOf } from "../../realtime/presence";
+import { requireCan, requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import { RunAbortedError } from "../execution/index";
+import type { Runner } from "./commands";
 import { RunControlError } from "./liveRuns";
 import { ReadOnlyCommandError, RunInProgressError, type TerminalService } from "./service";
 
@@ -26,20 +28,11 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
     for (const controller of pending.get(socket) ?? []) controller.abort();
   });
 
-  const runner = (socket: EditorSocket, signal: AbortSignal) => {
-    const { identity } = socket.data;
-    return {
-      id: identity.id,
-      name: identity.name,
-      userId: identity.kind === "user" ? identity.id : undefined,
-      // Read per call: the role is the one the session has now.
-      isHost: socket.data.session?.isHost ?? false,
-      canEdit: roleCan(socket.data.session?.role ?? "viewer", "edit"),
-      // Guests share their address's budget; users have their own.
-      rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
-      signal,
-    };
-  };
+  // Read per call: the role is the one the session has now.
+  const runner = (socket: EditorSocket, sessionId: string, signal: AbortSignal): Runner => ({
+    ...actorOf(socket, sessionId),
+    signal,
+  });
 
   async function cancellable<T>(socket: EditorSocket, work: (signal: AbortSignal) => Promise<T>): Promise<T> {
     const controller = new AbortController();
@@ -65,7 +58,7 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
   events.on("runCode", async (socket, { sessionId, file, stdin, args }) => {
     requireCan(socket, sessionId, "edit");
     return cancellable(socket, async (signal) => {
-      const { response, entries } = await terminal.runCode(sessionId, runner(socket, signal), {
+      const { response, entries } = await terminal.runCode(sessionId, runner(socket, sessionId, signal), {
         file,
         stdin,
         args,
@@ -80,7 +73,7 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
   events.on("terminalCommand", async (socket, { sessionId, command, file, github }) => {
     requireJoined(socket, sessionId);
     await cancellable(socket, (signal) =>
-      terminal.command(sessionId, runner(socket, signal), command, file, github),
+      terminal.command(sessionId, runner(socket, sessionId, signal), command, file, github),
     );
     return null;
   });
@@ -94,11 +87,11 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
 
   /** A control of the run in flight, by an editor (a viewer changes nothing), its refusals mapped. */
   const control =
-    <P extends { sessionId: string }>(work: (payload: P, who: ReturnType<typeof runner>) => unknown) =>
+    <P extends { sessionId: string }>(work: (payload: P, who: Runner) => unknown) =>
     async (socket: EditorSocket, payload: P) => {
       requireCan(socket, payload.sessionId, "edit");
       try {
-        await work(payload, runner(socket, new AbortController().signal));
+        await work(payload, runner(socket, payload.sessionId, new AbortController().signal));
       } catch (error) {
         if (error instanceof RunControlError)
           throw new SocketEventError(CONTROL_CODES[error.kind], error.message);

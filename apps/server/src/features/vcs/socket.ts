@@ -1,6 +1,6 @@
 import type { SocketErrorCode } from "@ensemble/protocol";
 import { SocketEventError, type SocketEvents } from "../../realtime/handle";
-import { requireJoined } from "../../realtime/session";
+import { actorOf } from "../../realtime/presence";
 import type { EditorSocket } from "../../realtime/socket";
 import { VcsError, type VcsErrorCode } from "./errors";
 import type { Author, VcsService } from "./service";
@@ -28,14 +28,13 @@ export function registerVcsEvents(
   const authors = new WeakMap<EditorSocket, Promise<Author>>();
 
   events.on("gitOperation", async (socket, { sessionId, operation }) => {
-    const session = requireJoined(socket, sessionId);
+    const actor = actorOf(socket, sessionId);
     const caller = {
-      isHost: session.isHost,
+      isHost: actor.isHost,
       author: () => {
         let author = authors.get(socket);
         if (!author) {
-          const { identity } = socket.data;
-          author = authorOf(identity.kind === "user" ? identity.id : undefined, identity.name);
+          author = authorOf(actor.userId, actor.name);
           authors.set(socket, author);
         }
         return author;

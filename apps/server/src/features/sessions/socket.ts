@@ -1,0 +1,166 @@
+import {
+  type GrantableRole,
+  type Language,
+  type LobbyEntry,
+  ROLE_MESSAGES,
+  type SessionState,
+} from "@ensemble/protocol";
+import type { Logger } from "../../logger";
+import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import { type PresenceRegistry, presenceOf } from "../../realtime/presence";
+import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
+import type { EditorServer, EditorSocket } from "../../realtime/socket";
+import { SessionError } from "./errors";
+import type { SessionService } from "./service";
+
+/** A session's live document, as joining, leaving, ending and a language switch need it (collab). */
+export interface SessionDocuments {
+  /**
+   * Loads the session's document (`isEnded`: the database's word, kept if it is loaded already)
+   * and seats the socket at it; returns the ticket of the socket's Yjs lane. `sync` once the
+   * socket entered the session.
+   */
+  seat(socket: EditorSocket, sessionId: string, isEnded: boolean): Promise<string>;
+  /** Starts syncing a seated socket's document. */
+  sync(socket: EditorSocket): void;
+  /** Takes a leaving socket away from the document, its lane closed; the session it sat in, if any. */
+  unseat(socket: EditorSocket): string | undefined;
+  /** Unloads the session's document when nobody is left at it. */
+  release(sessionId: string): Promise<void>;
+  /** Refuses edits of the loaded document from now on, or allows them again. */
+  setEnded(sessionId: string, isEnded: boolean): void;
+  /** The file change a language switch makes: the language's main file, created when missing. */
+  ensureMainFile(socket: EditorSocket, sessionId: string, language: Language): Promise<void>;
+}
+
+/** Who waits to enter locked sessions (the roles feature's lobby). */
+export interface SessionLobby {
+  wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): void;
+  leave(socketId: string): void;
+  list(sessionId: string): LobbyEntry[];
+}
+
+export interface SessionSocketDeps {
+  io: EditorServer;
+  events: SocketEvents;
+  sessions: SessionService;
+  presence: PresenceRegistry;
+  documents: SessionDocuments;
+  lobby: SessionLobby;
+  logger: Logger;
+}
+
+/** Runs `work`, turning the sessions feature's refusals into the socket refusals they are. */
+export async function asSocketRefusal<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof SessionError) throw new SocketEventError(error.code, error.message);
+    throw error;
+  }
+}
+
+/**
+ * A session's own events: join, leave, who is here, its language, ending and reopening it.
+ * A socket is in at most one session; until it has joined, every message about a session is
+ * refused and nothing of a session reaches it.
+ */
+export function registerSessionEvents(deps: SessionSocketDeps) {
+  const { events, sessions, presence, documents, lobby, logger } = deps;
+
+  async function leave(socket: EditorSocket) {
+    const sessionId = documents.unseat(socket);
+    if (sessionId === undefined) return;
+    const selfId = socket.data.identity.id;
+    await presence.exit(socket, sessionId);
+    if (!presence.isHere(sessionId, selfId)) {
+      socket.to(sessionRoom(sessionId)).emit("participantLeft", selfId);
+    }
+    await documents.release(sessionId);
+  }
+
+  events.on("joinSession", async (socket, request) => {
+    const { sessionId, key } = typeof request === "string" ? { sessionId: request, key: undefined } : request;
+    const identity = socket.data.identity;
+    const selfId = identity.id;
+    lobby.leave(socket.id);
+    // A refused join (an unknown session, a bad link) leaves the socket where it was.
+    const { admission, title, language, endedAt, isLocked } = await asSocketRefusal(() =>
+      sessions.joinRealtime(selfId, sessionId, key),
+    );
+    await leave(socket);
+    const isGuest = identity.kind === "guest";
+    if (admission.kind === "lobby") {
+      lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
+      throw new SocketEventError("session_locked", ROLE_MESSAGES.locked);
+    }
+    const { role } = admission;
+    const laneTicket = await documents.seat(socket, sessionId, endedAt !== null);
+    const isNewcomer = !presence.isHere(sessionId, selfId);
+    const self = presenceOf(socket, await presence.enter(socket, sessionId, role));
+    documents.sync(socket);
+    if (isNewcomer) socket.to(sessionRoom(sessionId)).emit("participantJoined", self);
+    return {
+      sessionId,
+      self,
+      participants: presence.list(sessionId),
+      language,
+      title,
+      endedAt: endedAt?.toISOString() ?? null,
+      laneTicket,
+      isLocked,
+      waiting: role === "host" ? lobby.list(sessionId) : [],
+    };
+  });
+
+  events.on("leaveSession", async (socket, sessionId) => {
+    requireJoined(socket, sessionId);
+    await leave(socket);
+    return null;
+  });
+
+  events.on("getParticipants", (socket, sessionId) => {
+    requireJoined(socket, sessionId);
+    socket.emit("participantsList", presence.list(sessionId));
+    return undefined;
+  });
+
+  events.on("getLanguageState", async (socket, sessionId) => {
+    requireJoined(socket, sessionId);
+    socket.emit("languageUpdate", { sessionId, language: await sessions.language(sessionId) });
+    return undefined;
+  });
+
+  events.on("languageUpdate", async (socket, update) => {
+    requireCan(socket, update.sessionId, "edit");
+    // The language's main file exists before anyone switches to it (created the first time).
+    await documents.ensureMainFile(socket, update.sessionId, update.language);
+    // Stored first, then announced: a late joiner reads the language everyone saw.
+    await sessions.setLanguage(update.sessionId, update.language);
+    socket.to(sessionRoom(update.sessionId)).emit("languageUpdate", update);
+    return update;
+  });
+
+  /** Ends or reopens the session for everyone (host only); the document enforces it at once. */
+  async function setEnded(socket: EditorSocket, sessionId: string, ended: boolean): Promise<SessionState> {
+    const session = requireJoined(socket, sessionId);
+    if (session.role !== "host") {
+      const verb = ended ? "end" : "reopen";
+      throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
+    }
+    if (ended) socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
+    const endedAt = await sessions.setEnded(sessionId, ended);
+    documents.setEnded(sessionId, endedAt !== null);
+    const state = { sessionId, endedAt: endedAt?.toISOString() ?? null };
+    deps.io.to(sessionRoom(sessionId)).emit("sessionState", state);
+    return state;
+  }
+
+  // Everyone is offered the end dialog first: a pull request can still be made from it.
+  events.on("sessionEnding", (socket, { sessionId }) => setEnded(socket, sessionId, true));
+  events.on("reopenSession", (socket, { sessionId }) => setEnded(socket, sessionId, false));
+
+  events.onDisconnect((socket) => {
+    leave(socket).catch((error: unknown) => logger.error({ err: error }, "leaving a session failed"));
+  });
+}
