@@ -1,7 +1,6 @@
-import { CHAT_MESSAGES } from "@ensemble/protocol";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { requireJoined } from "../../realtime/session";
-import { type ChatService, ChatTooFastError } from "./service";
+import type { ChatService } from "./service";
 
 /**
  * The chat's events: only a socket that joined the session reads or sends (every
@@ -18,13 +17,7 @@ export function registerChatEvents(events: SocketEvents, chat: ChatService) {
       // A guest can come back as a new guest at will: guests count by address, as Run Code does.
       rateKey: identity.kind === "user" ? `user:${identity.id}` : `guest:${socket.handshake.address}`,
     };
-    try {
-      return await chat.send(sessionId, author, text);
-    } catch (error) {
-      if (error instanceof ChatTooFastError)
-        throw new SocketEventError("rate_limited", CHAT_MESSAGES.tooFast(error.retryAfterSeconds));
-      throw error;
-    }
+    return chat.send(sessionId, author, text);
   });
 
   events.on("getChatHistory", async (socket, { sessionId, before }) => {

@@ -6,17 +6,18 @@ import {
   type SessionState,
   WORKSPACE_MESSAGES,
 } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { Logger } from "../../logger";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { Lobby } from "../roles/lobby";
-import { asSocketRefusal, type SessionService } from "../sessions/index";
+import type { SessionService } from "../sessions/index";
 import type { Lane, LaneEnd, LaneServer } from "./lane";
-import { type Room, type RoomConnection, RoomMessageError } from "./room";
+import type { Room, RoomConnection } from "./room";
 import type { RoomRegistry } from "./rooms";
-import { type Workspace, WorkspaceError } from "./workspace";
+import type { Workspace } from "./workspace";
 
 export interface CollabSocketDeps {
   io: EditorServer;
@@ -73,7 +74,7 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
   // The membership check is realtime's; collab keeps what it needs beside it (the connection).
   const requireMember = (socket: EditorSocket, sessionId?: string): Membership => {
     const membership = states.get(socket)?.membership;
-    if (!membership) throw new SocketEventError("not_joined", "Join the session first");
+    if (!membership) throw new DomainError("not_joined", "Join the session first");
     requireJoined(socket, sessionId ?? membership.sessionId);
     return membership;
   };
@@ -104,14 +105,16 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     const selfId = identity.id;
     lobby.leave(socket.id);
     // A refused join (an unknown session, a bad link) leaves the socket where it was.
-    const { admission, title, language, endedAt, isLocked } = await asSocketRefusal(() =>
-      sessions.joinRealtime(selfId, sessionId, key),
+    const { admission, title, language, endedAt, isLocked } = await sessions.joinRealtime(
+      selfId,
+      sessionId,
+      key,
     );
     await leave(socket);
     const isGuest = identity.kind === "guest";
     if (admission.kind === "lobby") {
       lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
-      throw new SocketEventError("session_locked", ROLE_MESSAGES.locked);
+      throw new DomainError("session_locked", ROLE_MESSAGES.locked);
     }
     let state = states.get(socket);
     if (!state) {
@@ -211,20 +214,15 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     requireMember(socket, sessionId);
     requireCan(socket, sessionId, "edit");
     const room: Room | undefined = rooms.loaded(sessionId);
-    if (!room) throw new SocketEventError("not_joined", "Join the session first");
-    if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
-    try {
-      return await room.change((workspace) => operation(workspace, room));
-    } catch (error) {
-      if (error instanceof WorkspaceError) throw new SocketEventError(error.code, error.message);
-      throw error;
-    }
+    if (!room) throw new DomainError("not_joined", "Join the session first");
+    if (room.isEnded) throw new DomainError("session_ended", SESSION_ENDED_MESSAGE);
+    return room.change((workspace) => operation(workspace, room));
   }
 
   events.on("createFile", async (socket, { sessionId, path, kind, content }) => ({
     path: await changeWorkspace(socket, sessionId, (w, room) => {
       // A new file may hold up to a file's limit: a nearly full document takes none.
-      if (room.isFull) throw new WorkspaceError("limit", WORKSPACE_MESSAGES.documentTooLarge);
+      if (room.isFull) throw new DomainError("limit", WORKSPACE_MESSAGES.documentTooLarge);
       return kind === "folder" ? w.createFolder(path) : w.createFile(path, content);
     }),
   }));
@@ -246,7 +244,7 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
         w.ensureMainFile(update.language);
       } catch (error) {
         // A full workspace still switches; the editor then stays on the file it has open.
-        if (!(error instanceof WorkspaceError)) throw error;
+        if (!(error instanceof DomainError)) throw error;
       }
     });
     // Stored first, then announced: a late joiner reads the language everyone saw.
@@ -260,7 +258,7 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     requireMember(socket, sessionId);
     if (socket.data.session?.role !== "host") {
       const verb = ended ? "end" : "reopen";
-      throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
+      throw new DomainError("forbidden", `Only the session host can ${verb} the session`);
     }
     if (ended) socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
     const endedAt = await sessions.setEnded(sessionId, ended);
@@ -291,17 +289,12 @@ export function registerCollabEvents(deps: CollabSocketDeps) {
     const state = states.get(socket) as SocketState;
     if (!state.meter.take()) {
       if (kind === "sync") resyncLater(state, member);
-      throw new SocketEventError("rate_limited", STREAM_REFUSAL);
+      throw new DomainError("rate_limited", STREAM_REFUSAL);
     }
     const room = rooms.loaded(member.sessionId);
-    if (!room) throw new SocketEventError("not_joined", "Join the session first");
-    try {
-      if (kind === "sync") room.receiveSync(member.connection, message);
-      else room.receiveAwareness(member.connection, message);
-    } catch (error) {
-      if (error instanceof RoomMessageError) throw new SocketEventError(error.code, error.message);
-      throw error;
-    }
+    if (!room) throw new DomainError("not_joined", "Join the session first");
+    if (kind === "sync") room.receiveSync(member.connection, message);
+    else room.receiveAwareness(member.connection, message);
     return undefined;
   };
   events.on("yjsSync", (socket, message) => relay(socket, "sync", message));

@@ -1,14 +1,11 @@
 import type { Db } from "../../db/index";
 import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
-import { SocketEventError } from "../../realtime/handle";
 import type { AuthService } from "../auth/index";
-import { SessionError } from "./errors";
 import { createSessionRepo } from "./repo";
 import { sessionRoutes } from "./routes";
 import { createSessionService } from "./service";
 
-export { SessionError } from "./errors";
 export type { Admission, SessionService } from "./service";
 
 /** Wires the sessions feature. */
@@ -21,14 +18,4 @@ export function createSessionsFeature(db: Db, auth: AuthService, config: Config,
     join: perAddress("session-join-address", config.SESSION_JOIN_MAX_PER_ADDRESS),
   };
   return { service, routes: sessionRoutes(service, auth, config, limits) };
-}
-
-/** Runs `work`, turning the sessions feature's refusals into the socket refusals they are. */
-export async function asSocketRefusal<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof SessionError) throw new SocketEventError(error.code, error.message);
-    throw error;
-  }
 }

@@ -1,17 +1,8 @@
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import { DomainError } from "../../errors";
+import type { SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined, roleCan } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
-import { RunAbortedError } from "../execution/index";
-import { RunControlError } from "./liveRuns";
-import { ReadOnlyCommandError, RunInProgressError, type TerminalService } from "./service";
-
-/** The socket code of each refusal of a line, Ctrl+D, Stop or an access change. */
-const CONTROL_CODES = {
-  not_running: "conflict",
-  closed: "conflict",
-  forbidden: "forbidden",
-  limit: "limit",
-} as const;
+import type { TerminalService } from "./service";
 
 /**
  * The terminal's events. Only a socket that joined the session may run its code or read its
@@ -51,11 +42,6 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
     mine.add(controller);
     try {
       return await work(controller.signal);
-    } catch (error) {
-      if (error instanceof RunInProgressError) throw new SocketEventError("run_in_progress", error.message);
-      if (error instanceof RunAbortedError) throw new SocketEventError("cancelled", error.message);
-      if (error instanceof ReadOnlyCommandError) throw new SocketEventError("read_only", error.message);
-      throw error;
     } finally {
       mine.delete(controller);
       if (mine.size === 0) pending.delete(socket);
@@ -71,8 +57,7 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
         args,
       });
       // Everyone, this socket included, was shown why in the terminal.
-      if (!response)
-        throw new SocketEventError("execution_failed", entries[0]?.content ?? "Execution failed");
+      if (!response) throw new DomainError("execution_failed", entries[0]?.content ?? "Execution failed");
       return { language: response.language, version: response.version, run: response.run };
     });
   });
@@ -92,18 +77,12 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
     return undefined;
   });
 
-  /** A control of the run in flight, by an editor (a viewer changes nothing), its refusals mapped. */
+  /** A control of the run in flight, by an editor (a viewer changes nothing). */
   const control =
     <P extends { sessionId: string }>(work: (payload: P, who: ReturnType<typeof runner>) => unknown) =>
     async (socket: EditorSocket, payload: P) => {
       requireCan(socket, payload.sessionId, "edit");
-      try {
-        await work(payload, runner(socket, new AbortController().signal));
-      } catch (error) {
-        if (error instanceof RunControlError)
-          throw new SocketEventError(CONTROL_CODES[error.kind], error.message);
-        throw error;
-      }
+      await work(payload, runner(socket, new AbortController().signal));
       return null;
     };
 
