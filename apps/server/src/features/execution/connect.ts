@@ -155,7 +155,8 @@ export function mountPistonConnect(
             );
         } catch (error) {
           if (isRunCancelled(error)) return;
-          // A refusal is told to the client as an `error` message, then closed with 4002, as Piston does.
+          // A refusal of ours is expected, anything else is logged; either way the client is told
+          // as an `error` message, then closed with 4002, as Piston does.
           if (!(error instanceof DomainError)) {
             logger.error({ err: error }, "piston connect: run failed");
           }
