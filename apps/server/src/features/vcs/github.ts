@@ -33,7 +33,7 @@ export function createGithub(config: GithubConfig) {
     try {
       return await work(client(target.token));
     } catch (error) {
-      throw toDomainError(error, target);
+      throw githubRefusal(error, target);
     }
   }
 
@@ -105,7 +105,7 @@ export function createGithub(config: GithubConfig) {
         });
         return { number: data.number, url: data.html_url };
       } catch (error) {
-        const refused = toDomainError(error, target);
+        const refused = githubRefusal(error, target);
         if (refused.code === "github_auth" || refused.code === "rate_limited") throw refused;
         reason = pullRefusal(error, pull) ?? refused.message;
       }
@@ -195,7 +195,7 @@ function pullRefusal(error: unknown, pull: { head: string; base: string }): stri
 }
 
 /** GitHub's answer to a REST call, as the spec's messages (never with the token in them). */
-function toDomainError(error: unknown, target: GithubTarget): DomainError {
+function githubRefusal(error: unknown, target: GithubTarget): DomainError {
   const status = (error as { status?: unknown }).status;
   const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response
     ?.headers;
