@@ -23,7 +23,7 @@ import {
   ChatMessageSchema,
   SendChatSchema,
 } from "./chat";
-import { SocketErrorCodeSchema } from "./errors";
+import { ErrorCodeSchema } from "./errors";
 import {
   ExecutionResultSchema,
   RunCodeAckSchema,
@@ -133,7 +133,7 @@ export const YjsMessageSchema = z
 /** Sent by the server when a message is refused; nothing changed because of it. */
 export const SocketErrorSchema = z.object({
   event: z.string(),
-  code: SocketErrorCodeSchema,
+  code: ErrorCodeSchema,
   message: z.string(),
 });
 export type SocketError = z.infer<typeof SocketErrorSchema>;

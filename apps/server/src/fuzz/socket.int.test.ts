@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { encodeLaneFrame, LANE_SYNC, laneUrl } from "@ensemble/collab";
-import { type Ack, type Joined, PROTOCOL_VERSION, SocketErrorCodeSchema } from "@ensemble/protocol";
+import { type Ack, ErrorCodeSchema, type Joined, PROTOCOL_VERSION } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import WebSocket from "ws";
@@ -84,7 +84,7 @@ describe(`socket fuzz (seed ${SEED}: FUZZ_SEED=${SEED} replays it)`, () => {
         .timeout(15_000)
         .emit(String(event.name), ...event.args, (err: Error | null, ack: Ack<unknown>) => {
           tally.acks += 1;
-          const code = !err && ack && !ack.ok ? SocketErrorCodeSchema.safeParse(ack.error.code) : undefined;
+          const code = !err && ack && !ack.ok ? ErrorCodeSchema.safeParse(ack.error.code) : undefined;
           if (code?.success) tally.codes[code.data] = (tally.codes[code.data] ?? 0) + 1;
           if (code?.success && code.data !== "internal") tally.ackErrors += 1;
           else tally.failures.push(`${String(event.name)} answered ${err ? "nothing" : JSON.stringify(ack)}`);

@@ -1,6 +1,6 @@
 import { AUTH_MESSAGES, type User } from "@ensemble/protocol";
 import type { Request } from "express";
-import { HttpError } from "./errors";
+import { DomainError } from "../errors";
 
 /** The bearer token of a request, or undefined when it carries none. */
 export function bearerToken(req: Request): string | undefined {
@@ -15,7 +15,7 @@ export async function requireUser(
   authenticate: (token: string) => Promise<User>,
 ): Promise<User> {
   const token = bearerToken(req);
-  if (!token) throw new HttpError("unauthenticated", AUTH_MESSAGES.noToken);
+  if (!token) throw new DomainError("unauthenticated", AUTH_MESSAGES.noToken);
   return authenticate(token);
 }
 

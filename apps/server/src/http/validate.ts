@@ -1,7 +1,7 @@
 import { findNul, nulRefusal } from "@ensemble/protocol";
 import type { Request } from "express";
 import type { z } from "zod";
-import { HttpError } from "./errors";
+import { DomainError } from "../errors";
 
 /**
  * Parses a JSON request body with a protocol schema. A body that is missing or not JSON
@@ -10,16 +10,16 @@ import { HttpError } from "./errors";
  */
 export function parseBody<S extends z.ZodType>(req: Request, schema: S): z.infer<S> {
   if (!req.is("application/json")) {
-    throw new HttpError("unsupported_media_type", "Content-Type must be application/json");
+    throw new DomainError("unsupported_media_type", "Content-Type must be application/json");
   }
   const nulAt = findNul(req.body);
   if (nulAt !== undefined) {
-    throw new HttpError("invalid_body", nulRefusal(nulAt, "The body"));
+    throw new DomainError("invalid_body", nulRefusal(nulAt, "The body"));
   }
   const result = schema.safeParse(req.body);
   if (!result.success) {
     const first = result.error.issues[0];
-    throw new HttpError("invalid_body", first?.message ?? "Invalid request body");
+    throw new DomainError("invalid_body", first?.message ?? "Invalid request body");
   }
   return result.data;
 }

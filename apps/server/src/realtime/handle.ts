@@ -3,23 +3,35 @@ import {
   type ClientAckData,
   type ClientEventName,
   type ClientPayload,
+  type ErrorCode,
   findNul,
   nulRefusal,
-  type SocketErrorCode,
-  SocketErrorCodeSchema,
 } from "@ensemble/protocol";
-import { HttpError } from "../http/errors";
+import { DomainError } from "../errors";
 import type { Logger } from "../logger";
 import type { EditorSocket } from "./socket";
 
-/** An error whose declared code and message go back to the sender of a socket event. */
-export class SocketEventError extends Error {
-  constructor(
-    readonly code: SocketErrorCode,
-    message: string,
-  ) {
-    super(message);
+/** The codes a socket refusal names otherwise (REST's names came first); the rest go as they are. */
+const SOCKET_CODE: Partial<Record<ErrorCode, ErrorCode>> = {
+  invalid_body: "invalid_payload",
+};
+
+/** What a refused socket event tells its sender; `isUnexpected` when the error was none of ours. */
+export interface SocketRefusal {
+  code: ErrorCode;
+  message: string;
+  isUnexpected: boolean;
+}
+
+/**
+ * The socket refusal for any error a handler threw: a DomainError's code and message, the one
+ * place codes meet sockets; anything else is `internal` and says nothing of itself.
+ */
+export function socketRefusal(error: unknown): SocketRefusal {
+  if (!(error instanceof DomainError)) {
+    return { code: "internal", message: "Something went wrong", isUnexpected: true };
   }
+  return { code: SOCKET_CODE[error.code] ?? error.code, message: error.message, isUnexpected: false };
 }
 
 /** The acknowledgement callback socket.io hands a listener when the sender asked for one. */
@@ -39,7 +51,7 @@ export function refuse(
   socket: EditorSocket,
   event: string,
   ack: AckCallback | undefined,
-  code: SocketErrorCode,
+  code: ErrorCode,
   message: string,
 ): void {
   if (ack) ack({ ok: false, error: { code, message } });
@@ -101,7 +113,7 @@ export class SocketEvents {
   async dispatch(socket: EditorSocket, event: ClientEventName, args: unknown[]): Promise<void> {
     const spec = CLIENT_EVENTS[event];
     const ack = ackOf(args);
-    const refuseWith = (code: SocketErrorCode, message: string) => refuse(socket, event, ack, code, message);
+    const refuseWith = (code: ErrorCode, message: string) => refuse(socket, event, ack, code, message);
     const handler = this.handlers.get(event);
     if (!handler) return refuseWith("unknown_event", `Unknown event "${event}"`);
     const hasAck = "ack" in spec;
@@ -118,14 +130,9 @@ export class SocketEvents {
       const data = await handler(socket, parsed.data as ClientPayload<ClientEventName>);
       ack?.({ ok: true, data: data ?? null });
     } catch (error) {
-      if (error instanceof SocketEventError) return refuseWith(error.code, error.message);
-      if (error instanceof HttpError) {
-        // Services that still throw HttpError (sessions): its code passes when sockets declare it.
-        const code = SocketErrorCodeSchema.safeParse(error.code);
-        if (code.success) return refuseWith(code.data, error.message);
-      }
-      this.logger.error({ err: error, event }, "socket handler failed");
-      refuseWith("internal", "Something went wrong");
+      const refusal = socketRefusal(error);
+      if (refusal.isUnexpected) this.logger.error({ err: error, event }, "socket handler failed");
+      refuseWith(refusal.code, refusal.message);
     }
   }
 }

@@ -3,7 +3,7 @@ import type { Joined, Presence, RoleChanged, ShareKeys } from "@ensemble/protoco
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../test/collabClient";
 import { startTestServer, type TestServer } from "../../test/harness";
-import { SocketEventError } from "./handle";
+import { DomainError } from "../errors";
 import { actorOf, PresenceRegistry } from "./presence";
 import type { EditorSocket } from "./socket";
 
@@ -137,6 +137,6 @@ describe("presence", () => {
       canEdit: true,
       rateKey: `guest:${guestSocket.handshake.address}`,
     });
-    expect(() => actorOf(guestSocket, "another-session")).toThrow(SocketEventError);
+    expect(() => actorOf(guestSocket, "another-session")).toThrow(DomainError);
   });
 });

@@ -1,5 +1,5 @@
 import { ROLE_MESSAGES, type Role } from "@ensemble/protocol";
-import { SocketEventError } from "./handle";
+import { DomainError } from "../errors";
 import type { EditorSocket, SocketSession } from "./socket";
 
 /** The socket.io room of a session: every socket that joined it, for broadcasts to them all. */
@@ -11,7 +11,7 @@ export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
  */
 export function requireJoined(socket: EditorSocket, sessionId: string): SocketSession {
   const session = socket.data.session;
-  if (session?.id !== sessionId) throw new SocketEventError("not_joined", "Join the session first");
+  if (session?.id !== sessionId) throw new DomainError("not_joined", "Join the session first");
   return session;
 }
 
@@ -34,6 +34,6 @@ export function roleCan(role: Role, action: SessionAction): boolean {
 export function requireCan(socket: EditorSocket, sessionId: string, action: SessionAction): SocketSession {
   const session = requireJoined(socket, sessionId);
   if (roleCan(session.role, action)) return session;
-  if (action === "edit") throw new SocketEventError("read_only", ROLE_MESSAGES.readOnly);
-  throw new SocketEventError("forbidden", ROLE_MESSAGES.hostOnly);
+  if (action === "edit") throw new DomainError("read_only", ROLE_MESSAGES.readOnly);
+  throw new DomainError("forbidden", ROLE_MESSAGES.hostOnly);
 }

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DomainError } from "../../errors";
 
 const TokenResponseSchema = z.union([
   z.object({ access_token: z.string().min(1) }),
@@ -23,9 +24,6 @@ export interface GithubProfile {
   login: string;
   email: string | null;
 }
-
-/** Raised with a message fit for the sign-in page's error toast. */
-export class GithubOAuthError extends Error {}
 
 /** What a GitHub consent asks for: signing in, or also the host's repositories for the Git panel. */
 export const GITHUB_SCOPES = {
@@ -67,9 +65,10 @@ export async function exchangeCode(
     }),
   });
   const token = TokenResponseSchema.safeParse(tokenBody);
-  if (!token.success) throw new GithubOAuthError("GitHub sent an unexpected token response");
+  if (!token.success) throw new DomainError("bad_gateway", "GitHub sent an unexpected token response");
   if ("error" in token.data) {
-    throw new GithubOAuthError(
+    throw new DomainError(
+      "bad_gateway",
       token.data.error_description ?? `GitHub refused the login: ${token.data.error}`,
     );
   }
@@ -82,7 +81,7 @@ export async function fetchProfile(config: GithubOAuthConfig, accessToken: strin
   const profile = ProfileSchema.safeParse(
     await requestJson(new URL("/user", config.apiUrl), { headers: auth }),
   );
-  if (!profile.success) throw new GithubOAuthError("GitHub sent an unexpected profile");
+  if (!profile.success) throw new DomainError("bad_gateway", "GitHub sent an unexpected profile");
   let email = profile.data.email ?? null;
   if (!email) {
     const emails = EmailsSchema.safeParse(
@@ -102,10 +101,10 @@ async function requestJson(url: URL, init: RequestInit): Promise<unknown> {
       signal: AbortSignal.timeout(10_000),
     });
   } catch {
-    throw new GithubOAuthError("Could not reach GitHub. Please try again.");
+    throw new DomainError("bad_gateway", "Could not reach GitHub. Please try again.");
   }
-  if (!response.ok) throw new GithubOAuthError(`GitHub answered ${response.status}`);
+  if (!response.ok) throw new DomainError("bad_gateway", `GitHub answered ${response.status}`);
   return response.json().catch(() => {
-    throw new GithubOAuthError("GitHub sent a response that is not JSON");
+    throw new DomainError("bad_gateway", "GitHub sent a response that is not JSON");
   });
 }

@@ -15,19 +15,12 @@ import {
 } from "@ensemble/protocol";
 import { type Request, type Response, Router } from "express";
 import type { Config } from "../../env";
+import { DomainError } from "../../errors";
 import { clientAddress, publicOrigin, requireUser } from "../../http/auth";
-import { HttpError } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Logger } from "../../logger";
 import type { GitConsentSealer } from "./gitConsent";
-import {
-  authorizeUrl,
-  exchangeCode,
-  fetchProfile,
-  GITHUB_SCOPES,
-  type GithubOAuthConfig,
-  GithubOAuthError,
-} from "./github";
+import { authorizeUrl, exchangeCode, fetchProfile, GITHUB_SCOPES, type GithubOAuthConfig } from "./github";
 import type { AuthService } from "./service";
 
 const STATE_COOKIE = "ensemble_oauth_state";
@@ -92,7 +85,7 @@ export function authRoutes(
 
   const github = githubConfig(config);
   router.get("/auth/github", (req, res) => {
-    if (!github) throw new HttpError("oauth_disabled", "GitHub login is not configured on this server");
+    if (!github) throw new DomainError("oauth_disabled", "GitHub login is not configured on this server");
     const state = randomBytes(24).toString("base64url");
     const cookie = {
       httpOnly: true,
@@ -111,7 +104,7 @@ export function authRoutes(
   });
 
   router.get("/auth/github/callback", async (req, res) => {
-    if (!github) throw new HttpError("oauth_disabled", "GitHub login is not configured on this server");
+    if (!github) throw new DomainError("oauth_disabled", "GitHub login is not configured on this server");
     res.clearCookie(GIT_SESSION_COOKIE, { path: STATE_COOKIE_PATH });
     const gitSession = SessionIdSchema.safeParse(readCookie(req, GIT_SESSION_COOKIE));
     const cookieState = readCookie(req, STATE_COOKIE);
@@ -136,11 +129,10 @@ export function authRoutes(
       }
       redirectToCallback(res, { code: await auth.loginWithGithub(profile, state) });
     } catch (failure) {
-      if (!(failure instanceof GithubOAuthError || failure instanceof HttpError)) throw failure;
+      // GitHub's failures (bad_gateway, with a message fit for the sign-in page) and ours.
+      if (!(failure instanceof DomainError)) throw failure;
       logger.warn({ reason: failure.message }, "github login failed");
-      fail(
-        failure instanceof HttpError && failure.code === "conflict" ? "account_conflict" : "github_failed",
-      );
+      fail(failure.code === "conflict" ? "account_conflict" : "github_failed");
     }
   });
 
@@ -158,7 +150,7 @@ export function authRoutes(
     const { code } = parseBody(req, GithubExchangeBodySchema);
     const consent = await gitConsent.open(code, readCookie(req, STATE_COOKIE));
     res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
-    if (!consent) throw new HttpError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
+    if (!consent) throw new DomainError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
     const body: GithubConsentResponse = consent;
     res.json(body);
   });

@@ -7,7 +7,7 @@ import {
   type User,
 } from "@ensemble/protocol";
 import { isUniqueViolation } from "../../db/index";
-import { HttpError, tooManyRequests } from "../../http/errors";
+import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
 import type { LoginCodes } from "./loginCodes";
 import type { LoginThrottle } from "./loginThrottle";
@@ -27,15 +27,15 @@ export interface AuthDeps {
 export function createAuthService({ users, tokens, loginCodes, loginThrottle, signUpsPerAddress }: AuthDeps) {
   async function ensureFree(name: string | undefined, email: string | undefined, exceptId?: string) {
     const { nameTaken, emailTaken } = await users.nameOrEmailTaken(name, email, exceptId);
-    if (emailTaken) throw new HttpError("conflict", AUTH_MESSAGES.emailTaken);
-    if (nameTaken) throw new HttpError("conflict", AUTH_MESSAGES.usernameTaken);
+    if (emailTaken) throw new DomainError("conflict", AUTH_MESSAGES.emailTaken);
+    if (nameTaken) throw new DomainError("conflict", AUTH_MESSAGES.usernameTaken);
   }
 
   // The check above is racy; the unique indexes are the real guard.
   function rethrowConflict(error: unknown): never {
     if (isUniqueViolation(error)) {
       const onEmail = error.constraint === "users_email_key";
-      throw new HttpError("conflict", onEmail ? AUTH_MESSAGES.emailTaken : AUTH_MESSAGES.usernameTaken);
+      throw new DomainError("conflict", onEmail ? AUTH_MESSAGES.emailTaken : AUTH_MESSAGES.usernameTaken);
     }
     throw error;
   }
@@ -55,7 +55,8 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
   return {
     async register(body: RegisterBody, address: string) {
       const wait = await signUpsPerAddress.take(address);
-      if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.tooManySignUps, wait);
+      if (wait > 0)
+        throw new DomainError("rate_limited", AUTH_MESSAGES.tooManySignUps, { retryAfterSeconds: wait });
       await ensureFree(body.name, body.email);
       const passwordHash = await hashPassword(body.password);
       const record = await users
@@ -69,11 +70,12 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
       // The username and the email of one account count as one; an unknown one counts alike.
       const account = record?.id ?? `unknown:${body.email.toLowerCase()}`;
       const wait = await loginThrottle.admit(account, address);
-      if (wait > 0) throw tooManyRequests(AUTH_MESSAGES.tooManyLogins, wait);
+      if (wait > 0)
+        throw new DomainError("rate_limited", AUTH_MESSAGES.tooManyLogins, { retryAfterSeconds: wait });
       const isValid = await verifyPassword(record?.passwordHash ?? null, body.password);
       if (!record || !isValid) {
         await loginThrottle.failed(account, address);
-        throw new HttpError("unauthenticated", AUTH_MESSAGES.badCredentials);
+        throw new DomainError("unauthenticated", AUTH_MESSAGES.badCredentials);
       }
       await loginThrottle.succeeded(account, address);
       return issue(record, "Login successful");
@@ -87,14 +89,14 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
       const { userId, version } = await tokens.verify(token);
       const record = await users.findById(userId);
       if (!record || record.tokenVersion !== version) {
-        throw new HttpError("invalid_token", AUTH_MESSAGES.invalidToken);
+        throw new DomainError("invalid_token", AUTH_MESSAGES.invalidToken);
       }
       return toUser(record);
     },
 
     /** Ends every token of the caller, on every device. */
     async signOutEverywhere(callerId: string): Promise<void> {
-      if (!(await users.raiseTokenVersion(callerId))) throw new HttpError("not_found", "User not found");
+      if (!(await users.raiseTokenVersion(callerId))) throw new DomainError("not_found", "User not found");
       tokensEnded(callerId);
     },
 
@@ -104,15 +106,15 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
     },
 
     async getOwn(callerId: string, id: string): Promise<User> {
-      if (callerId !== id) throw new HttpError("forbidden", "You can only view your own account");
+      if (callerId !== id) throw new DomainError("forbidden", "You can only view your own account");
       const record = await users.findById(id);
-      if (!record) throw new HttpError("not_found", "User not found");
+      if (!record) throw new DomainError("not_found", "User not found");
       return toUser(record);
     },
 
     /** A password change ends every earlier token; the answer's `token` replaces the caller's. */
     async updateOwn(callerId: string, id: string, body: UpdateUserBody) {
-      if (callerId !== id) throw new HttpError("forbidden", "You can only update your own account");
+      if (callerId !== id) throw new DomainError("forbidden", "You can only update your own account");
       await ensureFree(body.name, body.email, id);
       const passwordHash = body.password === undefined ? undefined : await hashPassword(body.password);
       const record = await users
@@ -122,7 +124,7 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
           ...(passwordHash !== undefined && { passwordHash }),
         })
         .catch(rethrowConflict);
-      if (!record) throw new HttpError("not_found", "User not found");
+      if (!record) throw new DomainError("not_found", "User not found");
       if (passwordHash !== undefined) tokensEnded(id);
       return { user: toUser(record), ...(passwordHash !== undefined && { token: await sign(record) }) };
     },
@@ -142,7 +144,7 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
     async exchangeGithubCode(code: string, state: string | undefined) {
       const userId = await loginCodes.redeem(code, state);
       const record = userId === undefined ? undefined : await users.findById(userId);
-      if (!record) throw new HttpError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
+      if (!record) throw new DomainError("unauthenticated", OAUTH_ERROR_MESSAGES.exchange_failed);
       return issue(record, "Login successful");
     },
   };
@@ -159,7 +161,7 @@ async function insertGithubUser(
   const email = profile.email ?? `${profile.id}+${profile.login}@users.noreply.github.com`;
   const { emailTaken } = await users.nameOrEmailTaken(undefined, email);
   if (emailTaken) {
-    throw new HttpError(
+    throw new DomainError(
       "conflict",
       "An account with this GitHub email already exists; sign in with your password",
     );
@@ -170,7 +172,7 @@ async function insertGithubUser(
       return users.insert({ name, email, passwordHash: null, githubId: profile.id });
     }
   }
-  throw new HttpError("conflict", AUTH_MESSAGES.usernameTaken);
+  throw new DomainError("conflict", AUTH_MESSAGES.usernameTaken);
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

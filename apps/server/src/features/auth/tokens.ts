@@ -4,7 +4,7 @@ import path from "node:path";
 import { AUTH_MESSAGES } from "@ensemble/protocol";
 import { errors, jwtVerify, SignJWT } from "jose";
 import { z } from "zod";
-import { HttpError } from "../../http/errors";
+import { DomainError } from "../../errors";
 
 /** Who a token names, and the user's token version it was signed with. */
 export interface TokenClaims {
@@ -41,9 +41,9 @@ export function createTokenService(secret: Uint8Array, expiresInSeconds: number)
         return { userId: sub, version: ver };
       } catch (error) {
         if (error instanceof errors.JWTExpired) {
-          throw new HttpError("token_expired", AUTH_MESSAGES.tokenExpired);
+          throw new DomainError("token_expired", AUTH_MESSAGES.tokenExpired);
         }
-        throw new HttpError("invalid_token", AUTH_MESSAGES.invalidToken);
+        throw new DomainError("invalid_token", AUTH_MESSAGES.invalidToken);
       }
     },
   };

@@ -1,14 +1,12 @@
 import { randomUUID } from "node:crypto";
-import { CALL_LIMITS, type CallPeer, type MediaState } from "@ensemble/protocol";
+import { CALL_LIMITS, CALL_MESSAGES, type CallPeer, type MediaState } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 
 /** One tab in a session's call: its peer as everyone sees it, and the socket that carries it. */
 export interface CallMember {
   peer: CallPeer;
   socketId: string;
 }
-
-/** Thrown when the call already holds as many people as a mesh carries. */
-export class CallFullError extends Error {}
 
 /**
  * Who is in each session's call, on this process (a session's sockets all reach one node:
@@ -20,7 +18,7 @@ export class CallRegistry {
   /** socket id → the session whose call it is in. */
   private readonly bySocket = new Map<string, string>();
 
-  /** Adds the socket to the session's call (leaving any call it was in); throws CallFullError. */
+  /** Adds the socket to the session's call (leaving any call it was in); throws `call_full` when it holds as many people as a mesh carries. */
   join(
     sessionId: string,
     socketId: string,
@@ -29,7 +27,7 @@ export class CallRegistry {
   ): { self: CallMember; others: CallMember[] } {
     this.leave(socketId);
     const call = this.calls.get(sessionId) ?? new Map<string, CallMember>();
-    if (call.size >= CALL_LIMITS.maxPeers) throw new CallFullError();
+    if (call.size >= CALL_LIMITS.maxPeers) throw new DomainError("call_full", CALL_MESSAGES.full);
     const self: CallMember = { socketId, peer: { peerId: randomUUID(), ...who, ...media } };
     const others = [...call.values()];
     call.set(self.peer.peerId, self);

@@ -1,9 +1,10 @@
 import { CALL_MESSAGES, type IceServer } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
-import { CallFullError, type CallMember, type CallRegistry } from "./registry";
+import type { CallMember, CallRegistry } from "./registry";
 
 export interface CallSocketDeps {
   io: EditorServer;
@@ -25,30 +26,23 @@ export function registerCallEvents(deps: CallSocketDeps) {
   /** The sender's membership of the session's call; refuses outsiders and floods. */
   async function sender(socket: EditorSocket, sessionId: string): Promise<CallMember> {
     requireJoined(socket, sessionId);
-    if ((await limiter.take(socket.id)) > 0)
-      throw new SocketEventError("rate_limited", CALL_MESSAGES.tooMany);
+    if ((await limiter.take(socket.id)) > 0) throw new DomainError("rate_limited", CALL_MESSAGES.tooMany);
     const member = calls.memberOf(sessionId, socket.id);
-    if (!member) throw new SocketEventError("forbidden", CALL_MESSAGES.notInCall);
+    if (!member) throw new DomainError("forbidden", CALL_MESSAGES.notInCall);
     return member;
   }
 
   /** The receiver of a relayed message: a peer of the same call, never one elsewhere. */
   function receiver(sessionId: string, peerId: string): CallMember {
     const member = calls.peer(sessionId, peerId);
-    if (!member) throw new SocketEventError("not_found", CALL_MESSAGES.peerGone);
+    if (!member) throw new DomainError("not_found", CALL_MESSAGES.peerGone);
     return member;
   }
 
   events.on("rtcReady", (socket, { sessionId, media }) => {
     const session = requireJoined(socket, sessionId);
-    let joined: ReturnType<CallRegistry["join"]>;
-    try {
-      const who = { participantId: session.participantId, name: socket.data.identity.name };
-      joined = calls.join(sessionId, socket.id, who, media);
-    } catch (error) {
-      if (error instanceof CallFullError) throw new SocketEventError("call_full", CALL_MESSAGES.full);
-      throw error;
-    }
+    const who = { participantId: session.participantId, name: socket.data.identity.name };
+    const joined = calls.join(sessionId, socket.id, who, media);
     for (const other of joined.others)
       io.to(other.socketId).emit("rtcNewParticipant", { sessionId, peer: joined.self.peer });
     return {

@@ -1,15 +1,9 @@
-import { CHAT_LIMITS, type ChatHistory, type ChatMessage } from "@ensemble/protocol";
+import { CHAT_LIMITS, CHAT_MESSAGES, type ChatHistory, type ChatMessage } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
 import type { Actor } from "../../realtime/presence";
 import type { SessionService } from "../sessions/index";
 import type { ChatRepo } from "./repo";
-
-/** The author sent more than the window allows; nothing was stored. */
-export class ChatTooFastError extends Error {
-  constructor(readonly retryAfterSeconds: number) {
-    super(`chat rate exceeded, retry in ${retryAfterSeconds} s`);
-  }
-}
 
 /** Who sends (the request's actor): stamped on the message; `rateKey` is whose budget it counts against. */
 export type ChatAuthor = Pick<Actor, "id" | "name" | "rateKey">;
@@ -33,7 +27,9 @@ export function createChatService({ repo, sessions, limiter, broadcast }: ChatSe
     async send(sessionId: string, author: ChatAuthor, text: string): Promise<ChatMessage> {
       await sessions.assertOpen(sessionId);
       const wait = await limiter.take(`${sessionId}:${author.rateKey}`);
-      if (wait > 0) throw new ChatTooFastError(wait);
+      // The author sent more than the window allows; nothing was stored.
+      if (wait > 0)
+        throw new DomainError("rate_limited", CHAT_MESSAGES.tooFast(wait), { retryAfterSeconds: wait });
       const message = await repo.insert(sessionId, { id: author.id, name: author.name }, text);
       broadcast(sessionId, message);
       return message;

@@ -1,8 +1,7 @@
-import { CHAT_MESSAGES } from "@ensemble/protocol";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { actorOf } from "../../realtime/presence";
 import { requireJoined } from "../../realtime/session";
-import { type ChatService, ChatTooFastError } from "./service";
+import type { ChatService } from "./service";
 
 /**
  * The chat's events: only a socket that joined the session reads or sends (every
@@ -11,14 +10,7 @@ import { type ChatService, ChatTooFastError } from "./service";
  */
 export function registerChatEvents(events: SocketEvents, chat: ChatService) {
   events.on("sendChat", async (socket, { sessionId, text }) => {
-    const author = actorOf(socket, sessionId);
-    try {
-      return await chat.send(sessionId, author, text);
-    } catch (error) {
-      if (error instanceof ChatTooFastError)
-        throw new SocketEventError("rate_limited", CHAT_MESSAGES.tooFast(error.retryAfterSeconds));
-      throw error;
-    }
+    return chat.send(sessionId, actorOf(socket, sessionId), text);
   });
 
   events.on("getChatHistory", async (socket, { sessionId, before }) => {

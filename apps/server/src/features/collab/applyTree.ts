@@ -1,6 +1,7 @@
 import { applyPatch, diffChars, structuredPatch } from "diff";
 import type * as Y from "yjs";
-import { type Workspace, WorkspaceError } from "./workspace";
+import { DomainError } from "../../errors";
+import type { Workspace } from "./workspace";
 
 /** What happened to files that changed in the live workspace while git rewrote the tree. */
 export interface TreeApplied {
@@ -69,7 +70,7 @@ export function applyTree(
         try {
           workspace.createFile(path, wanted);
         } catch (error) {
-          if (!(error instanceof WorkspaceError)) throw error;
+          if (!(error instanceof DomainError)) throw error;
           result.refused.push({ path, message: error.message });
         }
         continue;

@@ -12,7 +12,7 @@ import {
 import { LIMITS } from "@ensemble/protocol";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import type { Logger } from "../../logger";
-import { SocketEventError } from "../../realtime/handle";
+import { socketRefusal } from "../../realtime/handle";
 
 /** How long a `joinSession` answer's ticket can open a lane. */
 const TICKET_TTL_MS = 30_000;
@@ -21,7 +21,7 @@ const TICKET_TTL_MS = 30_000;
 export interface LaneEnd {
   /** Takes the lane; false when the connection has left the session meanwhile. */
   open(lane: Lane): boolean;
-  /** A message from the lane; throws SocketEventError to refuse it. */
+  /** A message from the lane; throws a DomainError to refuse it. */
   receive(kind: LaneKind, message: Uint8Array): void;
   closed(lane: Lane): void;
 }
@@ -162,12 +162,9 @@ export class LaneServer {
         end.receive(kind, message);
       } catch (error) {
         const event = kind === 0 ? "yjsSync" : "yjsAwareness";
-        if (error instanceof SocketEventError) {
-          lane.refuse({ event, code: error.code, message: error.message });
-        } else {
-          this.logger.error({ err: error, event }, "lane message failed");
-          lane.refuse({ event, code: "internal", message: "Something went wrong" });
-        }
+        const { code, message, isUnexpected } = socketRefusal(error);
+        if (isUnexpected) this.logger.error({ err: error, event }, "lane message failed");
+        lane.refuse({ event, code, message });
       }
     }
   }

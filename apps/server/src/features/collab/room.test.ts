@@ -3,8 +3,9 @@ import { LANGUAGE_MAIN_FILES, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
+import { DomainError } from "../../errors";
 import { encodeEntries, MAX_AWARENESS_STATE_CHARS } from "./awareness";
-import { Room, type RoomBroadcast, type RoomConnection, RoomMessageError } from "./room";
+import { Room, type RoomBroadcast, type RoomConnection } from "./room";
 import { Workspace } from "./workspace";
 
 // Counted, not changed: which Yjs work the server does for a client is what these tests check.
@@ -308,7 +309,7 @@ describe("a room's document cap", () => {
     }
     expect(accepted).toBeGreaterThan(0);
     expect(accepted).toBeLessThan(8);
-    expect(refusals.every((e) => e instanceof RoomMessageError && e.code === "update_refused")).toBe(true);
+    expect(refusals.every((e) => e instanceof DomainError && e.code === "update_refused")).toBe(true);
     expect((refusals[0] as Error).message).toBe(WORKSPACE_MESSAGES.documentTooLarge);
     expect(room.bytes).toBeLessThanOrEqual(maxBytes);
     const size = room.bytes;

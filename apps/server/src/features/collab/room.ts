@@ -13,10 +13,11 @@ import {
   WORKSPACE_MESSAGES,
 } from "@ensemble/protocol";
 import * as Y from "yjs";
+import { DomainError } from "../../errors";
 import { AwarenessStore, decodeAwareness } from "./awareness";
 import type { StoredDoc } from "./repo";
 import { type MarkedSnapshot, SyncState, syncMessage } from "./syncState";
-import { checkClientUpdate, UpdateRefused } from "./updateGuard";
+import { checkClientUpdate } from "./updateGuard";
 import { Workspace } from "./workspace";
 
 /** Updates kept beside the snapshot for new clients before they are folded into a new one. */
@@ -45,20 +46,6 @@ export interface UpdateCounts {
   refused: number;
   /** Built on content the server lacked: not applied, the client was asked to resend. */
   deferred: number;
-}
-
-/** Thrown for a message refused as a whole; the document is unchanged. */
-export class RoomMessageError extends Error {
-  constructor(
-    message: string,
-    /**
-     * `invalid_message` when it could not be read, `update_refused` when it was not allowed,
-     * `session_ended` when the session is read-only, `read_only` from a viewer.
-     */
-    readonly code: "invalid_message" | "update_refused" | "session_ended" | "read_only" = "invalid_message",
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -243,7 +230,7 @@ export class Room {
     if (removal) this.broadcast.awareness(removal, connection);
   }
 
-  /** Handles a sync message; throws RoomMessageError and changes nothing when it is malformed. */
+  /** Handles a sync message; throws a DomainError and changes nothing when it is refused. */
   receiveSync(connection: RoomConnection, message: Uint8Array): void {
     this.assertMember(connection);
     let parsed: ReturnType<typeof decodeSyncMessage>;
@@ -251,7 +238,7 @@ export class Room {
       parsed = decodeSyncMessage(message);
     } catch (error) {
       this.counts.refused += 1;
-      throw new RoomMessageError(`malformed sync message: ${String(error)}`);
+      throw new DomainError("invalid_message", `malformed sync message: ${String(error)}`);
     }
     if (parsed.type === SYNC_STEP1) {
       for (const answer of this.answerStep1(parsed.stateVector)) connection.sendSync(answer);
@@ -264,11 +251,11 @@ export class Room {
     try {
       changes = checkClientUpdate(this.doc, this.workspace, parsed.decoded);
     } catch (error) {
-      if (!(error instanceof UpdateRefused)) throw error;
+      if (!(error instanceof DomainError)) throw error;
       // Builds on what we lack (a lost or reordered message): ask for everything we lack.
-      if (error.kind !== "missing") {
+      if (!error.details.missingContent) {
         this.counts.refused += 1;
-        throw new RoomMessageError(error.message, "update_refused");
+        throw error;
       }
       this.counts.deferred += 1;
       connection.sendSync(encodeStep1(this.doc));
@@ -277,16 +264,16 @@ export class Room {
     if (!changes) return;
     if (connection.isReadOnly?.()) {
       this.counts.refused += 1;
-      throw new RoomMessageError(ROLE_MESSAGES.readOnly, "read_only");
+      throw new DomainError("read_only", ROLE_MESSAGES.readOnly);
     }
     if (this.isEnded) {
       this.counts.refused += 1;
-      throw new RoomMessageError(SESSION_ENDED_MESSAGE, "session_ended");
+      throw new DomainError("session_ended", SESSION_ENDED_MESSAGE);
     }
     // Text limits do not bound Yjs's bookkeeping (a character per item, deleted items): this does.
     if (this.state.bytes + parsed.update.byteLength > this.maxBytes) {
       this.counts.refused += 1;
-      throw new RoomMessageError(WORKSPACE_MESSAGES.documentTooLarge, "update_refused");
+      throw new DomainError("update_refused", WORKSPACE_MESSAGES.documentTooLarge);
     }
     // The guard let through only what applies whole (nothing pending): the client's bytes
     // are what changed, plus at most what we already had, which every receiver skips.
@@ -323,16 +310,16 @@ export class Room {
     try {
       entries = decodeAwareness(message, 1);
     } catch (error) {
-      throw new RoomMessageError(`malformed awareness update: ${String(error)}`);
+      throw new DomainError("invalid_message", `malformed awareness update: ${String(error)}`);
     }
     const [entry] = entries;
     if (!entry) return;
     if (owner.awarenessId === undefined && this.ownedByOther(connection, entry.clientId)) {
-      throw new RoomMessageError("that awareness client id belongs to someone else", "update_refused");
+      throw new DomainError("update_refused", "that awareness client id belongs to someone else");
     }
     owner.awarenessId ??= entry.clientId;
     if (entry.clientId !== owner.awarenessId) {
-      throw new RoomMessageError("a connection sends the awareness of one client id only", "update_refused");
+      throw new DomainError("update_refused", "a connection sends the awareness of one client id only");
     }
     const bytes = this.awareness.apply(entries, connection.user, message);
     if (bytes) this.broadcast.awareness(bytes, connection);
@@ -357,7 +344,7 @@ export class Room {
 
   private assertMember(connection: RoomConnection): { awarenessId: number | undefined } {
     const owner = this.connections.get(connection);
-    if (!owner) throw new RoomMessageError("not in this session");
+    if (!owner) throw new DomainError("invalid_message", "not in this session");
     return owner;
   }
 

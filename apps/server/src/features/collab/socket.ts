@@ -1,14 +1,15 @@
 import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
 import { type Language, SESSION_ENDED_MESSAGE, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
 import type { SessionDocuments } from "../sessions/index";
 import type { Lane, LaneEnd, LaneServer } from "./lane";
-import { type Room, type RoomConnection, RoomMessageError } from "./room";
+import type { Room, RoomConnection } from "./room";
 import type { RoomRegistry } from "./rooms";
-import { type Workspace, WorkspaceError } from "./workspace";
+import type { Workspace } from "./workspace";
 
 export interface CollabSocketDeps {
   events: SocketEvents;
@@ -50,7 +51,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
   // The membership check is realtime's; collab keeps what it needs beside it (the connection).
   const requireMember = (socket: EditorSocket, sessionId?: string): Membership => {
     const membership = states.get(socket)?.membership;
-    if (!membership) throw new SocketEventError("not_joined", "Join the session first");
+    if (!membership) throw new DomainError("not_joined", "Join the session first");
     requireJoined(socket, sessionId ?? membership.sessionId);
     return membership;
   };
@@ -139,20 +140,15 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     requireMember(socket, sessionId);
     requireCan(socket, sessionId, "edit");
     const room: Room | undefined = rooms.loaded(sessionId);
-    if (!room) throw new SocketEventError("not_joined", "Join the session first");
-    if (room.isEnded) throw new SocketEventError("session_ended", SESSION_ENDED_MESSAGE);
-    try {
-      return await room.change((workspace) => operation(workspace, room));
-    } catch (error) {
-      if (error instanceof WorkspaceError) throw new SocketEventError(error.code, error.message);
-      throw error;
-    }
+    if (!room) throw new DomainError("not_joined", "Join the session first");
+    if (room.isEnded) throw new DomainError("session_ended", SESSION_ENDED_MESSAGE);
+    return room.change((workspace) => operation(workspace, room));
   }
 
   events.on("createFile", async (socket, { sessionId, path, kind, content }) => ({
     path: await changeWorkspace(socket, sessionId, (w, room) => {
       // A new file may hold up to a file's limit: a nearly full document takes none.
-      if (room.isFull) throw new WorkspaceError("limit", WORKSPACE_MESSAGES.documentTooLarge);
+      if (room.isFull) throw new DomainError("limit", WORKSPACE_MESSAGES.documentTooLarge);
       return kind === "folder" ? w.createFolder(path) : w.createFile(path, content);
     }),
   }));
@@ -172,7 +168,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
         w.ensureMainFile(language);
       } catch (error) {
         // A full workspace still switches; the editor then stays on the file it has open.
-        if (!(error instanceof WorkspaceError)) throw error;
+        if (!(error instanceof DomainError)) throw error;
       }
     });
   }
@@ -193,17 +189,12 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     const state = states.get(socket) as SocketState;
     if (!state.meter.take()) {
       if (kind === "sync") resyncLater(state, member);
-      throw new SocketEventError("rate_limited", STREAM_REFUSAL);
+      throw new DomainError("rate_limited", STREAM_REFUSAL);
     }
     const room = rooms.loaded(member.sessionId);
-    if (!room) throw new SocketEventError("not_joined", "Join the session first");
-    try {
-      if (kind === "sync") room.receiveSync(member.connection, message);
-      else room.receiveAwareness(member.connection, message);
-    } catch (error) {
-      if (error instanceof RoomMessageError) throw new SocketEventError(error.code, error.message);
-      throw error;
-    }
+    if (!room) throw new DomainError("not_joined", "Join the session first");
+    if (kind === "sync") room.receiveSync(member.connection, message);
+    else room.receiveAwareness(member.connection, message);
     return undefined;
   };
   events.on("yjsSync", (socket, message) => relay(socket, "sync", message));

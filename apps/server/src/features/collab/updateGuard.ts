@@ -1,5 +1,6 @@
 import type { DecodedUpdate } from "@ensemble/collab";
 import * as Y from "yjs";
+import { DomainError } from "../../errors";
 
 /** What the guard needs to know about the workspace it protects. */
 export interface GuardedWorkspace {
@@ -7,20 +8,6 @@ export interface GuardedWorkspace {
   isFileText(name: string): boolean;
   /** Whether the file text may grow by `bytes` (UTF-8), alone and within the workspace. */
   sizeProblem(growth: ReadonlyMap<string, number>): string | undefined;
-}
-
-/**
- * Why a client's update is refused; nothing of it was applied. `missing`: it builds on
- * content the server does not have (a message lost or reordered): the client should resend
- * what the server lacks. `forbidden` and `limit`: the update itself is not allowed.
- */
-export class UpdateRefused extends Error {
-  constructor(
-    readonly kind: "missing" | "forbidden" | "limit",
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 type Struct = Y.Item | Y.GC | Y.Skip;
@@ -51,7 +38,9 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
   for (const [client, structs] of ownStructs) {
     // A gap before the update's first struct would leave it pending, to be applied later.
     if ((structs[0]?.id.clock ?? 0) > Y.getState(doc.store, client)) {
-      throw new UpdateRefused("missing", "refers to content the server does not have");
+      throw new DomainError("update_refused", "refers to content the server does not have", {
+        missingContent: true,
+      });
     }
   }
   const resolved = new Map<Y.Item, string | null>();
@@ -77,22 +66,28 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
       if (typeof parent === "string") {
         root = parent;
       } else if (parent !== null) {
-        throw new UpdateRefused("forbidden", "nested types are not allowed");
+        throw new DomainError("update_refused", "nested types are not allowed");
       } else {
         const neighbour = current.origin ?? current.rightOrigin;
-        if (!neighbour) throw new UpdateRefused("forbidden", "an item without a parent");
+        if (!neighbour) throw new DomainError("update_refused", "an item without a parent");
         const own = findStruct(ownStructs.get(neighbour.client), neighbour.clock);
         if (own instanceof Y.Item) {
           current = own;
           continue;
         }
-        if (own instanceof Y.Skip) throw new UpdateRefused("missing", "refers to content the update skips");
+        if (own instanceof Y.Skip)
+          throw new DomainError("update_refused", "refers to content the update skips", {
+            missingContent: true,
+          });
         if (own) {
           root = null;
           break;
         }
         const stored = findStored(doc, neighbour);
-        if (!stored) throw new UpdateRefused("missing", "refers to content the server does not have");
+        if (!stored)
+          throw new DomainError("update_refused", "refers to content the server does not have", {
+            missingContent: true,
+          });
         root = stored instanceof Y.Item ? roots.of(stored.parent) : null;
       }
     }
@@ -109,15 +104,15 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
     const root = rootOf(struct);
     if (root === null) continue;
     if (!workspace.isFileText(root))
-      throw new UpdateRefused("forbidden", `only the server changes "${root}"`);
-    if (struct.parentSub !== null) throw new UpdateRefused("forbidden", "a file text has no keys");
+      throw new DomainError("update_refused", `only the server changes "${root}"`);
+    if (struct.parentSub !== null) throw new DomainError("update_refused", "a file text has no keys");
     const { content } = struct;
     if (content instanceof Y.ContentString) {
       // Editors keep LF everywhere; a \r would shift every offset after it in Monaco.
-      if (content.str.includes("\r")) throw new UpdateRefused("forbidden", "line endings must be \\n");
+      if (content.str.includes("\r")) throw new DomainError("update_refused", "line endings must be \\n");
       grow(root, Buffer.byteLength(content.str));
     } else if (!(content instanceof Y.ContentDeleted))
-      throw new UpdateRefused("forbidden", "a file text holds plain text only");
+      throw new DomainError("update_refused", "a file text holds plain text only");
   }
 
   for (const [client, ranges] of decoded.ds.clients) {
@@ -125,7 +120,9 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
     const ownEnd = lastClock(ownStructs.get(client));
     for (const { clock, len } of ranges) {
       if (clock + len > Math.max(known, ownEnd)) {
-        throw new UpdateRefused("missing", "deletes content the server does not have");
+        throw new DomainError("update_refused", "deletes content the server does not have", {
+          missingContent: true,
+        });
       }
       const stored = doc.store.clients.get(client);
       if (!stored || clock >= known) continue;
@@ -136,7 +133,7 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
         changes = true;
         const root = roots.of(struct.parent);
         if (root === null || !workspace.isFileText(root)) {
-          throw new UpdateRefused("forbidden", "only the server removes files and folders");
+          throw new DomainError("update_refused", "only the server removes files and folders");
         }
         const inside = struct.id.clock >= clock && struct.id.clock + struct.length <= clock + len;
         if (inside && struct.content instanceof Y.ContentString) {
@@ -147,7 +144,7 @@ export function checkClientUpdate(doc: Y.Doc, workspace: GuardedWorkspace, updat
   }
 
   const problem = workspace.sizeProblem(growth);
-  if (problem) throw new UpdateRefused("limit", problem);
+  if (problem) throw new DomainError("update_refused", problem);
   return changes;
 }
 

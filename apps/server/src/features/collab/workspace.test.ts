@@ -2,8 +2,9 @@ import { fileIdAt, listWorkspace } from "@ensemble/collab";
 import { checkPath, STARTER_CODE, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { checkClientUpdate, UpdateRefused } from "./updateGuard";
-import { Workspace, WorkspaceError } from "./workspace";
+import { DomainError } from "../../errors";
+import { checkClientUpdate } from "./updateGuard";
+import { Workspace } from "./workspace";
 
 /** A server document with its workspace, and a client that has synced it. */
 function setup() {
@@ -18,7 +19,7 @@ function setup() {
     Y.applyUpdate(client, Y.encodeStateAsUpdate(server));
   };
   /** What the client sends for a local change, or the refusal of the guard. */
-  const send = (change: (doc: Y.Doc) => void): UpdateRefused | undefined => {
+  const send = (change: (doc: Y.Doc) => void): DomainError | undefined => {
     const before = Y.encodeStateVector(client);
     change(client);
     const update = Y.encodeStateAsUpdate(client, before);
@@ -27,7 +28,7 @@ function setup() {
       Y.applyUpdate(server, update);
       return undefined;
     } catch (error) {
-      if (error instanceof UpdateRefused) return error;
+      if (error instanceof DomainError) return error;
       throw error;
     }
   };
@@ -135,7 +136,7 @@ describe("Workspace", () => {
   ])("refuses %s and changes nothing", (_label, op) => {
     const { workspace, server } = setup();
     const before = Y.encodeStateAsUpdate(server);
-    expect(() => op(workspace)).toThrow(WorkspaceError);
+    expect(() => op(workspace)).toThrow(DomainError);
     expect(Y.encodeStateAsUpdate(server)).toEqual(before);
   });
 
@@ -214,7 +215,8 @@ describe("checkClientUpdate", () => {
         change(doc);
       });
     });
-    expect(refusal?.kind).toBe("forbidden");
+    expect(refusal?.code).toBe("update_refused");
+    expect(refusal?.details.missingContent).toBeUndefined();
     expect(Y.encodeStateAsUpdate(server)).toEqual(before);
     expect(paths()).toEqual(["src/main.js"]);
   });
@@ -224,7 +226,7 @@ describe("checkClientUpdate", () => {
     // A forged delete set naming the server's next items: Yjs would keep it pending and
     // apply it to whatever the server writes there next (a new file's entry).
     const update = deleteSetOnly(server.clientID, Y.getState(server.store, server.clientID), 5);
-    expect(() => checkClientUpdate(server, workspace, Y.decodeUpdate(update))).toThrow(UpdateRefused);
+    expect(() => checkClientUpdate(server, workspace, Y.decodeUpdate(update))).toThrow(DomainError);
     workspace.createFile("later.js");
     expect(listWorkspace(server).files.map((f) => f.path)).toContain("later.js");
   });
@@ -233,7 +235,9 @@ describe("checkClientUpdate", () => {
     const { send, text, server, reset } = setup();
     const half = "y".repeat(WORKSPACE_LIMITS.maxFileBytes / 2);
     expect(send((doc) => text(doc, "src/main.js").insert(0, half))).toBeUndefined();
-    expect(send((doc) => text(doc, "src/main.js").insert(0, half))?.kind).toBe("limit");
+    expect(send((doc) => text(doc, "src/main.js").insert(0, half))?.message).toBe(
+      WORKSPACE_MESSAGES.fileTooLarge,
+    );
     reset();
     const length = text(server, "src/main.js").length;
     // Replacing the whole text with as much again fits.
@@ -263,8 +267,8 @@ describe("checkClientUpdate", () => {
         return error;
       }
     })();
-    expect(refusal).toBeInstanceOf(UpdateRefused);
-    expect((refusal as UpdateRefused).kind).toBe("missing");
+    expect(refusal).toBeInstanceOf(DomainError);
+    expect((refusal as DomainError).details.missingContent).toBe(true);
     // Everything the server lacks passes.
     expect(() =>
       checkClientUpdate(server, workspace, Y.decodeUpdate(Y.encodeStateAsUpdate(client, first))),

@@ -16,17 +16,8 @@ import {
   WORKSPACE_MESSAGES,
 } from "@ensemble/protocol";
 import type * as Y from "yjs";
+import { DomainError } from "../../errors";
 import type { GuardedWorkspace } from "./updateGuard";
-
-/** A file operation refused; the message is for people, nothing changed. */
-export class WorkspaceError extends Error {
-  constructor(
-    readonly code: "conflict" | "not_found" | "limit",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Origin of the server's own workspace changes (file operations, seeding, migration). */
 export const WORKSPACE_ORIGIN = Symbol("workspace");
@@ -118,11 +109,11 @@ export class Workspace implements GuardedWorkspace {
     const content = rawContent.replace(/\r\n?/g, "\n");
     this.assertFree(path);
     if (this.list().files.length >= WORKSPACE_LIMITS.maxFiles) {
-      throw new WorkspaceError("limit", WORKSPACE_MESSAGES.tooManyFiles);
+      throw new DomainError("limit", WORKSPACE_MESSAGES.tooManyFiles);
     }
     const id = newFileId();
     const problem = this.sizeProblem(new Map([[id, Buffer.byteLength(content)]]));
-    if (problem) throw new WorkspaceError("limit", problem);
+    if (problem) throw new DomainError("limit", problem);
     this.doc.transact(() => this.register(id, path, content), WORKSPACE_ORIGIN);
     return path;
   }
@@ -145,10 +136,10 @@ export class Workspace implements GuardedWorkspace {
     const { files, folders } = this.list();
     const file = files.find((f) => f.path === from);
     const isFolder = folders.includes(from);
-    if (!file && !isFolder) throw new WorkspaceError("not_found", WORKSPACE_MESSAGES.notFound(from));
+    if (!file && !isFolder) throw new DomainError("not_found", WORKSPACE_MESSAGES.notFound(from));
     if (from === to) return to;
     if (isFolder && (to === from || isUnder(to, from))) {
-      throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.intoItself);
+      throw new DomainError("conflict", WORKSPACE_MESSAGES.intoItself);
     }
     // Only a change of case may land on a path that exists: the same entry, renamed.
     if (fold(from) !== fold(to)) this.assertFree(to);
@@ -176,7 +167,7 @@ export class Workspace implements GuardedWorkspace {
     const { files, folders } = this.list();
     const file = files.find((f) => f.path === path);
     if (!file && !folders.includes(path))
-      throw new WorkspaceError("not_found", WORKSPACE_MESSAGES.notFound(path));
+      throw new DomainError("not_found", WORKSPACE_MESSAGES.notFound(path));
     this.doc.transact(() => {
       for (const f of files) if (f.path === path || isUnder(f.path, path)) this.unregister(f.id);
       for (const folder of [...this.folders.keys()]) {
@@ -240,7 +231,7 @@ export class Workspace implements GuardedWorkspace {
     const { files, folders } = this.list();
     const wanted = fold(path);
     if (files.some((f) => fold(f.path) === wanted) || folders.some((f) => fold(f) === wanted)) {
-      throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.exists(path));
+      throw new DomainError("conflict", WORKSPACE_MESSAGES.exists(path));
     }
     this.assertParentsAreFolders(path);
   }
@@ -251,11 +242,10 @@ export class Workspace implements GuardedWorkspace {
     const fileSet = new Set(files.map((f) => fold(f.path)));
     const folderSpelling = new Map(folders.map((f) => [fold(f), f]));
     for (const parent of parentFolders(path)) {
-      if (fileSet.has(fold(parent)))
-        throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.underFile(parent));
+      if (fileSet.has(fold(parent))) throw new DomainError("conflict", WORKSPACE_MESSAGES.underFile(parent));
       const existing = folderSpelling.get(fold(parent));
       if (existing !== undefined && existing !== parent) {
-        throw new WorkspaceError("conflict", WORKSPACE_MESSAGES.exists(existing));
+        throw new DomainError("conflict", WORKSPACE_MESSAGES.exists(existing));
       }
     }
   }

@@ -13,8 +13,9 @@ import {
 } from "@ensemble/protocol";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { z } from "zod";
+import { DomainError } from "../../errors";
 import type { Logger } from "../../logger";
-import { ExecutionError, RunAbortedError } from "./errors";
+import { isRunCancelled } from "./errors";
 import { LiveIo } from "./liveIo";
 import type { ExecutionService } from "./service";
 
@@ -49,9 +50,6 @@ const DataSchema = z.object({ stream: z.unknown(), data: z.string({ error: "data
 function isSignal(name: unknown): name is NodeJS.Signals {
   return typeof name === "string" && SIGNALS.has(name);
 }
-
-/** A refusal told to the client as an `error` message, then closed with 4002, as Piston does. */
-class NotifiedError extends Error {}
 
 /**
  * Serves Piston's WebSocket API (`init`, then `data` on stdin and `signal`; answered with
@@ -100,10 +98,12 @@ export function mountPistonConnect(
     async function init(message: z.infer<typeof MessageSchema>) {
       if (job) return close(CONNECT_CLOSE.alreadyInitialized);
       const nulAt = findNul(message);
-      if (nulAt !== undefined) throw new NotifiedError(nulRefusal(nulAt, "The init message"));
+      if (nulAt !== undefined)
+        throw new DomainError("invalid_payload", nulRefusal(nulAt, "The init message"));
       // As Piston: the init body is execute's, and its stdin is ignored (stdin comes as data).
       const parsed = ExecuteRequestSchema.safeParse({ ...message, stdin: undefined });
-      if (!parsed.success) throw new NotifiedError(parsed.error.issues[0]?.message ?? "Invalid init message");
+      if (!parsed.success)
+        throw new DomainError("invalid_payload", parsed.error.issues[0]?.message ?? "Invalid init message");
       const io = new LiveIo((stream, data) => send({ type: "data", stream, data }));
       job = io;
       const response = await execution.execute(parsed.data, {
@@ -123,10 +123,11 @@ export function mountPistonConnect(
       if (!job) return close(CONNECT_CLOSE.notInitialized);
       if (message.stream !== "stdin") return close(CONNECT_CLOSE.stdinOnly);
       const parsed = DataSchema.safeParse(message);
-      if (!parsed.success) throw new NotifiedError(parsed.error.issues[0]?.message ?? "Invalid data message");
+      if (!parsed.success)
+        throw new DomainError("invalid_payload", parsed.error.issues[0]?.message ?? "Invalid data message");
       inputBytes += Buffer.byteLength(parsed.data.data);
       if (inputBytes > EXECUTION_LIMITS.stdinRunMaxBytes)
-        throw new NotifiedError(EXECUTION_MESSAGES.inputTooMuch);
+        throw new DomainError("invalid_payload", EXECUTION_MESSAGES.inputTooMuch);
       job.write(parsed.data.data);
     }
 
@@ -134,7 +135,8 @@ export function mountPistonConnect(
       if (!job) return close(CONNECT_CLOSE.notInitialized);
       if (!isSignal(message.signal)) return close(CONNECT_CLOSE.invalidSignal);
       signals += 1;
-      if (signals > MAX_SIGNALS) throw new NotifiedError(`A run takes at most ${MAX_SIGNALS} signals.`);
+      if (signals > MAX_SIGNALS)
+        throw new DomainError("invalid_payload", `A run takes at most ${MAX_SIGNALS} signals.`);
       job.signal(message.signal);
     }
 
@@ -142,14 +144,20 @@ export function mountPistonConnect(
       void (async () => {
         try {
           const message = isBinary ? undefined : parseMessage(raw);
-          if (!message) throw new NotifiedError("Messages must be JSON objects with a type");
+          if (!message) throw new DomainError("invalid_payload", "Messages must be JSON objects with a type");
           if (message.type === "init") await init(message);
           else if (message.type === "data") data(message);
           else if (message.type === "signal") signal(message);
-          else throw new NotifiedError(`Unknown message type: ${String(message.type).slice(0, 40)}`);
+          else
+            throw new DomainError(
+              "invalid_payload",
+              `Unknown message type: ${String(message.type).slice(0, 40)}`,
+            );
         } catch (error) {
-          if (error instanceof RunAbortedError) return;
-          if (!(error instanceof NotifiedError || error instanceof ExecutionError)) {
+          if (isRunCancelled(error)) return;
+          // A refusal of ours is expected, anything else is logged; either way the client is told
+          // as an `error` message, then closed with 4002, as Piston does.
+          if (!(error instanceof DomainError)) {
             logger.error({ err: error }, "piston connect: run failed");
           }
           send({ type: "error", message: error instanceof Error ? error.message : String(error) });

@@ -1,48 +1,34 @@
 import { EXECUTION_MESSAGES } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 
 /**
- * Why the execution service refused or could not finish a run. Each kind is its own class
- * so that each edge (HTTP in routes.ts, the terminal's entries) maps it without reading the
- * message; the message is for people and is shown as it is.
+ * The execution service's refusals, each a DomainError whose code the edges map (HTTP in
+ * routes.ts, the terminal's entries); the message is for people and is shown as it is.
  */
-export abstract class ExecutionError extends Error {}
 
 /** The request cannot run as asked: unknown runtime, a limit over the maximum, a bad file name. */
-export class BadRunRequestError extends ExecutionError {}
+export const badRunRequest = (message: string) => new DomainError("invalid_payload", message);
 
 /** The caller ran too often; it may run again after `retryAfterSeconds`. */
-export class RunRateLimitedError extends ExecutionError {
-  constructor(readonly retryAfterSeconds: number) {
-    super(EXECUTION_MESSAGES.tooManyRuns);
-  }
-}
+export const runRateLimited = (retryAfterSeconds: number) =>
+  new DomainError("too_many_runs", EXECUTION_MESSAGES.tooManyRuns, { retryAfterSeconds });
 
 /** Every slot is busy and the waiting line is full. */
-export class RunQueueFullError extends ExecutionError {
-  constructor() {
-    super(EXECUTION_MESSAGES.queueFull);
-  }
-}
+export const runQueueFull = () => new DomainError("too_many_runs", EXECUTION_MESSAGES.queueFull);
 
 /** This server cannot run code at all (no bubblewrap, no python3, the sandbox does not start). */
-export class RunnerUnavailableError extends ExecutionError {}
+export const runnerUnavailable = (message: string) => new DomainError("service_unavailable", message);
 
 /**
  * The Piston server of PISTON_URL failed: unreachable, unreadable, or answered with an error
- * `status` (then the message is the spec's "API responded with status: n").
+ * `upstreamStatus` (then the message is the spec's "API responded with status: n").
  */
-export class RemoteRunnerError extends ExecutionError {
-  constructor(
-    message: string,
-    readonly status?: number,
-  ) {
-    super(message);
-  }
-}
+export const remoteRunnerFailed = (message: string, upstreamStatus?: number) =>
+  new DomainError("bad_gateway", message, upstreamStatus === undefined ? {} : { upstreamStatus });
 
 /** A waiting or running run was cancelled: its caller went away, or the server is stopping. */
-export class RunAbortedError extends ExecutionError {
-  constructor() {
-    super("Run cancelled");
-  }
-}
+export const runCancelled = () => new DomainError("cancelled", "Run cancelled");
+
+/** Whether `error` is a run's cancellation (runCancelled). */
+export const isRunCancelled = (error: unknown): boolean =>
+  error instanceof DomainError && error.code === "cancelled";

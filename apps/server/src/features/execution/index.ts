@@ -6,15 +6,7 @@ import { executionRoutes } from "./routes";
 import { createExecutionService } from "./service";
 
 export { CONNECT_CLOSE, CONNECT_PATH, mountPistonConnect } from "./connect";
-export {
-  BadRunRequestError,
-  ExecutionError,
-  RemoteRunnerError,
-  RunAbortedError,
-  RunnerUnavailableError,
-  RunQueueFullError,
-  RunRateLimitedError,
-} from "./errors";
+export { isRunCancelled } from "./errors";
 export { LiveIo } from "./liveIo";
 export type { ExecuteOptions, ExecutionService, ProjectRun } from "./service";
 

@@ -1,5 +1,4 @@
 import { describe, expect, it } from "vitest";
-import { RunAbortedError, RunQueueFullError } from "./errors";
 import { RunQueue } from "./queue";
 
 const deferred = () => {
@@ -42,7 +41,7 @@ describe("RunQueue", () => {
     const gate = deferred();
     const first = queue.run(() => gate.promise);
     const second = queue.run(async () => "second");
-    await expect(queue.run(async () => "third")).rejects.toBeInstanceOf(RunQueueFullError);
+    await expect(queue.run(async () => "third")).rejects.toMatchObject({ code: "too_many_runs" });
     gate.resolve();
     await first;
     expect(await second).toBe("second");
@@ -55,7 +54,7 @@ describe("RunQueue", () => {
     const controller = new AbortController();
     const waiting = queue.run(async () => "never", controller.signal);
     controller.abort();
-    await expect(waiting).rejects.toBeInstanceOf(RunAbortedError);
+    await expect(waiting).rejects.toMatchObject({ code: "cancelled" });
     expect(queue.queued).toBe(0);
     gate.resolve();
     await first;

@@ -1,4 +1,4 @@
-import { RunAbortedError, RunQueueFullError } from "./errors";
+import { runCancelled, runQueueFull } from "./errors";
 
 interface Waiter {
   start: (slot: number) => void;
@@ -9,7 +9,7 @@ interface Waiter {
 /**
  * At most `concurrency` tasks at once, each given a slot number of its own (0..concurrency-1),
  * and a bounded FIFO of at most `maxQueued` waiting tasks behind them; a task that would wait
- * beyond that is refused at once (RunQueueFullError). A waiting task whose signal aborts leaves the line.
+ * beyond that is refused at once (runQueueFull). A waiting task whose signal aborts leaves the line.
  */
 export class RunQueue {
   private readonly freeSlots: number[];
@@ -32,7 +32,7 @@ export class RunQueue {
 
   /** Runs `task` in a free slot, waiting in line when none is free. */
   async run<T>(task: (slot: number) => Promise<T>, signal?: AbortSignal): Promise<T> {
-    if (signal?.aborted) throw new RunAbortedError();
+    if (signal?.aborted) throw runCancelled();
     const slot = await this.acquire(signal);
     try {
       return await task(slot);
@@ -44,7 +44,7 @@ export class RunQueue {
   private acquire(signal: AbortSignal | undefined): Promise<number> {
     const free = this.freeSlots.shift();
     if (free !== undefined) return Promise.resolve(free);
-    if (this.waiting.length >= this.maxQueued) return Promise.reject(new RunQueueFullError());
+    if (this.waiting.length >= this.maxQueued) return Promise.reject(runQueueFull());
     return new Promise((resolve, reject) => {
       const waiter: Waiter = {
         signal,
@@ -55,7 +55,7 @@ export class RunQueue {
         onAbort: () => {
           const index = this.waiting.indexOf(waiter);
           if (index >= 0) this.waiting.splice(index, 1);
-          reject(new RunAbortedError());
+          reject(runCancelled());
         },
       };
       signal?.addEventListener("abort", waiter.onAbort, { once: true });

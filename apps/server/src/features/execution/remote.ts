@@ -1,7 +1,7 @@
 import type { ExecuteRequest, ExecuteResponse, Runtime, StageResult } from "@ensemble/protocol";
 import { RuntimeSchema } from "@ensemble/protocol";
 import { z } from "zod";
-import { BadRunRequestError, RemoteRunnerError, RunAbortedError } from "./errors";
+import { badRunRequest, remoteRunnerFailed, runCancelled } from "./errors";
 
 const RUNTIMES_TTL_MS = 60_000;
 
@@ -27,8 +27,8 @@ const RemoteResponseSchema = z.looseObject({
 
 /**
  * Forwards runs to a Piston server (`PISTON_URL` is its API base, e.g.
- * `http://piston:2000/api/v2`). Piston's own 400 messages become BadRunRequestError unchanged;
- * any other failure is a RemoteRunnerError, with the spec's "API responded with status" text.
+ * `http://piston:2000/api/v2`). Piston's own 400 messages become badRunRequest unchanged;
+ * any other failure is a remoteRunnerFailed, with the spec's "API responded with status" text.
  */
 export function createRemoteRunner(baseUrl: string) {
   const base = baseUrl.replace(/\/+$/, "");
@@ -39,8 +39,8 @@ export function createRemoteRunner(baseUrl: string) {
     try {
       response = await fetch(`${base}${pathname}`, init);
     } catch (error) {
-      if (init.signal?.aborted) throw new RunAbortedError();
-      throw new RemoteRunnerError(`The Piston server is unreachable (${errorText(error)})`);
+      if (init.signal?.aborted) throw runCancelled();
+      throw remoteRunnerFailed(`The Piston server is unreachable (${errorText(error)})`);
     }
     const text = await response.text();
     let body: unknown;
@@ -51,10 +51,10 @@ export function createRemoteRunner(baseUrl: string) {
     }
     if (response.status === 400) {
       const message = z.object({ message: z.string() }).safeParse(body);
-      throw new BadRunRequestError(message.success ? message.data.message : "Bad request");
+      throw badRunRequest(message.success ? message.data.message : "Bad request");
     }
     if (!response.ok) {
-      throw new RemoteRunnerError(`API responded with status: ${response.status}`, response.status);
+      throw remoteRunnerFailed(`API responded with status: ${response.status}`, response.status);
     }
     return body;
   }
@@ -63,7 +63,7 @@ export function createRemoteRunner(baseUrl: string) {
     async runtimes(): Promise<Runtime[]> {
       if (cached && Date.now() - cached.at < RUNTIMES_TTL_MS) return cached.runtimes;
       const parsed = z.array(RuntimeSchema).safeParse(await call("/runtimes", { method: "GET" }));
-      if (!parsed.success) throw new RemoteRunnerError("The Piston server sent an unreadable runtime list");
+      if (!parsed.success) throw remoteRunnerFailed("The Piston server sent an unreadable runtime list");
       cached = { at: Date.now(), runtimes: parsed.data };
       return parsed.data;
     },
@@ -76,7 +76,7 @@ export function createRemoteRunner(baseUrl: string) {
         ...(signal ? { signal } : {}),
       });
       const parsed = RemoteResponseSchema.safeParse(body);
-      if (!parsed.success) throw new RemoteRunnerError("The Piston server sent an unreadable result");
+      if (!parsed.success) throw remoteRunnerFailed("The Piston server sent an unreadable result");
       const { language, version, run, compile } = parsed.data;
       return { language, version, run: stage(run), ...(compile ? { compile: stage(compile) } : {}) };
     },

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { runFileNameProblem, type StageResult } from "@ensemble/protocol";
 import { OutputCapture, type StreamName } from "./capture";
 import type { RunCgroup } from "./cgroups";
-import { RunAbortedError } from "./errors";
+import { runCancelled } from "./errors";
 import type { LiveIo } from "./liveIo";
 import type { LocalRuntime } from "./runtimes";
 import { signalProgram } from "./signalTree";
@@ -225,7 +225,7 @@ export interface ParkedSandbox {
   readonly isReady: boolean;
   /**
    * Runs one job and resolves with Piston's stage result. Never rejects for anything the
-   * program does; rejects with RunAbortedError when `signal` aborted it, and with an Error when
+   * program does; rejects with runCancelled when `signal` aborted it, and with an Error when
    * the sandbox could not start at all.
    */
   run(job: SandboxJob): Promise<StageResult>;
@@ -321,7 +321,7 @@ export async function parkSandbox(
       const wallTime = Math.round(performance.now() - started);
       capture.close();
       const usage = await slot.cgroup?.collect();
-      if (killedFor === "aborted") throw new RunAbortedError();
+      if (killedFor === "aborted") throw runCancelled();
       if (end?.code === LAUNCHER_FAILED && capture.stderr.startsWith(LAUNCHER_PREFIX)) {
         throw new Error(`the sandbox could not start: ${capture.stderr.trim()}`);
       }

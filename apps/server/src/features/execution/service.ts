@@ -11,7 +11,7 @@ import {
 import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
-import { BadRunRequestError, RunnerUnavailableError, RunRateLimitedError } from "./errors";
+import { badRunRequest, runnerUnavailable, runRateLimited } from "./errors";
 import type { LiveIo } from "./liveIo";
 import { createLocalRunner, type LocalRunner } from "./local";
 import { RunQueue } from "./queue";
@@ -74,13 +74,13 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
 
   async function localRuntimes(): Promise<LocalRuntime[]> {
     const state = await (local as LocalRunner).ready;
-    if (!state.available) throw new RunnerUnavailableError(state.reason ?? EXECUTION_MESSAGES.unavailable);
+    if (!state.available) throw runnerUnavailable(state.reason ?? EXECUTION_MESSAGES.unavailable);
     return state.runtimes;
   }
 
   function resolve(runtimes: LocalRuntime[], language: string, version: string): LocalRuntime {
     const found = matchRuntime(runtimes, language, version);
-    if (!found) throw new BadRunRequestError(`${language}-${version} runtime is unknown`);
+    if (!found) throw badRunRequest(`${language}-${version} runtime is unknown`);
     return found;
   }
 
@@ -89,22 +89,22 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       const value = request[field];
       if (value === undefined) continue;
       if (value > maxima[field]) {
-        throw new BadRunRequestError(`${field} cannot exceed the configured limit of ${maxima[field]}`);
+        throw badRunRequest(`${field} cannot exceed the configured limit of ${maxima[field]}`);
       }
-      if (value < 0) throw new BadRunRequestError(`${field} must be non-negative`);
+      if (value < 0) throw badRunRequest(`${field} must be non-negative`);
     }
   }
 
   async function checkRate(key: string) {
     const retryAfter = await rate.take(key);
-    if (retryAfter > 0) throw new RunRateLimitedError(retryAfter);
+    if (retryAfter > 0) throw runRateLimited(retryAfter);
   }
 
   function queued<T>(task: (slot: number) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
     return queue.run(task, jobSignal(signal));
   }
 
-  /** Piston's request as the sandbox takes it. Program failures are results; refusals throw ExecutionError. */
+  /** Piston's request as the sandbox takes it. Program failures are results; refusals throw a DomainError. */
   async function execute(request: ExecuteRequest, options: ExecuteOptions): Promise<ExecuteResponse> {
     if (remote) {
       checkNames(request.files.flatMap((file) => (file.name === undefined ? [] : [file.name])));
@@ -170,7 +170,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     /**
      * Runs a project with the newest runtime of its language: every file is written under the
      * work folder at its path (folders created), and the first one runs from there, so it can
-     * require or import its siblings. Refusals throw ExecutionError.
+     * require or import its siblings. Refusals throw a DomainError.
      */
     runProject(project: ProjectRun, options: ExecuteOptions): Promise<ExecuteResponse> {
       return execute(
@@ -204,9 +204,9 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
 function checkNames(names: string[]) {
   for (const name of names) {
     const problem = runFileNameProblem(name);
-    if (problem) throw new BadRunRequestError(`files[].name ${problem}: ${JSON.stringify(name)}`);
+    if (problem) throw badRunRequest(`files[].name ${problem}: ${JSON.stringify(name)}`);
   }
-  if (new Set(names).size !== names.length) throw new BadRunRequestError("files[].name must be unique");
+  if (new Set(names).size !== names.length) throw badRunRequest("files[].name must be unique");
   const folders = new Set(
     names.flatMap((name) =>
       name
@@ -216,7 +216,7 @@ function checkNames(names: string[]) {
     ),
   );
   const clash = names.find((name) => folders.has(name));
-  if (clash) throw new BadRunRequestError(`files[].name is both a file and a folder: ${clash}`);
+  if (clash) throw badRunRequest(`files[].name is both a file and a folder: ${clash}`);
 }
 
 export type ExecutionService = ReturnType<typeof createExecutionService>;

@@ -1,6 +1,7 @@
 import { PR_MESSAGES, type PullRequest, type TerminalEntry } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { CommandDefinition } from "../terminal/index";
-import { PullRequestError, type PullRequestService } from "./service";
+import type { PullRequestService } from "./service";
 
 const out = (content: string): TerminalEntry => ({ type: "output", content });
 const err = (content: string): TerminalEntry => ({ type: "error", content });
@@ -84,7 +85,7 @@ export function prCommand(pulls: PullRequestService): CommandDefinition {
             return reply([err(PR_MESSAGES.unknownCommand(sub))]);
         }
       } catch (error) {
-        if (!(error instanceof PullRequestError)) throw error;
+        if (!(error instanceof DomainError)) throw error;
         return reply([err(error.message)]);
       }
     },

@@ -12,20 +12,11 @@ import {
   ReviewActionSchema,
   type TerminalEntry,
 } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { Actor } from "../../realtime/presence";
 import type { SessionService } from "../sessions/index";
-import { type Author, type Github, VcsError, type VcsService } from "../vcs/index";
+import type { Author, Github, VcsService } from "../vcs/index";
 import type { PullRequestRepo, StoredPullRequest } from "./repo";
-
-/** Why a pull-request request was refused; the edges map the code, the message is for people. */
-export class PullRequestError extends Error {
-  constructor(
-    readonly code: "invalid" | "forbidden" | "not_found" | "conflict",
-    message: string,
-  ) {
-    super(message);
-  }
-}
 
 /** Who asks: the request's actor, of which pull requests read the id, name, role and account. */
 export type Requester = Pick<Actor, "id" | "name" | "isHost" | "userId">;
@@ -92,7 +83,7 @@ export function createPullRequestService(deps: {
     notFound: (id: string) => string,
   ): Promise<StoredPullRequest> {
     const stored = await repo.find(sessionId, id.trim());
-    if (!stored) throw new PullRequestError("not_found", notFound(id.trim()));
+    if (!stored) throw new DomainError("not_found", notFound(id.trim()));
     return stored;
   }
 
@@ -125,13 +116,13 @@ export function createPullRequestService(deps: {
       const commentError = await deps.github.commentOnPull(github, opened.number, comment).then(
         () => undefined,
         (error: unknown) => {
-          if (error instanceof VcsError) return error.message;
+          if (error instanceof DomainError) return error.message;
           throw error;
         },
       );
       return { pr: saved.pr, url: opened.url, ...(commentError ? { commentError } : {}) };
     } catch (error) {
-      if (error instanceof VcsError) return { error: error.message };
+      if (error instanceof DomainError) return { error: error.message };
       throw error;
     }
   }
@@ -149,17 +140,14 @@ export function createPullRequestService(deps: {
       },
     ): Promise<CreatePrAck> {
       const title = input.title.trim();
-      if (!title) throw new PullRequestError("invalid", PR_MESSAGES.titleRequired);
+      if (!title) throw new DomainError("invalid_payload", PR_MESSAGES.titleRequired);
       const target = input.targetBranch?.trim() || "main";
       if (!TARGET_BRANCH.test(target))
-        throw new PullRequestError("invalid", `'${target}' is not a valid branch name.`);
+        throw new DomainError("invalid_payload", `'${target}' is not a valid branch name.`);
       if (await repo.titleTaken(sessionId, title))
-        throw new PullRequestError("conflict", PR_MESSAGES.duplicateTitle(title));
+        throw new DomainError("conflict", PR_MESSAGES.duplicateTitle(title));
       if ((await repo.count(sessionId)) >= PR_LIMITS.perSession)
-        throw new PullRequestError(
-          "conflict",
-          `A session holds at most ${PR_LIMITS.perSession} pull requests.`,
-        );
+        throw new DomainError("conflict", `A session holds at most ${PR_LIMITS.perSession} pull requests.`);
 
       const now = new Date();
       const stamp = `${now.getTime()}${Math.floor(Math.random() * 1000)
@@ -175,11 +163,12 @@ export function createPullRequestService(deps: {
           author: await deps.authorOf(who.userId, who.name),
         })
         .catch((error: unknown) => {
-          if (error instanceof VcsError)
-            throw new PullRequestError(error.code === "invalid" ? "invalid" : "conflict", error.message);
+          // Git refused the snapshot: the request was invalid, or the repository's state conflicts.
+          if (error instanceof DomainError && error.code !== "invalid_payload")
+            throw new DomainError("conflict", error.message);
           throw error;
         });
-      if (!snapshot) throw new PullRequestError("invalid", PR_MESSAGES.noChanges);
+      if (!snapshot) throw new DomainError("invalid_payload", PR_MESSAGES.noChanges);
       const description = [
         input.description?.trim() ?? "",
         "",
@@ -214,7 +203,7 @@ export function createPullRequestService(deps: {
       } catch (error) {
         // Two people sending the same title at once: the unique index keeps one.
         if (await repo.titleTaken(sessionId, title))
-          throw new PullRequestError("conflict", PR_MESSAGES.duplicateTitle(title));
+          throw new DomainError("conflict", PR_MESSAGES.duplicateTitle(title));
         throw error;
       }
       events.sync(sessionId, { type: "pr-added", sessionId, pr });
@@ -232,11 +221,11 @@ export function createPullRequestService(deps: {
         github?: GithubTarget | undefined;
       },
     ): Promise<ReviewAck> {
-      if (!who.isHost) throw new PullRequestError("forbidden", PR_MESSAGES.hostOnlyReview);
+      if (!who.isHost) throw new DomainError("forbidden", PR_MESSAGES.hostOnlyReview);
       const stored = await find(sessionId, input.prId, PR_MESSAGES.reviewNotFound);
       const action = ReviewActionSchema.safeParse(input.action);
-      if (!action.success) throw new PullRequestError("invalid", PR_MESSAGES.unknownAction(input.action));
-      if (stored.pr.status !== "pending") throw new PullRequestError("conflict", PR_MESSAGES.notPending);
+      if (!action.success) throw new DomainError("invalid_payload", PR_MESSAGES.unknownAction(input.action));
+      if (stored.pr.status !== "pending") throw new DomainError("conflict", PR_MESSAGES.notPending);
       const status: PrStatus = STATUS_OF[action.data];
       const comment = input.comment?.trim() || null;
 
@@ -249,9 +238,9 @@ export function createPullRequestService(deps: {
             author: await deps.authorOf(who.userId, who.name),
           })
           .catch((error: unknown) => {
-            if (error instanceof VcsError && error.code === "conflict")
-              throw new PullRequestError("conflict", error.message);
-            if (error instanceof VcsError) throw new PullRequestError("not_found", error.message);
+            // A merge that did not conflict failed because its branches are gone.
+            if (error instanceof DomainError && error.code !== "conflict")
+              throw new DomainError("not_found", error.message);
             throw error;
           });
       }
@@ -261,7 +250,7 @@ export function createPullRequestService(deps: {
         comments: comment,
         authorNotified: false,
       });
-      if (!updated) throw new PullRequestError("conflict", PR_MESSAGES.notPending);
+      if (!updated) throw new DomainError("conflict", PR_MESSAGES.notPending);
       let { pr } = updated;
       const outcome = status as keyof typeof SYNC_OF;
       events.sync(sessionId, { type: SYNC_OF[outcome], sessionId, pr });

@@ -6,6 +6,7 @@ import {
   type ReplayTimeline,
   type RestoreVersionAck,
 } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { WorkspaceAccess } from "../collab/index";
 import type { PullRequestService } from "../pulls/index";
 import type { SessionService } from "../sessions/index";
@@ -13,9 +14,6 @@ import type { TerminalService } from "../terminal/index";
 import { filesOf } from "./authorship";
 import { documentAt } from "./history";
 import type { ReplayRepo } from "./repo";
-
-/** The restore found the session's document unloaded (nobody is in it): nothing was changed. */
-export class ReplayNotLiveError extends Error {}
 
 export interface ReplayDeps {
   repo: ReplayRepo;
@@ -115,7 +113,9 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
       await sessions.assertOpen(sessionId);
       const frame = await frameAt(sessionId, at);
       const live = workspace.files(sessionId);
-      if (!live) throw new ReplayNotLiveError();
+      // The document is unloaded (nobody is in it): nothing was changed. The host's own socket
+      // is in the session, so its document is loaded; this is a race with leaving.
+      if (!live) throw new DomainError("conflict", "Join the session again to restore");
       const base = new Map(live.map((f) => [f.path, f.content]));
       const target = new Map(frame.files.map((f) => [f.path, f.content]));
       const applied = await workspace.applyTree(sessionId, base, target, by);

@@ -1,6 +1,6 @@
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { requireCan, requireJoined } from "../../realtime/session";
-import { ReplayNotLiveError, type ReplayService } from "./service";
+import type { ReplayService } from "./service";
 
 /**
  * Replay's events. Only a socket that joined the session reads its history (the
@@ -20,13 +20,6 @@ export function registerReplayEvents(events: SocketEvents, replay: ReplayService
 
   events.on("restoreVersion", async (socket, { sessionId, at }) => {
     const session = requireCan(socket, sessionId, "manage");
-    try {
-      return await replay.restore(sessionId, at, session.participantId);
-    } catch (error) {
-      // The host's own socket is in the session, so its document is loaded; this is a race with leaving.
-      if (error instanceof ReplayNotLiveError)
-        throw new SocketEventError("conflict", "Join the session again to restore");
-      throw error;
-    }
+    return replay.restore(sessionId, at, session.participantId);
   });
 }

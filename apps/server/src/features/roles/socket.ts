@@ -1,7 +1,6 @@
 import { ROLE_MESSAGES, type Role, type RoleChanged } from "@ensemble/protocol";
-import { SocketEventError } from "../../realtime/handle";
+import { DomainError } from "../../errors";
 import { requireCan, sessionRoom } from "../../realtime/session";
-import { asSocketRefusal } from "../sessions/index";
 import type { RolesDeps } from "./index";
 
 /**
@@ -22,13 +21,13 @@ export function registerRolesEvents(deps: RolesDeps) {
 
   events.on("setRole", async (socket, { sessionId, participantId, role }) => {
     requireCan(socket, sessionId, "manage");
-    await asSocketRefusal(() => sessions.setRole(sessionId, participantId, role));
+    await sessions.setRole(sessionId, participantId, role);
     return announceRole(sessionId, participantId, role);
   });
 
   events.on("transferHost", async (socket, { sessionId, participantId }) => {
     const self = requireCan(socket, sessionId, "manage");
-    await asSocketRefusal(() => sessions.transferHost(sessionId, self.participantId, participantId));
+    await sessions.transferHost(sessionId, self.participantId, participantId);
     announceRole(sessionId, self.participantId, "editor");
     const changed = announceRole(sessionId, participantId, "host");
     // The new host sees who waits; the old one no longer does.
@@ -38,9 +37,8 @@ export function registerRolesEvents(deps: RolesDeps) {
 
   events.on("removeParticipant", async (socket, { sessionId, participantId }) => {
     const self = requireCan(socket, sessionId, "manage");
-    if (participantId === self.participantId)
-      throw new SocketEventError("forbidden", ROLE_MESSAGES.notYourself);
-    await asSocketRefusal(() => sessions.remove(sessionId, participantId));
+    if (participantId === self.participantId) throw new DomainError("forbidden", ROLE_MESSAGES.notYourself);
+    await sessions.remove(sessionId, participantId);
     for (const target of presence.socketsOf(sessionId, participantId)) {
       target.emit("removedFromSession", { sessionId, message: ROLE_MESSAGES.removed });
       target.disconnect(true);
@@ -73,11 +71,11 @@ export function registerRolesEvents(deps: RolesDeps) {
     requireCan(socket, sessionId, "manage");
     if (isAdmitted) {
       if (!(await admit(sessionId, participantId)))
-        throw new SocketEventError("not_found", ROLE_MESSAGES.notWaiting);
+        throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
       return null;
     }
     const waiting = lobby.take(sessionId, participantId);
-    if (!waiting) throw new SocketEventError("not_found", ROLE_MESSAGES.notWaiting);
+    if (!waiting) throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
     for (const s of waiting.sockets) s.emit("lobbyRefused", { sessionId, message: ROLE_MESSAGES.refused });
     return null;
   });

@@ -6,9 +6,8 @@ import { createSessionRepo } from "./repo";
 import { sessionRoutes } from "./routes";
 import { createSessionService } from "./service";
 
-export { SessionError } from "./errors";
 export type { Admission, SessionService } from "./service";
-export { asSocketRefusal, registerSessionEvents, type SessionDocuments } from "./socket";
+export { registerSessionEvents, type SessionDocuments } from "./socket";
 
 /** Wires the sessions feature. */
 export function createSessionsFeature(db: Db, auth: AuthService, config: Config, limiters: Limiters) {

@@ -6,12 +6,11 @@ import {
 } from "@ensemble/protocol";
 import { type Request, Router } from "express";
 import type { Config } from "../../env";
+import { DomainError } from "../../errors";
 import { bearerToken, clientAddress, publicOrigin, requireUser } from "../../http/auth";
-import { HttpError, tooManyRequests } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { Limiter } from "../../limiter";
 import type { AuthService } from "../auth/index";
-import { SessionError } from "./errors";
 import type { SessionService } from "./service";
 
 /** Per-address limits on what anyone can ask of sessions. */
@@ -24,7 +23,7 @@ export interface SessionLimits {
 async function takeFromAddress(limiter: Limiter, req: Request) {
   const wait = await limiter.take(clientAddress(req));
   if (wait > 0) {
-    throw tooManyRequests(SESSION_MESSAGES.tooManyRequests, wait);
+    throw new DomainError("rate_limited", SESSION_MESSAGES.tooManyRequests, { retryAfterSeconds: wait });
   }
 }
 
@@ -52,18 +51,12 @@ export function sessionRoutes(
     await takeFromAddress(limits.join, req);
     const user = await authenticate(req);
     const { session_id } = parseBody(req, JoinSessionBodySchema);
-    try {
-      res.json(await sessions.join(user.id, session_id));
-    } catch (error) {
-      if (error instanceof SessionError && error.code === "removed")
-        throw new HttpError("removed", error.message);
-      throw error;
-    }
+    res.json(await sessions.join(user.id, session_id));
   });
 
   router.get("/session/:id", async (req, res) => {
     const id = SessionIdSchema.safeParse(req.params.id);
-    if (!id.success) throw new HttpError("not_found", "Session not found");
+    if (!id.success) throw new DomainError("not_found", "Session not found");
     // A token is optional here, but one that is sent must be valid.
     const viewer = bearerToken(req) === undefined ? undefined : await authenticate(req);
     res.json(await sessions.get(id.data, viewer?.id));

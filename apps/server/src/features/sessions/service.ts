@@ -11,8 +11,7 @@ import {
   type SessionSummary,
 } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
-import { HttpError } from "../../http/errors";
-import { SessionError } from "./errors";
+import { DomainError } from "../../errors";
 import type { SessionRecord, SessionRepo } from "./repo";
 
 /** 18 random bytes: 144 bits, above the 128 the design asks of an unguessable id. */
@@ -33,7 +32,7 @@ export type Admission = { kind: "in"; role: Role; isNew: boolean } | { kind: "lo
 
 /** Coding sessions: create (caller becomes host), join, read; roles, lock and share links. */
 export function createSessionService(db: Db, sessions: SessionRepo) {
-  const notFound = () => new HttpError("not_found", "Session not found");
+  const notFound = () => new DomainError("not_found", "Session not found");
 
   /**
    * The one decision of who gets in, for REST and socket joins alike. A stored participant
@@ -50,7 +49,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
     if (key !== undefined) {
       if (keyMatches(key, session.editKey)) linkRole = "editor";
       else if (keyMatches(key, session.viewKey)) linkRole = "viewer";
-      else throw new SessionError("invalid_link", ROLE_MESSAGES.invalidLink);
+      else throw new DomainError("invalid_link", ROLE_MESSAGES.invalidLink);
     }
     const stored = await sessions.membership(session.id, participantId);
     // The host's word sticks: a stored participant's role is theirs whatever link they use
@@ -58,7 +57,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
     if (stored && !stored.isRemoved) return { kind: "in", role: stored.role, isNew: false };
     const role = linkRole ?? (session.idGrantsEdit ? "editor" : "viewer");
     if (session.isLocked) {
-      if (stored?.isRemoved) throw new SessionError("removed", ROLE_MESSAGES.removedLocked);
+      if (stored?.isRemoved) throw new DomainError("removed", ROLE_MESSAGES.removedLocked);
       return { kind: "lobby", role };
     }
     await sessions.admit(session.id, participantId, role);
@@ -130,8 +129,8 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
     /** Gives a participant (not the host) the editor or viewer role. The caller checks the host asks. */
     async setRole(sessionId: string, participantId: string, role: GrantableRole): Promise<void> {
       const current = await memberRole(sessionId, participantId);
-      if (current === null) throw new SessionError("not_found", ROLE_MESSAGES.notParticipant);
-      if (current === "host") throw new SessionError("forbidden", ROLE_MESSAGES.notYourself);
+      if (current === null) throw new DomainError("not_found", ROLE_MESSAGES.notParticipant);
+      if (current === "host") throw new DomainError("forbidden", ROLE_MESSAGES.notYourself);
       // A viewer knows the id: from now on the bare id must not make anyone an editor.
       if (role === "viewer") await sessions.stopIdGrantingEdit(sessionId);
       await sessions.admit(sessionId, participantId, role);
@@ -139,20 +138,19 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
 
     /** Hands the host role to a signed-in participant; the old host becomes an editor. */
     async transferHost(sessionId: string, fromUserId: string, toParticipantId: string): Promise<void> {
-      if (toParticipantId === fromUserId) throw new SessionError("forbidden", ROLE_MESSAGES.notYourself);
+      if (toParticipantId === fromUserId) throw new DomainError("forbidden", ROLE_MESSAGES.notYourself);
       const current = await memberRole(sessionId, toParticipantId);
-      if (current === null) throw new SessionError("not_found", ROLE_MESSAGES.notParticipant);
-      if (toParticipantId.startsWith("guest-"))
-        throw new SessionError("forbidden", ROLE_MESSAGES.hostToGuest);
+      if (current === null) throw new DomainError("not_found", ROLE_MESSAGES.notParticipant);
+      if (toParticipantId.startsWith("guest-")) throw new DomainError("forbidden", ROLE_MESSAGES.hostToGuest);
       await db.transaction((tx) => sessions.transferHost(tx, sessionId, fromUserId, toParticipantId));
     },
 
     /** Removes a participant (never the host): they are kept out while the session is locked. */
     async remove(sessionId: string, participantId: string): Promise<void> {
       if ((await memberRole(sessionId, participantId)) === "host")
-        throw new SessionError("forbidden", ROLE_MESSAGES.notYourself);
+        throw new DomainError("forbidden", ROLE_MESSAGES.notYourself);
       if (!(await sessions.remove(sessionId, participantId)))
-        throw new SessionError("not_found", ROLE_MESSAGES.notParticipant);
+        throw new DomainError("not_found", ROLE_MESSAGES.notParticipant);
     },
 
     /** Lets someone from the lobby in with the role their link gave them. */
@@ -185,7 +183,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
     async assertOpen(sessionId: string): Promise<void> {
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
-      if (session.endedAt) throw new HttpError("session_ended", SESSION_ENDED_MESSAGE);
+      if (session.endedAt) throw new DomainError("session_ended", SESSION_ENDED_MESSAGE);
     },
 
     async language(sessionId: string): Promise<Language> {

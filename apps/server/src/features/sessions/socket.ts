@@ -5,12 +5,12 @@ import {
   ROLE_MESSAGES,
   type SessionState,
 } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { Logger } from "../../logger";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { type PresenceRegistry, presenceOf } from "../../realtime/presence";
 import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
-import { SessionError } from "./errors";
 import type { SessionService } from "./service";
 
 /** A session's live document, as joining, leaving, ending and a language switch need it (collab). */
@@ -50,16 +50,6 @@ export interface SessionSocketDeps {
   logger: Logger;
 }
 
-/** Runs `work`, turning the sessions feature's refusals into the socket refusals they are. */
-export async function asSocketRefusal<T>(work: () => Promise<T>): Promise<T> {
-  try {
-    return await work();
-  } catch (error) {
-    if (error instanceof SessionError) throw new SocketEventError(error.code, error.message);
-    throw error;
-  }
-}
-
 /**
  * A session's own events: join, leave, who is here, its language, ending and reopening it.
  * A socket is in at most one session; until it has joined, every message about a session is
@@ -85,14 +75,16 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     const selfId = identity.id;
     lobby.leave(socket.id);
     // A refused join (an unknown session, a bad link) leaves the socket where it was.
-    const { admission, title, language, endedAt, isLocked } = await asSocketRefusal(() =>
-      sessions.joinRealtime(selfId, sessionId, key),
+    const { admission, title, language, endedAt, isLocked } = await sessions.joinRealtime(
+      selfId,
+      sessionId,
+      key,
     );
     await leave(socket);
     const isGuest = identity.kind === "guest";
     if (admission.kind === "lobby") {
       lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
-      throw new SocketEventError("session_locked", ROLE_MESSAGES.locked);
+      throw new DomainError("session_locked", ROLE_MESSAGES.locked);
     }
     const { role } = admission;
     const laneTicket = await documents.seat(socket, sessionId, endedAt !== null);
@@ -146,7 +138,7 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     const session = requireJoined(socket, sessionId);
     if (session.role !== "host") {
       const verb = ended ? "end" : "reopen";
-      throw new SocketEventError("forbidden", `Only the session host can ${verb} the session`);
+      throw new DomainError("forbidden", `Only the session host can ${verb} the session`);
     }
     if (ended) socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
     const endedAt = await sessions.setEnded(sessionId, ended);

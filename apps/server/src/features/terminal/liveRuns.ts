@@ -1,4 +1,5 @@
 import { EXECUTION_LIMITS, EXECUTION_MESSAGES, type RunStateUpdate } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { LiveIo } from "../execution/index";
 import type { Runner } from "./commands";
 
@@ -12,16 +13,6 @@ export interface LiveRun {
   inputBytes: number;
   /** Who pressed Stop first, for the result line. */
   stoppedBy?: string;
-}
-
-/** Why a line, Ctrl+D, Stop or an access change was refused; `kind` picks the socket code. */
-export class RunControlError extends Error {
-  constructor(
-    readonly kind: "not_running" | "forbidden" | "limit" | "closed",
-    message: string,
-  ) {
-    super(message);
-  }
 }
 
 /**
@@ -61,9 +52,9 @@ export class LiveRuns {
   typist(sessionId: string, who: Runner): LiveRun {
     const run = this.running(sessionId);
     if (who.id !== run.starterId && !run.othersMayType) {
-      throw new RunControlError("forbidden", EXECUTION_MESSAGES.inputNotAllowed);
+      throw new DomainError("forbidden", EXECUTION_MESSAGES.inputNotAllowed);
     }
-    if (!run.io.stdinOpen) throw new RunControlError("closed", EXECUTION_MESSAGES.inputClosed);
+    if (!run.io.stdinOpen) throw new DomainError("conflict", EXECUTION_MESSAGES.inputClosed);
     return run;
   }
 
@@ -71,7 +62,7 @@ export class LiveRuns {
   takeInput(run: LiveRun, text: string): void {
     const bytes = Buffer.byteLength(text);
     if (run.inputBytes + bytes > EXECUTION_LIMITS.stdinRunMaxBytes) {
-      throw new RunControlError("limit", EXECUTION_MESSAGES.inputTooMuch);
+      throw new DomainError("limit", EXECUTION_MESSAGES.inputTooMuch);
     }
     run.inputBytes += bytes;
   }
@@ -86,13 +77,13 @@ export class LiveRuns {
   /** The starter lets everyone type, or only themselves again. */
   setAccess(sessionId: string, who: Runner, othersMayType: boolean): void {
     const run = this.running(sessionId);
-    if (who.id !== run.starterId) throw new RunControlError("forbidden", EXECUTION_MESSAGES.onlyStarter);
+    if (who.id !== run.starterId) throw new DomainError("forbidden", EXECUTION_MESSAGES.onlyStarter);
     run.othersMayType = othersMayType;
   }
 
   private running(sessionId: string): LiveRun {
     const run = this.runs.get(sessionId);
-    if (!run) throw new RunControlError("not_running", EXECUTION_MESSAGES.notRunning);
+    if (!run) throw new DomainError("conflict", EXECUTION_MESSAGES.notRunning);
     return run;
   }
 }

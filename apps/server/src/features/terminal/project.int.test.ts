@@ -5,12 +5,8 @@ import { loadConfig } from "../../env";
 import { createLimiters } from "../../limiter";
 import { createLogger } from "../../logger";
 import type { WorkspaceFile } from "../collab/index";
-import {
-  type ExecutionService,
-  RemoteRunnerError,
-  RunAbortedError,
-  RunRateLimitedError,
-} from "../execution/index";
+import { remoteRunnerFailed, runCancelled, runRateLimited } from "../execution/errors";
+import type { ExecutionService } from "../execution/index";
 import { createExecutionService } from "../execution/service";
 import type { Runner } from "./commands";
 import type { TerminalRepo } from "./repo";
@@ -159,19 +155,19 @@ describe("Run Code failures in the terminal's words", () => {
       .terminal;
 
   it("shows a Piston server's error status as it is, and other refusals as Execution failed", async () => {
-    const remote = await failing(new RemoteRunnerError("API responded with status: 500", 500)).runCode(
+    const remote = await failing(remoteRunnerFailed("API responded with status: 500", 500)).runCode(
       SESSION,
       who,
       {},
     );
     expect(contents(remote.entries)).toEqual([{ type: "error", content: "API responded with status: 500" }]);
     const unreachable = await failing(
-      new RemoteRunnerError("The Piston server is unreachable (ECONNREFUSED)"),
+      remoteRunnerFailed("The Piston server is unreachable (ECONNREFUSED)"),
     ).runCode(SESSION, who, {});
     expect(unreachable.entries[0]?.content).toBe(
       "Execution failed: The Piston server is unreachable (ECONNREFUSED)",
     );
-    const limited = await failing(new RunRateLimitedError(30)).runCode(SESSION, who, {});
+    const limited = await failing(runRateLimited(30)).runCode(SESSION, who, {});
     expect(limited.entries[0]?.content).toBe(
       "Execution failed: Too many runs. Please wait a minute before running code again.",
     );
@@ -180,8 +176,8 @@ describe("Run Code failures in the terminal's words", () => {
   it("shows an unexpected failure as Error executing code, and lets a cancelled run end without a result", async () => {
     const broken = await failing(new Error("boom")).runCode(SESSION, who, {});
     expect(contents(broken.entries)).toEqual([{ type: "error", content: "Error executing code: boom" }]);
-    await expect(failing(new RunAbortedError()).runCode(SESSION, who, {})).rejects.toBeInstanceOf(
-      RunAbortedError,
-    );
+    await expect(failing(runCancelled()).runCode(SESSION, who, {})).rejects.toMatchObject({
+      code: "cancelled",
+    });
   });
 });

@@ -8,15 +8,10 @@ import {
   type TerminalEntry,
 } from "@ensemble/protocol";
 import { memoryFlight, type SingleFlight } from "../../cluster/flights";
+import { DomainError } from "../../errors";
 import type { Logger } from "../../logger";
 import type { WorkspaceReader } from "../collab/index";
-import {
-  ExecutionError,
-  type ExecutionService,
-  LiveIo,
-  RemoteRunnerError,
-  RunAbortedError,
-} from "../execution/index";
+import { type ExecutionService, isRunCancelled, LiveIo } from "../execution/index";
 import type { SessionService } from "../sessions/index";
 import { CommandRegistry, type Runner } from "./commands";
 import { resultEntries } from "./entries";
@@ -30,20 +25,6 @@ export interface TerminalBroadcast {
   update(sessionId: string, entries: TerminalEntry[]): void;
   result(sessionId: string, entries: TerminalEntry[]): void;
   runState(state: RunStateUpdate): void;
-}
-
-/** A viewer typed a line that would change something. */
-export class ReadOnlyCommandError extends Error {
-  constructor() {
-    super(ROLE_MESSAGES.readOnly);
-  }
-}
-
-/** Thrown when a run is asked for while the session's single-flight run is in progress. */
-export class RunInProgressError extends Error {
-  constructor() {
-    super(EXECUTION_MESSAGES.inProgress);
-  }
 }
 
 export interface TerminalDeps {
@@ -88,7 +69,7 @@ export function createTerminalService(deps: TerminalDeps) {
     return stored;
   }
 
-  /** The run's result entries, or why it could not run; a cancelled run throws RunAbortedError. */
+  /** The run's result entries, or why it could not run; a cancelled run throws runCancelled. */
   async function execute(
     sessionId: string,
     who: Runner,
@@ -121,7 +102,7 @@ export function createTerminalService(deps: TerminalDeps) {
       );
       return { response, entries: [] };
     } catch (error) {
-      if (error instanceof RunAbortedError) throw error;
+      if (isRunCancelled(error)) throw error;
       return { response: undefined, entries: [{ type: "error", content: failureText(error, logger) }] };
     }
   }
@@ -147,7 +128,7 @@ export function createTerminalService(deps: TerminalDeps) {
       inputBytes: 0,
     };
     // Claimed before the first await, so two runs racing in one tick cannot both start.
-    if (!runs.claim(sessionId, run)) throw new RunInProgressError();
+    if (!runs.claim(sessionId, run)) throw new DomainError("run_in_progress", EXECUTION_MESSAGES.inProgress);
     // Across nodes too: a stale route or a handover can put the session on two of them.
     const release = await flights.tryHold(`run:${sessionId}`).catch((error: unknown) => {
       runs.release(sessionId);
@@ -155,7 +136,7 @@ export function createTerminalService(deps: TerminalDeps) {
     });
     if (!release) {
       runs.release(sessionId);
-      throw new RunInProgressError();
+      throw new DomainError("run_in_progress", EXECUTION_MESSAGES.inProgress);
     }
     // Stdin given with the request (Piston's way) is the whole input: written, then closed.
     if (input.stdin !== undefined) {
@@ -210,7 +191,7 @@ export function createTerminalService(deps: TerminalDeps) {
     /** Lines from the server itself (a review's outcome): stored, then shown to everyone. */
     announce: (sessionId: string, entries: TerminalEntry[]) => say(sessionId, entries),
 
-    /** Run Code: the project's run for everyone. Throws RunInProgressError or RunAbortedError. */
+    /** Run Code: the project's run for everyone. Throws run_in_progress or cancelled. */
     runCode: (sessionId: string, who: Runner, input: RunInput) =>
       runCode(sessionId, who, { ...input, echo: "$ run" }),
 
@@ -230,7 +211,8 @@ export function createTerminalService(deps: TerminalDeps) {
       };
       const command = commands.find(name);
       if (!command) return reply(commands.unknown(name));
-      if (!who.canEdit && !command.readsOnly?.(args)) throw new ReadOnlyCommandError();
+      if (!who.canEdit && !command.readsOnly?.(args))
+        throw new DomainError("read_only", ROLE_MESSAGES.readOnly);
       await command.execute({ sessionId, who, line, args, file, github, reply });
     },
 
@@ -277,8 +259,8 @@ export type TerminalService = ReturnType<typeof createTerminalService>;
  * shown as it is, and anything unexpected is logged.
  */
 function failureText(error: unknown, logger: Logger): string {
-  if (error instanceof RemoteRunnerError && error.status !== undefined) return error.message;
-  if (error instanceof ExecutionError) return `Execution failed: ${error.message}`;
+  if (error instanceof DomainError && error.details.upstreamStatus !== undefined) return error.message;
+  if (error instanceof DomainError) return `Execution failed: ${error.message}`;
   logger.error({ err: error }, "terminal run failed");
   return `Error executing code: ${error instanceof Error ? error.message : String(error)}`;
 }

@@ -1,19 +1,10 @@
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import { DomainError } from "../../errors";
+import type { SocketEvents } from "../../realtime/handle";
 import { actorOf } from "../../realtime/presence";
 import { requireCan, requireJoined } from "../../realtime/session";
 import type { EditorSocket } from "../../realtime/socket";
-import { RunAbortedError } from "../execution/index";
 import type { Runner } from "./commands";
-import { RunControlError } from "./liveRuns";
-import { ReadOnlyCommandError, RunInProgressError, type TerminalService } from "./service";
-
-/** The socket code of each refusal of a line, Ctrl+D, Stop or an access change. */
-const CONTROL_CODES = {
-  not_running: "conflict",
-  closed: "conflict",
-  forbidden: "forbidden",
-  limit: "limit",
-} as const;
+import type { TerminalService } from "./service";
 
 /**
  * The terminal's events. Only a socket that joined the session may run its code or read its
@@ -44,11 +35,6 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
     mine.add(controller);
     try {
       return await work(controller.signal);
-    } catch (error) {
-      if (error instanceof RunInProgressError) throw new SocketEventError("run_in_progress", error.message);
-      if (error instanceof RunAbortedError) throw new SocketEventError("cancelled", error.message);
-      if (error instanceof ReadOnlyCommandError) throw new SocketEventError("read_only", error.message);
-      throw error;
     } finally {
       mine.delete(controller);
       if (mine.size === 0) pending.delete(socket);
@@ -64,8 +50,7 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
         args,
       });
       // Everyone, this socket included, was shown why in the terminal.
-      if (!response)
-        throw new SocketEventError("execution_failed", entries[0]?.content ?? "Execution failed");
+      if (!response) throw new DomainError("execution_failed", entries[0]?.content ?? "Execution failed");
       return { language: response.language, version: response.version, run: response.run };
     });
   });
@@ -85,18 +70,12 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
     return undefined;
   });
 
-  /** A control of the run in flight, by an editor (a viewer changes nothing), its refusals mapped. */
+  /** A control of the run in flight, by an editor (a viewer changes nothing). */
   const control =
     <P extends { sessionId: string }>(work: (payload: P, who: Runner) => unknown) =>
     async (socket: EditorSocket, payload: P) => {
       requireCan(socket, payload.sessionId, "edit");
-      try {
-        await work(payload, runner(socket, payload.sessionId, new AbortController().signal));
-      } catch (error) {
-        if (error instanceof RunControlError)
-          throw new SocketEventError(CONTROL_CODES[error.kind], error.message);
-        throw error;
-      }
+      await work(payload, runner(socket, payload.sessionId, new AbortController().signal));
       return null;
     };
 

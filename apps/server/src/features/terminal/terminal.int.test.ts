@@ -1,4 +1,4 @@
-import { type Ack, EXECUTION_MESSAGES, SocketErrorCodeSchema, type TerminalEntry } from "@ensemble/protocol";
+import { type Ack, ErrorCodeSchema, EXECUTION_MESSAGES, type TerminalEntry } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
@@ -205,7 +205,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       file: "src/main.js",
     });
     expect(forged).toMatchObject({ ok: false, error: { code: "not_joined" } });
-    expect(forged.ok ? undefined : SocketErrorCodeSchema.parse(forged.error.code)).toBe("not_joined");
+    expect(forged.ok ? undefined : ErrorCodeSchema.parse(forged.error.code)).toBe("not_joined");
     expect(events(host, "runStateUpdate")).toEqual([]);
     expect(await emitAck(outsider.socket, "terminalCommand", { sessionId, command: "help" })).toMatchObject({
       ok: false,

@@ -2,7 +2,7 @@ import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import path from "node:path";
 import { GIT_MESSAGES } from "@ensemble/protocol";
-import { VcsError } from "./errors";
+import { DomainError } from "../../errors";
 import { GitCommandError, runGit } from "./git";
 import { checkBranchName } from "./status";
 
@@ -49,7 +49,7 @@ export async function commitSnapshot(
   await checkBranchName(dir, options.from);
   await checkBranchName(dir, options.branch);
   if (options.branch === options.from || (await revision(dir, `refs/heads/${options.branch}`)))
-    throw new VcsError("conflict", GIT_MESSAGES.branchExists(options.branch));
+    throw new DomainError("conflict", GIT_MESSAGES.branchExists(options.branch));
   const from = await revision(dir, `refs/heads/${options.from}`);
   const index = path.join(dir, ".git", `index-snapshot-${randomBytes(6).toString("hex")}`);
   const env = { GIT_INDEX_FILE: index };
@@ -161,11 +161,11 @@ export async function mergeBranch(
   const ref = `refs/heads/${options.target}`;
   const target = await revision(dir, ref);
   const source = await revision(dir, options.source);
-  if (!source) throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(options.source));
+  if (!source) throw new DomainError("not_found", GIT_MESSAGES.noSuchBranch(options.source));
   const current = (await runGit(dir, ["symbolic-ref", "--quiet", "HEAD"]).catch(() => null))?.stdout.trim();
   const isCheckedOut = current === ref;
   if (isCheckedOut && (await hasStagedChanges(dir, target)))
-    throw new VcsError(
+    throw new DomainError(
       "conflict",
       `The host has staged changes on '${options.target}': commit or unstage them before approving.`,
     );
@@ -179,7 +179,7 @@ export async function mergeBranch(
       tree = (await runGit(dir, ["merge-tree", "--write-tree", target, source])).stdout.split("\n")[0] ?? "";
     } catch (error) {
       if (error instanceof GitCommandError && error.code === 1)
-        throw new VcsError("conflict", GIT_MESSAGES.mergeConflict);
+        throw new DomainError("conflict", GIT_MESSAGES.mergeConflict);
       throw error;
     }
     commit = (

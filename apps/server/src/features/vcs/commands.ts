@@ -1,6 +1,6 @@
 import { GIT_MESSAGES, type GitOperation, type TerminalEntry } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import type { CommandDefinition } from "../terminal/index";
-import { VcsError } from "./errors";
 import type { Author, VcsService } from "./service";
 
 /** Splits a typed line into words, keeping "quoted" and 'quoted' text together. */
@@ -106,9 +106,10 @@ export function gitCommand(
       try {
         return reply([out(describe(operation, await vcs.run(sessionId, caller, operation)))]);
       } catch (error) {
-        if (!(error instanceof VcsError)) throw error;
+        // An ended session refuses the command itself, as it refuses every change.
+        if (!(error instanceof DomainError) || error.code === "session_ended") throw error;
         return reply([
-          err(error.code === "failed" ? GIT_MESSAGES.operationFailed(error.message) : error.message),
+          err(error.code === "git_failed" ? GIT_MESSAGES.operationFailed(error.message) : error.message),
         ]);
       }
     },

@@ -1,6 +1,6 @@
 import { GIT_MESSAGES, type GithubTarget, type GitUser } from "@ensemble/protocol";
 import { Octokit } from "@octokit/rest";
-import { VcsError } from "./errors";
+import { DomainError } from "../../errors";
 
 export interface GithubConfig {
   /** REST API base (`GITHUB_API_URL`). */
@@ -33,7 +33,7 @@ export function createGithub(config: GithubConfig) {
     try {
       return await work(client(target.token));
     } catch (error) {
-      throw toVcsError(error, target);
+      throw githubRefusal(error, target);
     }
   }
 
@@ -52,7 +52,7 @@ export function createGithub(config: GithubConfig) {
       await call(target, (o) => o.rest.repos.get({ owner: target.owner, repo: target.repo }));
       return true;
     } catch (error) {
-      if (error instanceof VcsError && error.code === "not_found") return false;
+      if (error instanceof DomainError && error.code === "not_found") return false;
       throw error;
     }
   }
@@ -62,7 +62,7 @@ export function createGithub(config: GithubConfig) {
     async connect(target: GithubTarget): Promise<GitUser> {
       const who = await user(target);
       if (!(await repositoryExists(target)))
-        throw new VcsError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
+        throw new DomainError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
       return who;
     },
 
@@ -75,7 +75,7 @@ export function createGithub(config: GithubConfig) {
       const who = await user(target);
       if (await repositoryExists(target)) return { user: who, created: false };
       if (who.username.toLowerCase() !== target.owner.toLowerCase())
-        throw new VcsError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
+        throw new DomainError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
       await call(target, (o) =>
         o.rest.repos.createForAuthenticatedUser({
           name: target.repo,
@@ -105,7 +105,7 @@ export function createGithub(config: GithubConfig) {
         });
         return { number: data.number, url: data.html_url };
       } catch (error) {
-        const refused = toVcsError(error, target);
+        const refused = githubRefusal(error, target);
         if (refused.code === "github_auth" || refused.code === "rate_limited") throw refused;
         reason = pullRefusal(error, pull) ?? refused.message;
       }
@@ -195,18 +195,21 @@ function pullRefusal(error: unknown, pull: { head: string; base: string }): stri
 }
 
 /** GitHub's answer to a REST call, as the spec's messages (never with the token in them). */
-function toVcsError(error: unknown, target: GithubTarget): VcsError {
+function githubRefusal(error: unknown, target: GithubTarget): DomainError {
   const status = (error as { status?: unknown }).status;
   const headers = (error as { response?: { headers?: Record<string, string | undefined> } }).response
     ?.headers;
-  if (status === 401) return new VcsError("github_auth", GIT_MESSAGES.authFailed);
+  if (status === 401) return new DomainError("github_auth", GIT_MESSAGES.authFailed);
   if ((status === 403 || status === 429) && (headers?.["x-ratelimit-remaining"] === "0" || status === 429))
-    return new VcsError("rate_limited", GIT_MESSAGES.rateLimited);
+    return new DomainError("rate_limited", GIT_MESSAGES.rateLimited);
   if (status === 404 || status === 403)
-    return new VcsError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
+    return new DomainError("not_found", GIT_MESSAGES.repositoryNotFound(target.owner, target.repo));
   if (typeof status === "number") {
     const message = String((error as { message?: unknown }).message ?? "").split(" - ")[0];
-    return new VcsError("failed", `GitHub API error: ${status} ${message}`.replaceAll(target.token, "***"));
+    return new DomainError(
+      "git_failed",
+      `GitHub API error: ${status} ${message}`.replaceAll(target.token, "***"),
+    );
   }
-  return new VcsError("failed", GIT_MESSAGES.unreachable);
+  return new DomainError("git_failed", GIT_MESSAGES.unreachable);
 }

@@ -13,7 +13,6 @@ import { vcsRoutes } from "./routes";
 import { createVcsService } from "./service";
 import { registerVcsEvents } from "./socket";
 
-export { VcsError } from "./errors";
 export { createGithub, type Github, type GithubConfig } from "./github";
 export type { Author, VcsService } from "./service";
 

@@ -1,6 +1,6 @@
 import { GIT_MESSAGES, type GithubTarget } from "@ensemble/protocol";
+import { DomainError } from "../../errors";
 import { revision } from "./branches";
-import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
 import { currentBranch } from "./status";
@@ -35,7 +35,7 @@ export function createRemote(github: Github) {
         error instanceof GitCommandError &&
         /Authentication failed|could not read Username|returned error: 40[13]|HTTP 40[13]/.test(error.stderr)
       )
-        throw new VcsError("github_auth", GIT_MESSAGES.authFailed);
+        throw new DomainError("github_auth", GIT_MESSAGES.authFailed);
       throw error;
     }
   }
@@ -56,7 +56,7 @@ export function createRemote(github: Github) {
     async pushCurrentBranch(dir: string, target: GithubTarget) {
       const { user, created } = await github.ensureRepository(target);
       if (!(await revision(dir, "HEAD")))
-        throw new VcsError("invalid", `${GIT_MESSAGES.noCommits} Commit before pushing.`);
+        throw new DomainError("invalid_payload", `${GIT_MESSAGES.noCommits} Commit before pushing.`);
       await setOrigin(dir, target);
       const branch = await currentBranch(dir);
       try {
@@ -66,7 +66,7 @@ export function createRemote(github: Github) {
           error instanceof GitCommandError &&
           /\[rejected\]|non-fast-forward|fetch first/.test(error.stderr)
         )
-          throw new VcsError("conflict", GIT_MESSAGES.pushRejected);
+          throw new DomainError("conflict", GIT_MESSAGES.pushRejected);
         throw error;
       }
       // Remember what the remote now has, as `git push -u` would.
@@ -91,8 +91,8 @@ export function createRemote(github: Github) {
       const refspecs = [`${pull.head}:refs/heads/${pull.branch}`];
       if (remoteBase.stdout.trim() === "") {
         if (!pull.baseSha)
-          throw new VcsError(
-            "invalid",
+          throw new DomainError(
+            "invalid_payload",
             `GitHub has no '${pull.base}' branch to open the pull request against: commit on ${pull.base} and push it first.`,
           );
         refspecs.push(`${pull.baseSha}:refs/heads/${pull.base}`);

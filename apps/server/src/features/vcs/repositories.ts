@@ -2,8 +2,8 @@ import fs from "node:fs/promises";
 import path from "node:path";
 import { GIT_MESSAGES } from "@ensemble/protocol";
 import { memoryFlight, type SingleFlight } from "../../cluster/flights";
+import { DomainError } from "../../errors";
 import type { WorkspaceReader } from "../collab/index";
-import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import { Worktree } from "./worktree";
 
@@ -34,7 +34,7 @@ export interface Context {
  * The sessions' repositories under `reposDir` (each created on first use, branch `main`) and
  * their queue: one piece of work at a time per session, each starting with the working tree
  * written from the live workspace. Answers the function that queues a piece of work; git's
- * failures come out as VcsError.
+ * failures come out as DomainError.
  */
 export function createRepositoryQueue(
   reposDir: string,
@@ -56,7 +56,7 @@ export function createRepositoryQueue(
       .catch(() => undefined)
       .then(async () => {
         const files = workspace.files(sessionId);
-        if (!files) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
+        if (!files) throw new DomainError("git_failed", GIT_MESSAGES.notLoaded);
         // This queue orders this node's work; the hold waits for another node's, if any.
         const release = await flights.hold(`git:${sessionId}`);
         try {
@@ -78,7 +78,7 @@ export function createRepositoryQueue(
     next.then(forget, forget);
     return next.catch((error: unknown) => {
       if (error instanceof GitCommandError)
-        throw new VcsError("failed", error.stderr.trim() || error.message);
+        throw new DomainError("git_failed", error.stderr.trim() || error.message);
       throw error;
     });
   };
@@ -87,7 +87,7 @@ export function createRepositoryQueue(
     const known = worktrees.get(sessionId);
     if (known) return known;
     // Session ids are server-made (or the demo's): no path separators, but check anyway.
-    if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new VcsError("invalid", "Invalid session id");
+    if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new DomainError("invalid_payload", "Invalid session id");
     const dir = path.join(reposDir, sessionId);
     await fs.mkdir(dir, { recursive: true });
     if (!(await exists(path.join(dir, ".git"))))

@@ -1,22 +1,11 @@
-import { type ErrorCode, GitOperationSchema, SessionIdSchema } from "@ensemble/protocol";
+import { GitOperationSchema, SessionIdSchema } from "@ensemble/protocol";
 import { Router } from "express";
+import { DomainError } from "../../errors";
 import { requireUser } from "../../http/auth";
-import { HttpError, mapDomainErrors } from "../../http/errors";
 import { parseBody } from "../../http/validate";
 import type { AuthService } from "../auth/index";
 import type { SessionService } from "../sessions/index";
-import { VcsError, type VcsErrorCode } from "./errors";
 import type { Author, VcsService } from "./service";
-
-const HTTP_CODES: Record<VcsErrorCode, ErrorCode> = {
-  forbidden: "forbidden",
-  invalid: "invalid_body",
-  not_found: "not_found",
-  conflict: "conflict",
-  github_auth: "github_auth",
-  rate_limited: "rate_limited",
-  failed: "git_failed",
-};
 
 /**
  * `POST /api/session/:id/git` runs one git operation for a signed-in caller, the same ones
@@ -34,18 +23,12 @@ export function vcsRoutes(deps: {
   router.post("/session/:id/git", async (req, res) => {
     const user = await requireUser(req, deps.auth.authenticate);
     const id = SessionIdSchema.safeParse(req.params.id);
-    if (!id.success) throw new HttpError("not_found", "Session not found");
+    if (!id.success) throw new DomainError("not_found", "Session not found");
     const operation = parseBody(req, GitOperationSchema);
     const role = await deps.sessions.roleOf(id.data, user.id);
     const caller = { isHost: role === "host", author: () => deps.authorOf(user.id, user.name) };
     const { applied: _applied, ...outcome } = await deps.vcs.run(id.data, caller, operation);
     res.json(outcome);
   });
-
-  router.use(
-    mapDomainErrors((error) =>
-      error instanceof VcsError ? new HttpError(HTTP_CODES[error.code], error.message) : undefined,
-    ),
-  );
   return router;
 }

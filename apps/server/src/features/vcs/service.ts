@@ -8,9 +8,9 @@ import {
   type GitUser,
 } from "@ensemble/protocol";
 import type { SingleFlight } from "../../cluster/flights";
+import { DomainError } from "../../errors";
 import type { TreeApplied, WorkspaceAccess } from "../collab/index";
 import { commitSnapshot, compareCommits, type Identity, mergeBranch, revision } from "./branches";
-import { VcsError } from "./errors";
 import { GitCommandError, runGit } from "./git";
 import type { Github } from "./github";
 import { createRemote, type PullToPublish } from "./remote";
@@ -68,7 +68,7 @@ export function createVcsService(deps: {
 
   /** Runs the host's `work` after the session's previous operation, its working tree up to date. */
   function operate<T>(sessionId: string, caller: Caller, work: (context: Context) => Promise<T>): Promise<T> {
-    if (!caller.isHost) return Promise.reject(new VcsError("forbidden", GIT_MESSAGES.hostOnly));
+    if (!caller.isHost) return Promise.reject(new DomainError("forbidden", GIT_MESSAGES.hostOnly));
     return queued(sessionId, caller, work);
   }
 
@@ -96,7 +96,7 @@ export function createVcsService(deps: {
         await runGit(dir, ["merge-tree", "--write-tree", "--name-only", ...allow, "HEAD", ref]);
       } catch (error) {
         if (error instanceof GitCommandError && error.code === 1)
-          throw new VcsError("conflict", GIT_MESSAGES.mergeConflict);
+          throw new DomainError("conflict", GIT_MESSAGES.mergeConflict);
         throw error;
       }
     }
@@ -117,9 +117,9 @@ export function createVcsService(deps: {
       if (await exists(path.join(dir, ".git", "MERGE_HEAD")))
         await runGit(dir, ["merge", "--abort"]).catch(() => undefined);
       if (error instanceof GitCommandError && /overwritten|local changes|untracked/i.test(error.stderr))
-        throw new VcsError("conflict", GIT_MESSAGES.wouldOverwrite(`Merging ${label}`));
+        throw new DomainError("conflict", GIT_MESSAGES.wouldOverwrite(`Merging ${label}`));
       if (error instanceof GitCommandError && /CONFLICT/.test(error.stdout + error.stderr))
-        throw new VcsError("conflict", GIT_MESSAGES.mergeConflict);
+        throw new DomainError("conflict", GIT_MESSAGES.mergeConflict);
       throw error;
     }
     const applied = await applyWorkingTree(context);
@@ -133,7 +133,7 @@ export function createVcsService(deps: {
       context.base,
       await context.tree.read(),
     );
-    if (!applied) throw new VcsError("failed", GIT_MESSAGES.notLoaded);
+    if (!applied) throw new DomainError("git_failed", GIT_MESSAGES.notLoaded);
     context.tree.forget(applied.refused.map((r) => r.path));
     return applied;
   }
@@ -170,7 +170,7 @@ export function createVcsService(deps: {
           error.code === 1 &&
           /nothing (added )?to commit|no changes added/.test(error.stdout)
         )
-          throw new VcsError("invalid", GIT_MESSAGES.nothingToCommit);
+          throw new DomainError("invalid_payload", GIT_MESSAGES.nothingToCommit);
         throw error;
       }
       // git's first line names the commit: "[main (root-commit) 1a2b3c4] subject".
@@ -182,9 +182,9 @@ export function createVcsService(deps: {
       if (name === undefined) return { message: "" };
       await checkBranchName(dir, name);
       if (await revision(dir, `refs/heads/${name}`))
-        throw new VcsError("conflict", GIT_MESSAGES.branchExists(name));
+        throw new DomainError("conflict", GIT_MESSAGES.branchExists(name));
       if (!(await revision(dir, "HEAD")))
-        throw new VcsError("invalid", `${GIT_MESSAGES.noCommits} Commit first.`);
+        throw new DomainError("invalid_payload", `${GIT_MESSAGES.noCommits} Commit first.`);
       await runGit(dir, ["branch", "--", name]);
       return { message: `Created branch '${name}'` };
     },
@@ -193,12 +193,12 @@ export function createVcsService(deps: {
       const { dir } = context;
       await checkBranchName(dir, branch);
       if (!(await revision(dir, `refs/heads/${branch}`)))
-        throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(branch));
+        throw new DomainError("not_found", GIT_MESSAGES.noSuchBranch(branch));
       try {
         await runGit(dir, ["switch", "--quiet", branch]);
       } catch (error) {
         if (error instanceof GitCommandError && /would be overwritten/.test(error.stderr))
-          throw new VcsError("conflict", GIT_MESSAGES.wouldOverwrite(`Switching to '${branch}'`));
+          throw new DomainError("conflict", GIT_MESSAGES.wouldOverwrite(`Switching to '${branch}'`));
         throw error;
       }
       return { message: `Switched to branch '${branch}'`, applied: await applyWorkingTree(context) };
@@ -207,7 +207,7 @@ export function createVcsService(deps: {
     async merge(context, { branch }) {
       await checkBranchName(context.dir, branch);
       if (!(await revision(context.dir, `refs/heads/${branch}`)))
-        throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(branch));
+        throw new DomainError("not_found", GIT_MESSAGES.noSuchBranch(branch));
       if (branch === (await currentBranch(context.dir))) return { message: GIT_MESSAGES.alreadyUpToDate };
       return mergeInto(context, `refs/heads/${branch}`, `'${branch}'`, false);
     },
@@ -259,7 +259,7 @@ export function createVcsService(deps: {
         ]);
       } catch (error) {
         if (error instanceof GitCommandError && /couldn't find remote ref/.test(error.stderr))
-          throw new VcsError("not_found", GIT_MESSAGES.noSuchBranch(branch));
+          throw new DomainError("not_found", GIT_MESSAGES.noSuchBranch(branch));
         throw error;
       }
       const said = await mergeInto(context, `refs/remotes/origin/${branch}`, `origin/${branch}`, true);

@@ -1,19 +1,7 @@
-import type { SocketErrorCode } from "@ensemble/protocol";
-import { SocketEventError, type SocketEvents } from "../../realtime/handle";
+import type { SocketEvents } from "../../realtime/handle";
 import { actorOf } from "../../realtime/presence";
 import type { EditorSocket } from "../../realtime/socket";
-import { VcsError, type VcsErrorCode } from "./errors";
 import type { Author, VcsService } from "./service";
-
-const SOCKET_CODES: Record<VcsErrorCode, SocketErrorCode> = {
-  forbidden: "forbidden",
-  invalid: "invalid_payload",
-  not_found: "not_found",
-  conflict: "conflict",
-  github_auth: "github_auth",
-  rate_limited: "rate_limited",
-  failed: "git_failed",
-};
 
 /**
  * The Git panel's event: the socket must have joined the session, and the service checks,
@@ -40,12 +28,7 @@ export function registerVcsEvents(
         return author;
       },
     };
-    try {
-      const { applied: _applied, ...outcome } = await vcs.run(sessionId, caller, operation);
-      return outcome;
-    } catch (error) {
-      if (error instanceof VcsError) throw new SocketEventError(SOCKET_CODES[error.code], error.message);
-      throw error;
-    }
+    const { applied: _applied, ...outcome } = await vcs.run(sessionId, caller, operation);
+    return outcome;
   });
 }

@@ -1,5 +1,5 @@
 import { GIT_MESSAGES, type GitOperation, type GitStatus, type GitStatusEntry } from "@ensemble/protocol";
-import { VcsError } from "./errors";
+import { DomainError } from "../../errors";
 import { runGit } from "./git";
 
 /**
@@ -59,11 +59,11 @@ export async function listBranches(dir: string, current: string): Promise<string
 }
 
 export async function checkBranchName(dir: string, name: string): Promise<void> {
-  if (name.startsWith("-")) throw new VcsError("invalid", GIT_MESSAGES.branchNameInvalid(name));
+  if (name.startsWith("-")) throw new DomainError("invalid_payload", GIT_MESSAGES.branchNameInvalid(name));
   try {
     await runGit(dir, ["check-ref-format", "--branch", name]);
   } catch {
-    throw new VcsError("invalid", GIT_MESSAGES.branchNameInvalid(name));
+    throw new DomainError("invalid_payload", GIT_MESSAGES.branchNameInvalid(name));
   }
 }
 
