@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import { createHostedSession, EditorScreen, signInContext } from "./editor";
-import { expect } from "./fixtures";
 
 export const TERMINAL_EMPTY = "Terminal ready. Run code to see output.";
 

@@ -1,5 +1,5 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { WebSocketRoute } from "@playwright/test";
+import { expectNoA11yViolations } from "../support/a11y";
 import {
   createHostedSession,
   EditorScreen,
@@ -191,9 +191,7 @@ test.describe("live editor", () => {
     // Everyone may end the session for themselves (issue 10); only the host's ends it for all.
     await expect(guest.page.getByRole("button", { name: "End Session" })).toHaveCount(1);
 
-    const axe = await new AxeBuilder({ page }).exclude(".monaco-editor").analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoA11yViolations(page, { exclude: [".monaco-editor"] });
 
     await page.getByRole("button", { name: "Copy session ID" }).click();
     await expect(page.getByText("Copied")).toBeVisible();

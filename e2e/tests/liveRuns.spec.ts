@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoA11yViolations } from "../support/a11y";
 import { expect, test } from "../support/fixtures";
 import { setCode, twoAtTerminals } from "../support/terminal";
 
@@ -40,9 +40,7 @@ test.describe("live runs", () => {
     await expect(annTerm.input).toHaveAttribute("data-mode", "command");
     // The starter's controls while the program waits (Stop, Let everyone type, the program prompt) pass axe.
     await expect(ben.page.getByLabel("Let everyone type")).not.toBeChecked();
-    const axe = await new AxeBuilder({ page: ben.page }).exclude(".monaco-editor").analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+    await expectNoA11yViolations(ben.page, { exclude: [".monaco-editor"] });
     await benTerm.input.fill("Ada");
     await benTerm.input.press("Enter");
     for (const term of both) {

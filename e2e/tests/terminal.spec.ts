@@ -1,4 +1,4 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoA11yViolations } from "../support/a11y";
 import { createHostedSession, EditorScreen } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { setCode, TERMINAL_EMPTY, Terminal, twoAtTerminals } from "../support/terminal";
@@ -126,9 +126,7 @@ test.describe("shared terminal", () => {
     await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "100");
     expect(await height()).toBe(100);
 
-    const axe = await new AxeBuilder({ page }).exclude(".monaco-editor").analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+    await expectNoA11yViolations(page, { exclude: [".monaco-editor"] });
 
     // With reduced motion, output shows whole at once: no line is ever typed out.
     await page.emulateMedia({ reducedMotion: "reduce" });
