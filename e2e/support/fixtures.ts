@@ -53,13 +53,15 @@ function expectClean(guard: Awaited<ReturnType<typeof guardContext>>) {
 type Guard = Awaited<ReturnType<typeof guardContext>>;
 
 /** A signed-in host and a guest in the host's new session, each in their own context, both editors live. */
-export interface TwoEditors {
+export interface TwoEditors<T = undefined> {
   /** The host's account and session. */
   account: Host;
   /** The host's editor, on the test's default page. */
   host: EditorScreen;
   /** An anonymous guest's editor, in a guarded context of its own. */
   guest: EditorScreen;
+  /** What `prepare` returned. */
+  prepared: T;
 }
 
 /**
@@ -67,10 +69,10 @@ export interface TwoEditors {
  * and the host's context is signed in, before either page opens it (a repository to create,
  * storage to seed); `together` opens both at once instead of host first.
  */
-export type OpenTwoEditors = (
+export type OpenTwoEditors = <T = undefined>(
   label?: string,
-  options?: { prepare?: (account: Host) => Promise<void>; together?: boolean },
-) => Promise<TwoEditors>;
+  options?: { prepare?: (account: Host) => Promise<T>; together?: boolean },
+) => Promise<TwoEditors<T>>;
 
 /**
  * `test` whose default page is guarded, plus `newPage()` for further users in their own
@@ -99,10 +101,13 @@ export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page>; tw
     }
   },
   twoEditors: async ({ page, newPage, request }, use) => {
-    await use(async (label = "host", { prepare, together = false } = {}) => {
+    const open: OpenTwoEditors = async <T>(
+      label = "host",
+      { prepare, together = false }: { prepare?: (account: Host) => Promise<T>; together?: boolean } = {},
+    ) => {
       const account = await createHostedSession(request, label);
       await signInContext(page.context(), account);
-      await prepare?.(account);
+      const prepared = (await prepare?.(account)) as T;
       const host = new EditorScreen(page);
       const guest = new EditorScreen(await newPage());
       if (together) await Promise.all([host.open(account.sessionId), guest.open(account.sessionId)]);
@@ -110,8 +115,9 @@ export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page>; tw
         await host.open(account.sessionId);
         await guest.open(account.sessionId);
       }
-      return { account, host, guest };
-    });
+      return { account, host, guest, prepared };
+    };
+    await use(open);
   },
 });
 

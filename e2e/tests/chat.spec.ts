@@ -5,16 +5,9 @@ import { expect, test } from "../support/fixtures";
 
 test.describe("session chat", () => {
   test("a message reaches the other user with an unread count, shows HTML as text, and survives a reload", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "chatter");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
+    const { account: host, host: ann, guest: ben } = await twoEditors("chatter");
     const annChat = new Chat(ann.page);
     const benChat = new Chat(ben.page);
     await expect(benChat.unread).toHaveCount(0);
@@ -125,16 +118,9 @@ test.describe("session chat", () => {
   });
 
   test("while scrolled up, new messages count as unread until the list is back at the bottom", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "scroller");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
+    const { host: ann, guest: ben } = await twoEditors("scroller");
     const annChat = new Chat(ann.page);
     const benChat = new Chat(ben.page);
     await annChat.open();

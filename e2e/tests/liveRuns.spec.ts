@@ -4,11 +4,9 @@ import { setCode, twoAtTerminals } from "../support/terminal";
 
 test.describe("live runs", () => {
   test("two users watch a count as it happens, answer input() prompts (the starter, then the other once allowed), and Stop a busy loop for both", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(page, newPage, request, "live");
+    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "live");
     const both = [annTerm, benTerm];
 
     // A count, one line every 400 ms: both see the first lines while it still runs.

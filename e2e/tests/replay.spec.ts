@@ -1,20 +1,12 @@
 import { expectNoA11yViolations } from "../support/a11y";
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { Replay } from "../support/replay";
 
 test.describe("session replay", () => {
   test("scrubbed to the middle it shows that moment's text exactly, plays to the end, and the host restores it for everyone", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "replayer");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
+    const { account: host, host: ann, guest: ben } = await twoEditors("replayer");
     const annReplay = new Replay(ann.page);
     const benReplay = new Replay(ben.page);
 

@@ -5,11 +5,10 @@ import { setCode, TERMINAL_EMPTY, Terminal, twoAtTerminals } from "../support/te
 
 test.describe("shared terminal", () => {
   test("two users run code and see the same terminal; commands, clear and a late joiner's history", async ({
-    page,
     newPage,
-    request,
+    twoEditors,
   }) => {
-    const { host, ann, ben, annTerm, benTerm } = await twoAtTerminals(page, newPage, request, "runner");
+    const { host, ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "runner");
     const both = [annTerm, benTerm];
     for (const term of both) {
       await expect(term.log).toHaveText(TERMINAL_EMPTY);
