@@ -1,7 +1,7 @@
 /**
- * Debian's Chromium as every browser bench launches it: the e2e suite's flags, so a bench
- * measures the browser the tests drive. Chromium runs as root here and the machine has no
- * network but localhost.
+ * Debian's Chromium as the e2e suite (e2e/playwright.config.ts) and every browser bench launch
+ * it, defined once so a bench measures the browser the tests drive. Chromium runs as root here
+ * and the machine has no network but localhost.
  */
 
 /** The Chromium binary: `CHROMIUM_PATH` (or `CHROMIUM`), else Debian's. */
@@ -18,7 +18,7 @@ export const CHROMIUM_FLAGS = [
   "--disable-sync",
 ] as const;
 
-/** The media flags of e2e/playwright.config.ts: fake camera, microphone and screen, autoplay. */
+/** Calls: fake camera, microphone and screen, granted without a prompt (notes A6), and autoplay. */
 export const CHROMIUM_MEDIA_FLAGS = [
   "--use-fake-device-for-media-stream",
   "--use-fake-ui-for-media-stream",
@@ -26,5 +26,5 @@ export const CHROMIUM_MEDIA_FLAGS = [
   "--autoplay-policy=no-user-gesture-required",
 ] as const;
 
-/** The whole launch list of e2e/playwright.config.ts: what a bench driving the editor passes. */
+/** The whole launch list of the e2e suite: what a bench driving the editor passes too. */
 export const CHROMIUM_E2E_FLAGS = [...CHROMIUM_FLAGS, ...CHROMIUM_MEDIA_FLAGS];
