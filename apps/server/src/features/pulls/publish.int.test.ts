@@ -1,10 +1,10 @@
-import { GIT_MESSAGES, PR_MESSAGES, type PrSync } from "@ensemble/protocol";
+import { GIT_MESSAGES, PR_MESSAGES } from "@ensemble/protocol";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestEditor, waitFor } from "../../../test/collabClient";
 import { type FakeGithub, gitSuite } from "../../../test/gitSuite";
 import { DATABASES, type TestServer } from "../../../test/harness";
 
-const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
+const syncs = (editor: TestEditor) => editor.events("prSync");
 
 describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
   const { editors, current } = gitSuite(kind);

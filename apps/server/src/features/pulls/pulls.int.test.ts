@@ -2,21 +2,14 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
-import {
-  type Ack,
-  GIT_MESSAGES,
-  type GitOperation,
-  PR_MESSAGES,
-  type PrReviewed,
-  type PrSync,
-} from "@ensemble/protocol";
+import { type Ack, GIT_MESSAGES, type GitOperation, PR_MESSAGES, type PrReviewed } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { titleSlug } from "./service";
 
 const git = promisify(execFile);
-const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
+const syncs = (editor: TestEditor) => editor.events("prSync");
 
 describe.each(DATABASES)("pull requests on %s", (kind) => {
   let server: TestServer;

@@ -1,7 +1,7 @@
 import { type Ack, EXECUTION_MESSAGES, SocketErrorCodeSchema, type TerminalEntry } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, type ServerEventName, type TestEditor, waitFor } from "../../../test/collabClient";
 import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
 type RunAck = Ack<{ run: { stdout: string; status: string | null } }>;
@@ -11,7 +11,7 @@ const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
     socket.timeout(20_000).emit(event, payload, (_err: unknown, ack: T) => resolve(ack)),
   );
 
-const events = (editor: TestEditor, name: string) => editor.received.get(name) ?? [];
+const events = <E extends ServerEventName>(editor: TestEditor, name: E) => editor.events(name);
 
 describe.each(DATABASES)("shared terminal on %s", (kind) => {
   let server: TestServer;
