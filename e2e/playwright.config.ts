@@ -1,4 +1,5 @@
 import { defineConfig } from "@playwright/test";
+import { CHROMIUM_E2E_FLAGS, CHROMIUM_PATH } from "../bench/lib/chromium";
 import { APP_URL, E2E, GITHUB_URL } from "./support/env";
 
 const isCI = Boolean(process.env.CI);
@@ -21,21 +22,9 @@ export default defineConfig({
     browserName: "chromium",
     trace: "retain-on-failure",
     launchOptions: {
-      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-      args: [
-        "--no-sandbox",
-        "--disable-gpu",
-        "--disable-quic",
-        "--no-first-run",
-        "--disable-background-networking",
-        "--disable-component-update",
-        "--disable-sync",
-        // Calls: fake camera, microphone and screen, granted without a prompt (notes A6).
-        "--use-fake-device-for-media-stream",
-        "--use-fake-ui-for-media-stream",
-        "--allow-loopback-in-peer-connection",
-        "--autoplay-policy=no-user-gesture-required",
-      ],
+      executablePath: CHROMIUM_PATH,
+      // Shared with the benches that drive the editor, so they measure the browser tested here.
+      args: CHROMIUM_E2E_FLAGS,
     },
   },
   webServer: [

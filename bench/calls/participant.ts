@@ -23,21 +23,6 @@ declare global {
   }
 }
 
-/** The launch options of e2e/playwright.config.ts: fake camera, microphone and screen. */
-export const CHROMIUM_ARGS = [
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--use-fake-device-for-media-stream",
-  "--use-fake-ui-for-media-stream",
-  "--allow-loopback-in-peer-connection",
-  "--autoplay-policy=no-user-gesture-required",
-];
-
 // tsx compiles this file with esbuild's keepNames, which wraps named functions in `__name(…)`;
 // the functions Playwright sends to the page carry those calls, so the page needs the helper.
 const KEEP_NAMES_SHIM = "globalThis.__name = (fn) => fn;";

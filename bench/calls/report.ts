@@ -1,7 +1,7 @@
 import { execSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import os from "node:os";
-import { percentile } from "../execution/stats";
+import { mean, quantile } from "../lib/stats";
 import type { CpuWindow } from "./cpu";
 import { JOIN_STEPS, type JoinSample, markAt, stepEnds } from "./join";
 
@@ -54,11 +54,10 @@ export interface CallsResults {
 }
 
 const f = (n: number, digits = 0) => (Number.isFinite(n) ? n.toFixed(digits) : "–");
-const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
 
 function summaryRow(label: string, xs: number[]) {
   const finite = xs.filter(Number.isFinite);
-  return `| ${label} | ${f(percentile(finite, 50))} | ${f(percentile(finite, 99))} | ${f(Math.min(...finite))} | ${f(Math.max(...finite))} | ${f(mean(finite))} |`;
+  return `| ${label} | ${f(quantile(finite, 0.5))} | ${f(quantile(finite, 0.99))} | ${f(Math.min(...finite))} | ${f(Math.max(...finite))} | ${f(mean(finite))} |`;
 }
 
 function stepTable(joins: JoinSample[]) {
@@ -68,7 +67,7 @@ function stepTable(joins: JoinSample[]) {
     const durations = ends.map((e) => (e[i] ?? Number.NaN) - (i === 0 ? 0 : (e[i - 1] ?? Number.NaN)));
     const at = ends.map((e) => e[i] ?? Number.NaN).filter(Number.isFinite);
     const seen = durations.filter(Number.isFinite);
-    return `| ${label} | ${f(percentile(seen, 50))} | ${f(Math.max(...seen))} | ${f(percentile(at, 50))} | ${seen.length}/${joins.length} |`;
+    return `| ${label} | ${f(quantile(seen, 0.5))} | ${f(Math.max(...seen))} | ${f(quantile(at, 0.5))} | ${seen.length}/${joins.length} |`;
   });
   return [
     "| step | p50 of the step | max of the step | p50 of its end (since click) | seen |",
@@ -112,7 +111,7 @@ function failureSection(sample: JoinSample, index: number) {
 export function renderResults(r: CallsResults): string {
   const first = r.joins.map((j) => j.firstFrameMs).filter(Number.isFinite);
   const failed = r.joins.filter((j) => j.failure !== null);
-  const p50 = percentile(first, 50);
+  const p50 = quantile(first, 0.5);
   const m = r.machine;
   const j = r.joinPhaseCpu;
   const others = j.machineCpuSeconds - Object.values(j.groups).reduce((sum, x) => sum + x.cpuSeconds, 0);

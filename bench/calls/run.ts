@@ -8,9 +8,10 @@ import { readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { type Browser, chromium } from "playwright-core";
+import { CHROMIUM_E2E_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
 import { measureCpu, processTree } from "./cpu";
 import { type JoinSample, timeJoin } from "./join";
-import { CHROMIUM_ARGS, type LinkStats, Participant } from "./participant";
+import { type LinkStats, Participant } from "./participant";
 import { type CallsResults, type CpuScenario, machineInfo, renderResults } from "./report";
 import { type BenchServer, createHostedSession, startServer } from "./server";
 
@@ -118,8 +119,8 @@ const server = await startServer(PORT);
 let browser: Browser | undefined;
 try {
   browser = await chromium.launch({
-    executablePath: env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-    args: CHROMIUM_ARGS,
+    executablePath: CHROMIUM_PATH,
+    args: CHROMIUM_E2E_FLAGS,
   });
   const joins = await joinPhase(browser, server);
   const cpu = [...(await cpuScenarios(browser, server, 2)), ...(await cpuScenarios(browser, server, 4))];
@@ -137,7 +138,7 @@ try {
       settleMs: SETTLE_MS,
       cpuSeconds: CPU_SECONDS,
       cpuWarmupSeconds: CPU_WARMUP_SECONDS,
-      args: CHROMIUM_ARGS,
+      args: CHROMIUM_E2E_FLAGS,
     },
     joins: joins.samples,
     joinPhaseCpu: joins.cpu,

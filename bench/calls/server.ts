@@ -1,11 +1,10 @@
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { AuthResponseSchema, CreateSessionResponseSchema, type User } from "@ensemble/protocol";
-import { BENCH_LIMITS_ENV } from "../serverLimits";
+import { BENCH_LIMITS_ENV, ROOT, requireBuild, startServer as startProcess } from "../lib/server";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const WEB_DIST = path.join(ROOT, "apps/web/dist-e2e");
 
 /** The real server, started as an operator starts it, serving the web app's production build. */
 export interface BenchServer {
@@ -16,58 +15,23 @@ export interface BenchServer {
 
 /** Starts `apps/server` in its own process on loopback and resolves once /api/health answers. */
 export async function startServer(port: number): Promise<BenchServer> {
-  if (
-    !existsSync(path.join(ROOT, "apps/web/dist-e2e/index.html")) ||
-    !existsSync(path.join(ROOT, "apps/server/dist/main.js"))
-  )
-    throw new Error(
-      "a build is missing: run `npm run build && npm run build:e2e` at the repository root first",
-    );
+  requireBuild(WEB_DIST);
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-calls-"));
-  // The production server, serving the web build that carries the test hook (the bench reads it).
-  const child = spawn(process.execPath, ["apps/server/dist/main.js"], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      ...BENCH_LIMITS_ENV,
-      WEB_DIST: path.join(ROOT, "apps/web/dist-e2e"),
-    },
-    stdio: ["ignore", "inherit", "inherit"],
-  });
-  const url = `http://127.0.0.1:${port}`;
-  const stop = async () => {
-    if (child.exitCode === null) {
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      await exited;
-    }
-    rmSync(dataDir, { recursive: true, force: true });
-  };
   try {
-    await waitForHealth(url, child);
+    // The production server, serving the web build that carries the test hook (the bench reads it).
+    const server = await startProcess({
+      port,
+      env: { DATA_DIR: dataDir, ...BENCH_LIMITS_ENV, WEB_DIST },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    const stop = async () => {
+      await server.stop();
+      rmSync(dataDir, { recursive: true, force: true });
+    };
+    return { url: server.url, pid: server.pid, stop };
   } catch (error) {
-    await stop();
+    rmSync(dataDir, { recursive: true, force: true });
     throw error;
-  }
-  if (child.pid === undefined) throw new Error("the server process has no pid");
-  return { url, pid: child.pid, stop };
-}
-
-async function waitForHealth(url: string, child: ChildProcess) {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with code ${child.exitCode}`);
-    const ok = await fetch(`${url}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return;
-    if (Date.now() > deadline) throw new Error("the server did not answer /api/health within 60 s");
-    await new Promise((r) => setTimeout(r, 100));
   }
 }
 

@@ -10,7 +10,8 @@ import { createAdapter, createShardedAdapter } from "@socket.io/redis-adapter";
 import { Redis } from "ioredis";
 import { Server } from "socket.io";
 import { io as connect, type Socket } from "socket.io-client";
-import { type Summary, sleep, summarize } from "../collab/stats";
+import { type Summary, summarize } from "../lib/stats";
+import { sleep } from "../lib/wait";
 
 const REDIS_URL = process.env.BENCH_REDIS_URL ?? "redis://127.0.0.1:6379";
 const SESSIONS = Number(process.env.BENCH_SESSIONS ?? 300);

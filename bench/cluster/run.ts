@@ -7,8 +7,9 @@ import path from "node:path";
 import { type NodeProcess, startBalancer, startNode, stopNode } from "../../scripts/cluster/harness";
 import { createSession, register } from "../collab/documents";
 import { freePort } from "../collab/servers";
-import { type Summary, sleep, summarize } from "../collab/stats";
 import { type Counters, connectClient } from "../collab/transports";
+import { type Summary, summarize } from "../lib/stats";
+import { sleep } from "../lib/wait";
 import { textNameOf, textOf } from "./typing";
 
 const DATABASE_URL = process.env.BENCH_DATABASE_URL;

@@ -3,6 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import * as Y from "yjs";
 import { generateTrace } from "../collab/trace";
+import { median } from "../lib/stats";
+import { sleep } from "../lib/wait";
 import { BenchClient, createSession, TRANSPORT } from "./client";
 import { buildServer, type RunningServer, startServer } from "./server";
 
@@ -23,7 +25,6 @@ const restarts = Number(process.env.BENCH_RESTARTS ?? 7);
 const ops = Number(process.env.BENCH_OPS ?? 259_778);
 const port = Number(process.env.BENCH_PORT ?? 4330);
 const databaseUrl = process.env.DATABASE_URL || undefined;
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 interface Sample {
   firstTextCpuMs: number;
@@ -122,14 +123,6 @@ async function measure(server: RunningServer, sessionId: string, expected: strin
   await second.close();
   await untilUnloaded(server);
   return { sample, expected: edited };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2
-    ? (sorted[middle] as number)
-    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
 }
 
 const build = buildServer(ref);

@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { execFileSync } from "node:child_process";
+import { mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { BENCH_LIMITS_ENV } from "../serverLimits";
+import { ownCpuMs, treeCpuMs } from "../lib/processes";
+import { BENCH_LIMITS_ENV, startServer as startServerProcess } from "../lib/server";
 
 const root = path.resolve(import.meta.dirname, "../..");
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** Our production server built from one commit, outside the working tree others edit. */
 export interface ServerBuild {
@@ -62,89 +62,20 @@ export async function startServer(
   bundle: string,
   options: { port: number; dataDir: string; databaseUrl?: string | undefined },
 ): Promise<RunningServer> {
-  const env: NodeJS.ProcessEnv = {
-    ...process.env,
-    NODE_ENV: "production",
-    PORT: String(options.port),
-    HOST: "127.0.0.1",
-    DATA_DIR: options.dataDir,
-    LOG_LEVEL: "warn",
-    ...BENCH_LIMITS_ENV,
-  };
-  if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
-  else delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [bundle], {
+  const server = await startServerProcess({
+    port: options.port,
+    args: [bundle],
     cwd: path.dirname(bundle),
-    env,
-    stdio: ["ignore", "ignore", "inherit"],
+    timeoutMs: 60_000,
+    pollMs: 100,
+    env: {
+      NODE_ENV: "production",
+      DATA_DIR: options.dataDir,
+      ...BENCH_LIMITS_ENV,
+      // Unset (undefined) unless given: the embedded database, whatever this shell exports.
+      DATABASE_URL: options.databaseUrl || undefined,
+    },
   });
-  const pid = child.pid;
-  if (pid === undefined) throw new Error("the server did not start");
-  const url = `http://127.0.0.1:${options.port}`;
-  await waitForHealth(`${url}/api/health`, child);
-  return { url, cpuMs: () => treeCpuMs(pid), ownCpuMs: () => ownCpuMs(pid), stop: () => stop(child) };
-}
-
-async function waitForHealth(url: string, child: ChildProcess) {
-  for (let i = 0; i < 600; i++) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(url)).ok) return;
-    } catch {
-      // Not listening yet.
-    }
-    await sleep(100);
-  }
-  throw new Error(`${url} did not answer within 60 s`);
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 30_000);
-  await exited;
-  clearTimeout(timer);
-}
-
-/** /proc/<pid>/stat's fields after the command name; [] once the process is gone. */
-function statFields(pid: number): string[] {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
-    return stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-  } catch {
-    return [];
-  }
-}
-
-function childrenOf(pid: number): number[] {
-  try {
-    return readdirSync(`/proc/${pid}/task`).flatMap((task) => {
-      const file = `/proc/${pid}/task/${task}/children`;
-      return existsSync(file) ? readFileSync(file, "utf8").split(" ").filter(Boolean).map(Number) : [];
-    });
-  } catch {
-    return [];
-  }
-}
-
-/** utime + stime of `pid` alone (all its threads), in ms. */
-function ownCpuMs(pid: number): number {
-  const fields = statFields(pid);
-  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
-}
-
-/**
- * utime + stime + cutime + cstime (fields 14-17 of proc(5), USER_HZ = 100) of `pid` and every
- * living process below it: a database the server runs as a child process is charged to it.
- */
-export function treeCpuMs(pid: number): number {
-  let ticks = 0;
-  const queue = [pid];
-  for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-    const fields = statFields(next);
-    for (const i of [11, 12, 13, 14]) ticks += Number(fields[i] ?? 0);
-    queue.push(...childrenOf(next));
-  }
-  return ticks * 10;
+  const pid = server.pid;
+  return { url: server.url, cpuMs: () => treeCpuMs(pid), ownCpuMs: () => ownCpuMs(pid), stop: server.stop };
 }

@@ -1,5 +1,6 @@
 import * as Y from "yjs";
 import { generateTrace } from "../collab/trace";
+import { median } from "../lib/stats";
 
 /**
  * What each Yjs step a cold load could take costs on the 259,778-op history, in CPU ms
@@ -13,11 +14,6 @@ function cpuMs<T>(run: () => T): { ms: number; value: T } {
   const value = run();
   const used = process.cpuUsage(before);
   return { ms: (used.user + used.system) / 1000, value };
-}
-
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] as number;
 }
 
 function measure(name: string, run: () => unknown): void {

@@ -2,11 +2,12 @@ import { type ChildProcess, fork } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { type Summary, summarize } from "../lib/stats";
+import { sleep } from "../lib/wait";
 import { createDocuments } from "./documents";
 import type { LoadgenCommand, LoadgenStats, UpdatesSent } from "./loadgen";
 import { machineBusyMs, waitForQuiet } from "./machineLoad";
 import { type ServerHandle, type ServerOptions, startServer } from "./servers";
-import { type Summary, sleep, summarize } from "./stats";
 import type { SystemId } from "./transports";
 import { tallyUpdates, type UpdateTally } from "./updateCheck";
 

@@ -3,8 +3,8 @@
  * receivers share one clock (performance.now()). Commands arrive over IPC; see LoadgenCommand.
  */
 import { monitorEventLoopDelay } from "node:perf_hooks";
+import { sleep } from "../lib/wait";
 import { BenchSession, type Samples } from "./session";
-import { sleep } from "./stats";
 import type { Counters, SystemId } from "./transports";
 
 export type LoadgenCommand =

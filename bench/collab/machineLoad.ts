@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { sleep } from "./stats";
+import { sleep } from "../lib/wait";
 
 /**
  * CPU time all cores have spent busy since boot, in ms (from /proc/stat, USER_HZ = 100). The

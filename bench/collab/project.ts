@@ -1,4 +1,4 @@
-import { between, seededRandom } from "./stats";
+import { between, seededRandom } from "./random";
 
 /** A file to create in a session's workspace. */
 export interface ProjectFile {

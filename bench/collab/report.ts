@@ -1,9 +1,9 @@
 import { execSync } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import os from "node:os";
+import { median } from "../lib/stats";
 import type { ColdLoadResult } from "./coldLoad";
 import type { LoadResult, StepResult } from "./loadRun";
-import { median } from "./stats";
 import type { UpdateTally } from "./updateCheck";
 
 /** Where the hand-written workspace section of RESULTS.md starts (issue 8). */

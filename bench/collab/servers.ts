@@ -4,10 +4,9 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { buildSync } from "esbuild";
-import { BENCH_LIMITS_ENV } from "../serverLimits";
-import { descendantsRssBytes, treeCpuMs, treePssBytes } from "./processTree";
+import { descendantsRssBytes, treeCpuMs, treePssBytes } from "../lib/processes";
+import { BENCH_LIMITS_ENV, SERVER_MAIN, stopProcess, waitForHealth } from "../lib/server";
 import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
-import { sleep } from "./stats";
 import type { SystemId } from "./transports";
 
 const here = import.meta.dirname;
@@ -18,7 +17,7 @@ const yWebsocketServer = path.join(
   "bin/server.js",
 );
 /** Our production bundle, built by `snapshot.ts` in the exported tree this harness runs from. */
-const OUR_BUNDLE = path.join(root, "apps/server/dist/main.js");
+const OUR_BUNDLE = SERVER_MAIN;
 
 export interface ServerOptions {
   port: number;
@@ -148,7 +147,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
   if (pid === undefined) throw new Error(`${system} did not start`);
   const url = `http://127.0.0.1:${options.port}`;
   const healthUrl = `${url}${system === "ours" ? "/api/health" : "/health"}`;
-  await waitForHealth(healthUrl, child);
+  await waitForHealth(healthUrl, child, { timeoutMs: 30_000, pollMs: 100 });
   const ask = <T>(message: Message, replyType: string) => askChild<T>(child, message, replyType);
   return {
     system,
@@ -171,7 +170,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
     },
     stdout: () => printed.join(""),
     ask,
-    stop: () => stop(child),
+    stop: () => stopProcess(child, { killAfterMs: 15_000 }),
   };
 }
 
@@ -206,19 +205,6 @@ export function freePort(): Promise<number> {
   });
 }
 
-async function waitForHealth(healthUrl: string, child: ChildProcess) {
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`server exited with ${child.exitCode}`);
-    try {
-      if ((await fetch(healthUrl)).ok) return;
-    } catch {
-      // not listening yet
-    }
-    await sleep(100);
-  }
-  throw new Error(`${healthUrl} did not answer within 30 s`);
-}
-
 function askChild<T>(child: ChildProcess, message: Message, replyType: string): Promise<T> {
   return new Promise((resolve) => {
     const onMessage = (reply: { type?: unknown }) => {
@@ -229,13 +215,4 @@ function askChild<T>(child: ChildProcess, message: Message, replyType: string): 
     child.on("message", onMessage);
     child.send(message);
   });
-}
-
-async function stop(child: ChildProcess) {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  const timer = setTimeout(() => child.kill("SIGKILL"), 15_000);
-  await exited;
-  clearTimeout(timer);
 }

@@ -1,5 +1,5 @@
 import * as Y from "yjs";
-import { seededRandom } from "./stats";
+import { seededRandom } from "./random";
 import { FILE } from "./typing";
 
 /** A long editing history, as the updates a client would send and the text it ends with. */

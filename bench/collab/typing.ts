@@ -1,6 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { between, seededRandom } from "./stats";
+import { between, seededRandom } from "./random";
 
 /**
  * The root text every Hocuspocus and y-websocket client edits (they have no workspace). Our

@@ -1,6 +1,6 @@
+import { median } from "../lib/stats";
 import type { LoadResult } from "./loadRun";
 import type { machineInfo } from "./report";
-import { median } from "./stats";
 import type { JoinResult, WorkspaceConfig, WorkspaceRound } from "./workspaceRun";
 
 interface WorkspaceResults {

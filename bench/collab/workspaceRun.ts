@@ -1,9 +1,10 @@
 import { STARTER_CODE } from "@ensemble/protocol";
+import { type Summary, summarize } from "../lib/stats";
+import { sleep } from "../lib/wait";
 import { type LoadConfig, type LoadHooks, type LoadResult, runLoad } from "./loadRun";
 import { generateProject } from "./project";
 import type { ServerHandle } from "./servers";
 import { MAIN_FILE } from "./session";
-import { type Summary, sleep, summarize } from "./stats";
 import { fillWorkspaces, timeJoins } from "./workspaceClients";
 
 export interface WorkspaceConfig {

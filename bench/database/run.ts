@@ -3,20 +3,20 @@
 // loop was busy, the reads' latency is the database's. Run against the production build on its
 // embedded PostgreSQL; when BENCH_BEFORE names another build's main.js (PGlite in a worker
 // thread), against it too; with BENCH_DATABASE_URL, the build on that PostgreSQL server too.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { BENCH_LIMITS_ENV } from "../serverLimits";
-import { type TreeMemory, treeMemory } from "../startup/memory";
+import { type TreeMemory, treeMemory } from "../lib/processes";
+import { BENCH_LIMITS_ENV, SERVER_MAIN, startServer } from "../lib/server";
+import { quantile } from "../lib/stats";
+import { sleep } from "../lib/wait";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const PORT = 3790;
 const URL_BASE = `http://127.0.0.1:${PORT}`;
 const LOAD_MS = Number(process.env.BENCH_LOAD_MS ?? 10_000);
 const READERS = 8;
 
-const BUILD = path.join(ROOT, "apps/server/dist/main.js");
+const BUILD = SERVER_MAIN;
 const servers: { name: string; main: string; env: Record<string, string> }[] = [
   { name: "embedded PostgreSQL, child process (this build)", main: BUILD, env: {} },
 ];
@@ -33,39 +33,6 @@ if (process.env.BENCH_DATABASE_URL)
     env: { DATABASE_URL: process.env.BENCH_DATABASE_URL },
   });
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const quantile = (values: number[], q: number) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? Number.NaN;
-};
-
-async function start(main: string, dataDir: string, env: Record<string, string>): Promise<ChildProcess> {
-  const child = spawn(process.execPath, [main], {
-    cwd: ROOT,
-    env: {
-      ...process.env,
-      PORT: String(PORT),
-      HOST: "127.0.0.1",
-      DATA_DIR: dataDir,
-      LOG_LEVEL: "warn",
-      ...BENCH_LIMITS_ENV,
-      ...env,
-    },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`${main} exited with ${child.exitCode}`);
-    if (
-      await fetch(`${URL_BASE}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      )
-    )
-      return child;
-    await sleep(20);
-  }
-}
-
 async function post(pathname: string, body: unknown, token?: string) {
   const response = await fetch(`${URL_BASE}${pathname}`, {
     method: "POST",
@@ -77,7 +44,11 @@ async function post(pathname: string, body: unknown, token?: string) {
 
 async function measure(main: string, env: Record<string, string>) {
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-db-"));
-  const child = await start(main, dataDir, env);
+  const server = await startServer({
+    port: PORT,
+    args: [main],
+    env: { DATA_DIR: dataDir, ...BENCH_LIMITS_ENV, ...env },
+  });
   try {
     const user = await post("/api/auth/register", {
       name: "bench",
@@ -112,7 +83,7 @@ async function measure(main: string, env: Record<string, string>) {
     return {
       readsPerSecond: Math.round(reads.length / (LOAD_MS / 1000)),
       read: { p50: quantile(reads, 0.5), p99: quantile(reads, 0.99) },
-      memory: treeMemory(child.pid ?? 0),
+      memory: treeMemory(server.pid),
       probe: {
         samples: probe.length,
         p50: quantile(probe, 0.5),
@@ -121,9 +92,7 @@ async function measure(main: string, env: Record<string, string>) {
       },
     };
   } finally {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGTERM");
-    await exited;
+    await server.stop();
     rmSync(dataDir, { recursive: true, force: true });
   }
 }

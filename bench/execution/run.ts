@@ -11,8 +11,9 @@ import os from "node:os";
 import path from "node:path";
 import { type Language, LanguageSchema, type Runtime } from "@ensemble/protocol";
 import { rerunInSnapshot } from "../collab/snapshot";
+import { quantile } from "../lib/stats";
+import { ms } from "./format";
 import { execute, type RunServer, runnerReadyLine, runtimesOf, startRunServer } from "./server";
-import { ms, percentile } from "./stats";
 
 const env = process.env;
 const outDir = env.BENCH_OUT ?? import.meta.dirname;
@@ -94,14 +95,14 @@ async function overhead(server: RunServer, nice: number, gapMs: number) {
       `${BARE[language].label} (${runtime.language} ${runtime.version})`,
       String(nice),
       String(gapMs),
-      ms(percentile(bare, 50)),
-      ms(percentile(bare, 99)),
-      ms(percentile(boxed, 50)),
-      ms(percentile(boxed, 99)),
-      ms(percentile(boxed, 50) - percentile(bare, 50)),
-      ms(percentile(boxed, 99) - percentile(bare, 99)),
-      ms(percentile(trips, 50)),
-      ms(percentile(trips, 99)),
+      ms(quantile(bare, 0.5)),
+      ms(quantile(bare, 0.99)),
+      ms(quantile(boxed, 0.5)),
+      ms(quantile(boxed, 0.99)),
+      ms(quantile(boxed, 0.5) - quantile(bare, 0.5)),
+      ms(quantile(boxed, 0.99) - quantile(bare, 0.99)),
+      ms(quantile(trips, 0.5)),
+      ms(quantile(trips, 0.99)),
     ]);
   }
   return rows;
@@ -132,8 +133,8 @@ async function roundTrips(server: RunServer) {
         language,
         String(gapMs),
         String(ROUND_TRIPS),
-        ms(percentile(samples, 50)),
-        ms(percentile(samples, 99)),
+        ms(quantile(samples, 0.5)),
+        ms(quantile(samples, 0.99)),
       ]);
     }
   }
@@ -158,8 +159,8 @@ async function throughput(server: RunServer) {
         String(clients),
         String(samples.length),
         (samples.length / seconds).toFixed(1),
-        ms(percentile(samples, 50)),
-        ms(percentile(samples, 99)),
+        ms(quantile(samples, 0.5)),
+        ms(quantile(samples, 0.99)),
       ]);
     }
   }

@@ -4,7 +4,7 @@ import path from "node:path";
 import { ExecuteResponseSchema, type Language, type Runtime, RuntimeSchema } from "@ensemble/protocol";
 import { register } from "../collab/documents";
 import { freePort, startServer } from "../collab/servers";
-import { sleep } from "../collab/stats";
+import { sleep } from "../lib/wait";
 
 /** Our production server for the Run Code bench, reached over HTTP only, with a signed-in user. */
 export interface RunServer {

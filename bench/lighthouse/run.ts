@@ -7,63 +7,20 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import os from "node:os";
 import path from "node:path";
 import lighthouse, { type Result } from "lighthouse";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
+import { ROOT, requireBuild, startServer, stopProcess } from "../lib/server";
+import { median } from "../lib/stats";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PORT = 3890;
 const PAGE = process.env.BENCH_PAGE ?? "/";
-const CHROMIUM = process.env.CHROMIUM ?? "/usr/bin/chromium";
-// Chromium runs as root here and the machine has no network but localhost.
-const CHROMIUM_FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-  "--remote-debugging-port=0",
-];
-
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
-
-async function stop(child: ChildProcess, isGroup = false): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  if (isGroup && child.pid) process.kill(-child.pid, "SIGTERM");
-  else child.kill("SIGTERM");
-  await exited;
-}
-
-async function startServer(dataDir: string): Promise<ChildProcess> {
-  const main = path.join(ROOT, "apps/server/dist/main.js");
-  if (!existsSync(main) || !existsSync(path.join(ROOT, "apps/web/dist/index.html")))
-    throw new Error("no production build: run `npm run build` first");
-  const child = spawn(process.execPath, [main], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", DATA_DIR: dataDir, LOG_LEVEL: "warn" },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-    const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then(
-      (r) => r.ok,
-      () => false,
-    );
-    if (ok) return child;
-    await sleep(20);
-  }
-}
+// Lighthouse drives it over the DevTools protocol, on a port Chromium picks.
+const LIGHTHOUSE_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS, "--remote-debugging-port=0"];
 
 /** Starts Chromium on a fresh profile; resolves with its DevTools port once it listens. */
 async function startChromium(profile: string): Promise<{ child: ChildProcess; port: number }> {
   // Its own process group, so that stopping it stops its renderers and helpers too.
-  const child = spawn(CHROMIUM, [...CHROMIUM_FLAGS, `--user-data-dir=${profile}`, "about:blank"], {
+  const child = spawn(CHROMIUM_PATH, [...LIGHTHOUSE_FLAGS, `--user-data-dir=${profile}`, "about:blank"], {
     stdio: ["ignore", "ignore", "pipe"],
     detached: true,
   });
@@ -121,7 +78,8 @@ function findings(lhr: Result): string[] {
 const runsDir = path.join(import.meta.dirname, "runs");
 mkdirSync(runsDir, { recursive: true });
 const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-lighthouse-"));
-const server = await startServer(dataDir);
+requireBuild(path.join(ROOT, "apps/web/dist"));
+const server = await startServer({ port: PORT, env: { DATA_DIR: dataDir } });
 const samples: Sample[] = [];
 const reports: Result[] = [];
 try {
@@ -141,13 +99,13 @@ try {
       writeFileSync(path.join(runsDir, `run-${run + 1}.json`), JSON.stringify(result.lhr));
       console.log(`run ${run + 1}:`, sampleOf(result.lhr));
     } finally {
-      await stop(chromium.child, true);
+      await stopProcess(chromium.child, { group: true });
       // Chromium's helpers may still be writing the profile for a moment after it exits.
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   }
 } finally {
-  await stop(server);
+  await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 

@@ -1,7 +1,4 @@
 import type { Browser, Page } from "playwright-core";
-import { CHROMIUM_ARGS } from "../calls/participant";
-
-export { CHROMIUM_ARGS };
 
 declare global {
   interface Window {

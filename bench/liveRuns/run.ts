@@ -16,9 +16,11 @@ import { createSession } from "../collab/documents";
 import { joinSession, ourSocket } from "../collab/ourSocket";
 import { machineInfo } from "../collab/report";
 import { rerunInSnapshot } from "../collab/snapshot";
+import { ms } from "../execution/format";
 import { startRunServer } from "../execution/server";
-import { ms, percentile } from "../execution/stats";
-import { CHROMIUM_ARGS, openWatcher } from "./browser";
+import { CHROMIUM_E2E_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
+import { quantile } from "../lib/stats";
+import { openWatcher } from "./browser";
 
 const env = process.env;
 const outDir = env.BENCH_OUT ?? import.meta.dirname;
@@ -95,8 +97,8 @@ async function measure(
 const loadBefore = os.loadavg();
 const server = await startRunServer({ WEB_DIST });
 const browser = await chromium.launch({
-  executablePath: env.CHROMIUM_PATH ?? "/usr/bin/chromium",
-  args: CHROMIUM_ARGS,
+  executablePath: CHROMIUM_PATH,
+  args: CHROMIUM_E2E_FLAGS,
 });
 const results: { gapMs: number; delays: number[]; inBrowser: number[] }[] = [];
 try {
@@ -119,8 +121,8 @@ try {
     const inBrowser = arrivals.map(([index, at]) => at - (written.get(index) ?? Number.NaN));
     results.push({ gapMs, delays, inBrowser });
     console.log(
-      `every ${gapMs} ms: socket p50 ${ms(percentile(delays, 50))} p99 ${ms(percentile(delays, 99))}; ` +
-        `browser (${inBrowser.length}) p50 ${ms(percentile(inBrowser, 50))} p99 ${ms(percentile(inBrowser, 99))} ms`,
+      `every ${gapMs} ms: socket p50 ${ms(quantile(delays, 0.5))} p99 ${ms(quantile(delays, 0.99))}; ` +
+        `browser (${inBrowser.length}) p50 ${ms(quantile(inBrowser, 0.5))} p99 ${ms(quantile(inBrowser, 0.99))} ms`,
     );
   }
   await page.close();
@@ -133,7 +135,7 @@ try {
 
 const machine = machineInfo();
 const row = (where: string, gapMs: number, delays: number[]) =>
-  `| ${where} | every ${gapMs} ms | ${delays.length} | ${ms(percentile(delays, 50))} | ${ms(percentile(delays, 99))} | ${ms(Math.max(...delays))} |`;
+  `| ${where} | every ${gapMs} ms | ${delays.length} | ${ms(quantile(delays, 0.5))} | ${ms(quantile(delays, 0.99))} | ${ms(Math.max(...delays))} |`;
 const rows = results.flatMap(({ gapMs, delays, inBrowser }) => [
   row("socket.io client", gapMs, delays),
   row("Chromium terminal", gapMs, inBrowser),

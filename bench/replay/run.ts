@@ -6,7 +6,9 @@ import { type Ack, type ReplayFrame, ReplayFrameSchema, ReplayTimelineSchema } f
 import * as Y from "yjs";
 import { BenchClient, createSession } from "../coldload/client";
 import { buildServer, type RunningServer, startServer } from "../coldload/server";
-import { seededRandom, sleep, summarize } from "../collab/stats";
+import { seededRandom } from "../collab/random";
+import { summarize } from "../lib/stats";
+import { sleep } from "../lib/wait";
 
 /**
  * Replay of a 2-hour session of three typists on our production server: three clients type

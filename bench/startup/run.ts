@@ -6,13 +6,14 @@
 // BENCH_DATABASE_URL, the build on that PostgreSQL server too; with BENCH_BEFORE (another
 // build's main.js), that build on an embedded database as well.
 // Writes results.json and the part of RESULTS.md below its marker.
-import { type ChildProcess, spawn } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { type TreeMemory, treeMemory } from "./memory";
+import { type TreeMemory, treeMemory } from "../lib/processes";
+import { startServer } from "../lib/server";
+import { median } from "../lib/stats";
+import { sleep } from "../lib/wait";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
 const RUNS = Number(process.env.BENCH_RUNS ?? 5);
 const PORT = 3690;
 // Long enough for the helper processes (code execution's spawner and its warm launchers).
@@ -35,46 +36,19 @@ interface Sample {
   settled: TreeMemory;
 }
 
-const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-async function stop(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null) return;
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  child.kill("SIGTERM");
-  await exited;
-}
-
 /** Launches the server, times it until /api/health answers, and reads its memory. */
 async function start(mode: string, env: Record<string, string>): Promise<Omit<Sample, "mode" | "database">> {
   const started = performance.now();
-  const child = spawn(process.execPath, MODES[mode] ?? [], {
-    cwd: ROOT,
-    env: { ...process.env, PORT: String(PORT), HOST: "127.0.0.1", LOG_LEVEL: "warn", ...env },
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const server = await startServer({ port: PORT, args: MODES[mode] ?? [], env, pollMs: 5 });
   try {
-    for (;;) {
-      if (child.exitCode !== null) throw new Error(`the server exited with ${child.exitCode}`);
-      const ok = await fetch(`http://127.0.0.1:${PORT}/api/health`).then(
-        (r) => r.ok,
-        () => false,
-      );
-      if (ok) break;
-      await sleep(5);
-    }
     const readyMs = performance.now() - started;
-    const ready = treeMemory(child.pid ?? 0);
+    const ready = treeMemory(server.pid);
     await sleep(SETTLE_MS);
-    return { readyMs, ready, settled: treeMemory(child.pid ?? 0) };
+    return { readyMs, ready, settled: treeMemory(server.pid) };
   } finally {
-    await stop(child);
+    await server.stop();
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return sorted[Math.floor(sorted.length / 2)] ?? Number.NaN;
-};
 
 const samples: Sample[] = [];
 for (let run = 0; run < RUNS; run++) {

@@ -5,8 +5,9 @@ import * as Y from "yjs";
 import { createSession, register } from "../collab/documents";
 import { attachCollab, joinSession, ourSocket } from "../collab/ourSocket";
 import type { ProjectFile } from "../collab/project";
-import { between, waitFor } from "../collab/stats";
+import { between } from "../collab/random";
 import { fillWorkspaces } from "../collab/workspaceClients";
+import { waitFor } from "../lib/wait";
 
 /** A git operation's answer and when it was sent and acknowledged (`performance.now()`). */
 export interface Timed {

@@ -1,4 +1,4 @@
-import { quantile } from "../collab/stats";
+import { mean, quantile } from "../lib/stats";
 import type { Span } from "./trace";
 
 /** Milliseconds of one request, by segment name, in the order the segments happened. */
@@ -54,7 +54,6 @@ export function summarizeSegments(requests: readonly Segments[]): SegmentRow[] {
   for (const segments of requests) for (const [name] of segments) if (!names.includes(name)) names.push(name);
   return names.map((name) => {
     const values = requests.map((s) => s.find(([n]) => n === name)?.[1] ?? 0);
-    const sorted = [...values].sort((a, b) => a - b);
-    return { name, p50: quantile(sorted, 0.5), mean: values.reduce((a, b) => a + b, 0) / values.length };
+    return { name, p50: quantile(values, 0.5), mean: mean(values) };
   });
 }

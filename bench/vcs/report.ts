@@ -1,5 +1,5 @@
 import type { machineInfo } from "../collab/report";
-import { quantile } from "../collab/stats";
+import { quantile } from "../lib/stats";
 import type { SegmentRow } from "./phases";
 
 /** Overhead target of issue 9 at p50, ms. */
@@ -48,32 +48,27 @@ export interface VcsResults {
 }
 
 const f = (ms: number) => (Number.isFinite(ms) ? ms.toFixed(1) : "–");
-const at = (samples: number[], q: number) =>
-  quantile(
-    [...samples].sort((a, b) => a - b),
-    q,
-  );
 
 function figureRow(label: string, ours: number[], bare: number[], inServer: number[]): string {
-  const overhead = at(ours, 0.5) - at(bare, 0.5);
+  const overhead = quantile(ours, 0.5) - quantile(bare, 0.5);
   // Iterations are interleaved: each one's difference is measured under the same conditions.
-  const paired = at(
+  const paired = quantile(
     ours.map((ms, i) => ms - (bare[i] ?? Number.NaN)),
     0.5,
   );
   const verdict = overhead <= TARGET_MS ? "**met**" : "**not met**";
   return [
     label,
-    f(at(ours, 0.5)),
-    f(at(ours, 0.95)),
-    f(at(bare, 0.5)),
-    f(at(bare, 0.95)),
+    f(quantile(ours, 0.5)),
+    f(quantile(ours, 0.95)),
+    f(quantile(bare, 0.5)),
+    f(quantile(bare, 0.95)),
     f(overhead),
     f(paired),
     `≤ ${TARGET_MS}`,
     verdict,
-    `${f(at(inServer, 0.5))} / ${f(at(inServer, 0.95))}`,
-    f(at(ours, 0.5) - at(inServer, 0.5)),
+    `${f(quantile(inServer, 0.5))} / ${f(quantile(inServer, 0.95))}`,
+    f(quantile(ours, 0.5) - quantile(inServer, 0.5)),
   ].join(" | ");
 }
 

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect } from "@playwright/test";
 
 /** One link's receive-side figures, as the page's test hook reads them from `getStats()`. */
 export interface LinkStats {

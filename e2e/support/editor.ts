@@ -1,6 +1,7 @@
 import type { APIRequestContext, BrowserContext, Page } from "@playwright/test";
+import { expect } from "@playwright/test";
 import type { LinkStats } from "./calls";
-import { expect, newUser } from "./fixtures";
+import { newUser } from "./users";
 
 /** The read-only hook the editor publishes on `window` (apps/web features/collab/testHook.ts). */
 interface EnsembleHook {

@@ -1,17 +1,7 @@
-import { randomBytes } from "node:crypto";
 import { type Browser, type BrowserContext, test as base, expect, type Page } from "@playwright/test";
+import { createHostedSession, EditorScreen, type Host, signInContext } from "./editor";
 
-export interface TestUser {
-  name: string;
-  email: string;
-  password: string;
-}
-
-/** A user no other test or earlier run has, so tests never collide on a shared server. */
-export function newUser(label = "user"): TestUser {
-  const name = `${label}_${Date.now().toString(36)}${randomBytes(3).toString("hex")}`;
-  return { name, email: `${name}@example.test`, password: `pw-${randomBytes(4).toString("hex")}` };
-}
+export { newUser, type TestUser } from "./users";
 
 const LOOPBACK = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost)(:\d+)?\//;
 
@@ -62,8 +52,33 @@ function expectClean(guard: Awaited<ReturnType<typeof guardContext>>) {
 
 type Guard = Awaited<ReturnType<typeof guardContext>>;
 
-/** `test` whose default page is guarded, plus `newPage()` for further users in their own contexts. */
-export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page> }>({
+/** A signed-in host and a guest in the host's new session, each in their own context, both editors live. */
+export interface TwoEditors<T = undefined> {
+  /** The host's account and session. */
+  account: Host;
+  /** The host's editor, on the test's default page. */
+  host: EditorScreen;
+  /** An anonymous guest's editor, in a guarded context of its own. */
+  guest: EditorScreen;
+  /** What `prepare` returned. */
+  prepared: T;
+}
+
+/**
+ * Opens the pair: `label` names the host's account; `prepare` runs once the session exists
+ * and the host's context is signed in, before either page opens it (a repository to create,
+ * storage to seed); `together` opens both at once instead of host first.
+ */
+export type OpenTwoEditors = <T = undefined>(
+  label?: string,
+  options?: { prepare?: (account: Host) => Promise<T>; together?: boolean },
+) => Promise<TwoEditors<T>>;
+
+/**
+ * `test` whose default page is guarded, plus `newPage()` for further users in their own
+ * contexts and `twoEditors()` for the usual host and guest in one session.
+ */
+export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page>; twoEditors: OpenTwoEditors }>({
   guard: async ({ context }, use) => {
     const guard = await guardContext(context);
     await use(guard);
@@ -84,6 +99,25 @@ export const test = base.extend<{ guard: Guard; newPage: () => Promise<Page> }>(
       await context.close();
       expectClean(guard);
     }
+  },
+  twoEditors: async ({ page, newPage, request }, use) => {
+    const open: OpenTwoEditors = async <T>(
+      label = "host",
+      { prepare, together = false }: { prepare?: (account: Host) => Promise<T>; together?: boolean } = {},
+    ) => {
+      const account = await createHostedSession(request, label);
+      await signInContext(page.context(), account);
+      const prepared = (await prepare?.(account)) as T;
+      const host = new EditorScreen(page);
+      const guest = new EditorScreen(await newPage());
+      if (together) await Promise.all([host.open(account.sessionId), guest.open(account.sessionId)]);
+      else {
+        await host.open(account.sessionId);
+        await guest.open(account.sessionId);
+      }
+      return { account, host, guest, prepared };
+    };
+    await use(open);
   },
 });
 

@@ -1,6 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { expect } from "@playwright/test";
-import type { TestUser } from "./fixtures";
+import type { TestUser } from "./users";
 
 /** Registers through the API, for tests whose subject is not sign-up itself. */
 export async function registerViaApi(request: APIRequestContext, user: TestUser) {

@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import { expect } from "./fixtures";
+import { expect } from "@playwright/test";
 
 /** The editor's replay panel and its top-bar toggle, as a user reaches them. */
 export class Replay {

@@ -1,6 +1,7 @@
-import type { APIRequestContext, Page } from "@playwright/test";
-import { createHostedSession, EditorScreen, signInContext } from "./editor";
-import { expect } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { expect } from "@playwright/test";
+import type { EditorScreen } from "./editor";
+import type { OpenTwoEditors } from "./fixtures";
 
 export const TERMINAL_EMPTY = "Terminal ready. Run code to see output.";
 
@@ -52,18 +53,8 @@ export class Terminal {
  * A signed-in host (Ann) and a guest (Ben) on the host's new session's editor, both live,
  * with their terminals.
  */
-export async function twoAtTerminals(
-  page: Page,
-  newPage: () => Promise<Page>,
-  request: APIRequestContext,
-  label: string,
-) {
-  const host = await createHostedSession(request, label);
-  await signInContext(page.context(), host);
-  const ann = new EditorScreen(page);
-  const ben = new EditorScreen(await newPage());
-  await ann.open(host.sessionId);
-  await ben.open(host.sessionId);
+export async function twoAtTerminals(twoEditors: OpenTwoEditors, label: string) {
+  const { account: host, host: ann, guest: ben } = await twoEditors(label);
   return { host, ann, ben, annTerm: new Terminal(ann.page), benTerm: new Terminal(ben.page) };
 }
 
@@ -71,18 +62,13 @@ export async function twoAtTerminals(
  * A signed-in host and a guest in the host's new session, both editors live, and the host's
  * terminal after committing the starting point.
  */
-export async function hostAndGuest(
-  page: Page,
-  newPage: () => Promise<Page>,
-  request: APIRequestContext,
-  label: string,
-) {
+export async function hostAndGuest(twoEditors: OpenTwoEditors, label: string) {
   const {
     host: account,
     ann: host,
     ben: guest,
     annTerm: hostTerminal,
-  } = await twoAtTerminals(page, newPage, request, label);
+  } = await twoAtTerminals(twoEditors, label);
   await hostTerminal.commitAll();
   return { account, host, guest, hostTerminal };
 }

@@ -1,23 +1,6 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoA11yViolations } from "../support/a11y";
 import { expect, newUser, test } from "../support/fixtures";
 import { registerViaApi, signIn } from "../support/flows";
-
-async function seriousViolations(page: Page) {
-  // A dialog fading in has low contrast for 0.2 s: measure what people see once it settles.
-  await page.evaluate(() =>
-    Promise.all(
-      document
-        .getAnimations()
-        .filter((a) => a.effect?.getComputedTiming().iterations !== Number.POSITIVE_INFINITY)
-        .map((a) => a.finished.catch(() => undefined)),
-    ),
-  );
-  const results = await new AxeBuilder({ page }).analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 const PUBLIC_PAGES = [
   "/",
@@ -34,7 +17,7 @@ for (const path of PUBLIC_PAGES) {
   test(`no serious accessibility violation on ${path}`, async ({ page }) => {
     await page.goto(path);
     await expect(page.getByRole("main")).toBeVisible();
-    expect(await seriousViolations(page)).toEqual([]);
+    await expectNoA11yViolations(page);
   });
 }
 
@@ -44,17 +27,17 @@ test("no serious accessibility violation in the dialogs and signed-in pages", as
   await signIn(page, user.email, user.password, user.name);
   await page.getByRole("button", { name: "Start Building" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoA11yViolations(page);
   await page.keyboard.press("Escape");
   await page.getByRole("button", { name: "Collaborate" }).click();
   await expect(page.getByRole("dialog")).toBeVisible();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoA11yViolations(page);
   await page.keyboard.press("Escape");
   await page.getByTestId("user-menu").click();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoA11yViolations(page);
   await page.goto("/account");
   await page.getByRole("button", { name: "Edit Info" }).click();
-  expect(await seriousViolations(page)).toEqual([]);
+  await expectNoA11yViolations(page);
 });
 
 test("dialogs keep focus inside and give it back on Escape", async ({ page }) => {

@@ -76,12 +76,8 @@ test.describe("calls", () => {
     await host.receivesFromAll({ peerId: (await guest.peerId()) ?? "" });
   });
 
-  test("two people joining at the same instant both connect", async ({ page, newPage, request }) => {
-    const account = await createHostedSession(request, "glare");
-    await signInContext(page.context(), account);
-    const a = new EditorScreen(page);
-    const b = new EditorScreen(await newPage());
-    await Promise.all([a.open(account.sessionId), b.open(account.sessionId)]);
+  test("two people joining at the same instant both connect", async ({ twoEditors }) => {
+    const { host: a, guest: b } = await twoEditors("glare", { together: true });
     const [ca, cb] = [new CallScreen(a.page), new CallScreen(b.page)];
     await Promise.all([ca.openPanel(), cb.openPanel()]);
     await Promise.all([

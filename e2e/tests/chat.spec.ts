@@ -1,20 +1,13 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoA11yViolations } from "../support/a11y";
 import { Chat } from "../support/chat";
 import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 
 test.describe("session chat", () => {
   test("a message reaches the other user with an unread count, shows HTML as text, and survives a reload", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "chatter");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
+    const { account: host, host: ann, guest: ben } = await twoEditors("chatter");
     const annChat = new Chat(ann.page);
     const benChat = new Chat(ben.page);
     await expect(benChat.unread).toHaveCount(0);
@@ -66,8 +59,7 @@ test.describe("session chat", () => {
     await annChat.open();
     await expect(annChat.texts()).toHaveText(["Hello Ben", "Are you there?", `${markup}\nsecond line`]);
 
-    const axe = await new AxeBuilder({ page: ann.page }).include("[data-testid=chat-panel]").analyze();
-    expect(axe.violations).toEqual([]);
+    await expectNoA11yViolations(ann.page, { include: ["[data-testid=chat-panel]"], impact: "any" });
   });
 
   test("a flood is refused with the server's reason, and the text stays to send again", async ({
@@ -126,16 +118,9 @@ test.describe("session chat", () => {
   });
 
   test("while scrolled up, new messages count as unread until the list is back at the bottom", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "scroller");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
+    const { host: ann, guest: ben } = await twoEditors("scroller");
     const annChat = new Chat(ann.page);
     const benChat = new Chat(ben.page);
     await annChat.open();
@@ -162,7 +147,6 @@ test.describe("session chat", () => {
     await benChat.log.evaluate((el) => el.scrollTo({ top: el.scrollHeight }));
     await expect(benChat.unread).toHaveCount(0);
 
-    const axe = await new AxeBuilder({ page: ben.page }).include("[data-testid=chat-panel]").analyze();
-    expect(axe.violations).toEqual([]);
+    await expectNoA11yViolations(ben.page, { include: ["[data-testid=chat-panel]"], impact: "any" });
   });
 });

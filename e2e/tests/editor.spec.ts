@@ -1,12 +1,11 @@
-import AxeBuilder from "@axe-core/playwright";
 import type { WebSocketRoute } from "@playwright/test";
+import { expectNoA11yViolations } from "../support/a11y";
 import {
   createHostedSession,
   EditorScreen,
   expectConverged,
   isSubsequence,
   openThree,
-  signInContext,
 } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 
@@ -36,16 +35,9 @@ test.describe("live editor", () => {
   });
 
   test("a remote typist shows a name label that vanishes 3 s after their last edit", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "alice");
-    await signInContext(page.context(), host);
-    const alice = new EditorScreen(page);
-    const guest = new EditorScreen(await newPage());
-    await alice.open(host.sessionId);
-    await guest.open(host.sessionId);
+    const { account: host, host: alice, guest } = await twoEditors("alice");
 
     await expect(guest.page.getByTestId("participants")).toContainText(host.name);
     await expect(guest.page.getByTestId("participants")).toContainText("Anonymous");
@@ -179,21 +171,13 @@ test.describe("live editor", () => {
 
   test("the host ends the session: confirmation modal, participants told, everyone back home", async ({
     page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request);
-    await signInContext(page.context(), host);
-    const hostScreen = new EditorScreen(page);
-    const guest = new EditorScreen(await newPage());
-    await hostScreen.open(host.sessionId);
-    await guest.open(host.sessionId);
+    const { guest } = await twoEditors();
     // Everyone may end the session for themselves (issue 10); only the host's ends it for all.
     await expect(guest.page.getByRole("button", { name: "End Session" })).toHaveCount(1);
 
-    const axe = await new AxeBuilder({ page }).exclude(".monaco-editor").analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`)).toEqual([]);
+    await expectNoA11yViolations(page, { exclude: [".monaco-editor"] });
 
     await page.getByRole("button", { name: "Copy session ID" }).click();
     await expect(page.getByText("Copied")).toBeVisible();

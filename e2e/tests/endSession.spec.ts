@@ -5,11 +5,10 @@ import { hostAndGuest, setCode } from "../support/terminal";
 test.describe("ending the session for oneself", () => {
   test("a guest ends it with a pull request: refused while nothing changed, then made, then home; the host stays and has the PR", async ({
     page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
     // The starting point is on main, so proposing it unchanged is refused.
-    const { account, host, guest } = await hostAndGuest(page, newPage, request, "endhost");
+    const { account, host, guest } = await hostAndGuest(twoEditors, "endhost");
 
     const dialog = guest.page.getByRole("dialog", { name: "SESSION ENDING" });
     const create = dialog.getByRole("button", { name: "Create Pull Request" });
@@ -54,9 +53,9 @@ test.describe("ending the session for everyone", () => {
   test("the host ends it: a guest keeps their work as a PR, a late visitor finds it read-only, the host reopens it", async ({
     page,
     newPage,
-    request,
+    twoEditors,
   }) => {
-    const { account, host, guest } = await hostAndGuest(page, newPage, request, "archivehost");
+    const { account, host, guest } = await hostAndGuest(twoEditors, "archivehost");
     const finalCode = 'console.log("the last word");\n';
     await setCode(guest, finalCode, [host]);
 

@@ -45,17 +45,20 @@ async function createRepository(request: APIRequestContext, name: string) {
 test.describe("version control with GitHub", () => {
   test("the host connects, commits and pushes, a guest sees the host-only notice, and a pull reaches both editors", async ({
     page,
-    newPage,
+    twoEditors,
     request,
   }) => {
-    const account = await createHostedSession(request, "githost");
-    const repo = `e2e-${account.sessionId.slice(0, 8).replace(/[^A-Za-z0-9]/g, "x")}`;
-    await createRepository(request, repo);
-    await signInContext(page.context(), account);
-    const host = new EditorScreen(page);
-    const guest = new EditorScreen(await newPage());
-    await host.open(account.sessionId);
-    await guest.open(account.sessionId);
+    const {
+      host,
+      guest,
+      prepared: repo,
+    } = await twoEditors("githost", {
+      prepare: async ({ sessionId }) => {
+        const repo = `e2e-${sessionId.slice(0, 8).replace(/[^A-Za-z0-9]/g, "x")}`;
+        await createRepository(request, repo);
+        return repo;
+      },
+    });
 
     // The guest is told git is the host's; the host sees GitHub Login and the note.
     const guestPanel = guest.page.getByRole("region", { name: "Git" });

@@ -1,14 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoA11yViolations } from "../support/a11y";
 import { expect, test } from "../support/fixtures";
 import { setCode, twoAtTerminals } from "../support/terminal";
 
 test.describe("live runs", () => {
   test("two users watch a count as it happens, answer input() prompts (the starter, then the other once allowed), and Stop a busy loop for both", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(page, newPage, request, "live");
+    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "live");
     const both = [annTerm, benTerm];
 
     // A count, one line every 400 ms: both see the first lines while it still runs.
@@ -40,9 +38,7 @@ test.describe("live runs", () => {
     await expect(annTerm.input).toHaveAttribute("data-mode", "command");
     // The starter's controls while the program waits (Stop, Let everyone type, the program prompt) pass axe.
     await expect(ben.page.getByLabel("Let everyone type")).not.toBeChecked();
-    const axe = await new AxeBuilder({ page: ben.page }).exclude(".monaco-editor").analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+    await expectNoA11yViolations(ben.page, { exclude: [".monaco-editor"] });
     await benTerm.input.fill("Ada");
     await benTerm.input.press("Enter");
     for (const term of both) {

@@ -1,4 +1,3 @@
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { E2E, GITHUB_URL } from "../support/env";
 import { expect, test } from "../support/fixtures";
 import { setCode, Terminal } from "../support/terminal";
@@ -6,31 +5,34 @@ import { setCode, Terminal } from "../support/terminal";
 test.describe("pull requests", () => {
   test("a guest proposes from the terminal, the host reads the diff, asks for changes, then approves and it opens on GitHub", async ({
     page,
-    newPage,
+    twoEditors,
     request,
   }) => {
-    const account = await createHostedSession(request, "prhost");
-    const repo = `e2e-pr-${account.sessionId.slice(0, 8).replace(/[^A-Za-z0-9]/g, "x")}`;
-    const created = await request.post(`${GITHUB_URL}/user/repos`, {
-      data: { name: repo, private: false },
-      headers: { authorization: `token ${E2E.githubToken}` },
-    });
-    expect(created.status()).toBe(201);
-    await signInContext(page.context(), account);
-    // The host's browser already holds its GitHub connection (the Git panel stores it so).
-    await page.context().addInitScript(
-      ([token, owner, name]) => {
-        if (!location.protocol.startsWith("http")) return;
-        localStorage.setItem("githubToken", token);
-        localStorage.setItem("gitRepoOwner", owner);
-        localStorage.setItem("gitRepoName", name);
+    const {
+      host,
+      guest,
+      prepared: repo,
+    } = await twoEditors("prhost", {
+      prepare: async ({ sessionId }) => {
+        const repo = `e2e-pr-${sessionId.slice(0, 8).replace(/[^A-Za-z0-9]/g, "x")}`;
+        const created = await request.post(`${GITHUB_URL}/user/repos`, {
+          data: { name: repo, private: false },
+          headers: { authorization: `token ${E2E.githubToken}` },
+        });
+        expect(created.status()).toBe(201);
+        // The host's browser already holds its GitHub connection (the Git panel stores it so).
+        await page.context().addInitScript(
+          ([token, owner, name]) => {
+            if (!location.protocol.startsWith("http")) return;
+            localStorage.setItem("githubToken", token);
+            localStorage.setItem("gitRepoOwner", owner);
+            localStorage.setItem("gitRepoName", name);
+          },
+          [E2E.githubToken, E2E.githubLogin, repo] as const,
+        );
+        return repo;
       },
-      [E2E.githubToken, E2E.githubLogin, repo] as const,
-    );
-    const host = new EditorScreen(page);
-    const guest = new EditorScreen(await newPage());
-    await host.open(account.sessionId);
-    await guest.open(account.sessionId);
+    });
     const badge = page.getByTestId("pr-pending-badge");
     await expect(badge).toHaveText("0");
 

@@ -1,20 +1,12 @@
-import AxeBuilder from "@axe-core/playwright";
-import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
+import { expectNoA11yViolations } from "../support/a11y";
 import { expect, test } from "../support/fixtures";
 import { Replay } from "../support/replay";
 
 test.describe("session replay", () => {
   test("scrubbed to the middle it shows that moment's text exactly, plays to the end, and the host restores it for everyone", async ({
-    page,
-    newPage,
-    request,
+    twoEditors,
   }) => {
-    const host = await createHostedSession(request, "replayer");
-    await signInContext(page.context(), host);
-    const ann = new EditorScreen(page);
-    const ben = new EditorScreen(await newPage());
-    await ann.open(host.sessionId);
-    await ben.open(host.sessionId);
+    const { account: host, host: ann, guest: ben } = await twoEditors("replayer");
     const annReplay = new Replay(ann.page);
     const benReplay = new Replay(ben.page);
 
@@ -35,8 +27,7 @@ test.describe("session replay", () => {
     await expect(annReplay.panel.getByRole("complementary")).toContainText(host.name);
     await expect(annReplay.panel.getByRole("complementary")).toContainText("Anonymous");
     await expect(annReplay.code.locator(".replay-typed")).toHaveCount(2);
-    const axe = await new AxeBuilder({ page: ann.page }).include("[data-testid=replay-panel]").analyze();
-    expect(axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical")).toEqual([]);
+    await expectNoA11yViolations(ann.page, { include: ["[data-testid=replay-panel]"] });
     await annReplay.close();
 
     // Later typing moves the end on; scrubbed back to the recorded moment, the text is that moment's.

@@ -1,18 +1,7 @@
-import AxeBuilder from "@axe-core/playwright";
-import type { Page } from "@playwright/test";
+import { expectNoA11yViolations } from "../support/a11y";
 import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { setCode } from "../support/terminal";
-
-/** Serious or critical axe violations inside the given parts of the page (Monaco's own are not ours). */
-async function seriousViolations(page: Page, selectors: string[]) {
-  let builder = new AxeBuilder({ page });
-  for (const selector of selectors) builder = builder.include(selector);
-  const results = await builder.analyze();
-  return results.violations
-    .filter((v) => v.impact === "serious" || v.impact === "critical")
-    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(" ")).join(", ")}`);
-}
 
 test.describe("roles", () => {
   test("a viewer by the view link cannot type; the host promotes them and they type", async ({
@@ -55,10 +44,10 @@ test.describe("roles", () => {
     const participants = page.getByTestId("participants");
     await expect(participants.locator(".participant", { hasText: "Anonymous" })).toContainText("Viewer");
     await participants.getByRole("button", { name: "Manage Anonymous" }).click();
-    expect(
-      await seriousViolations(page, ['[data-testid="session-access"]', '[data-testid="participants"]']),
-    ).toEqual([]);
-    expect(await seriousViolations(viewer.page, ['[data-testid="view-only"]'])).toEqual([]);
+    await expectNoA11yViolations(page, {
+      include: ['[data-testid="session-access"]', '[data-testid="participants"]'],
+    });
+    await expectNoA11yViolations(viewer.page, { include: ['[data-testid="view-only"]'] });
     await participants.getByRole("combobox", { name: "Role of Anonymous" }).selectOption("editor");
     await expect(marker).toHaveCount(0);
     await expect(viewer.page.getByText("The host let you edit.")).toBeVisible();
@@ -92,8 +81,8 @@ test.describe("roles", () => {
     expect(await newcomer.text()).toBe("");
 
     await expect(access.getByTestId("lobby-count")).toHaveText("1 waiting");
-    expect(await seriousViolations(newcomer.page, ["main"])).toEqual([]);
-    expect(await seriousViolations(page, ['[data-testid="session-access"]'])).toEqual([]);
+    await expectNoA11yViolations(newcomer.page, { include: ["main"] });
+    await expectNoA11yViolations(page, { include: ['[data-testid="session-access"]'] });
     await access.getByRole("button", { name: "Admit Anonymous" }).click();
     await expect(lobby).toHaveCount(0);
     await newcomer.waitUntilLive();

@@ -1,15 +1,14 @@
-import AxeBuilder from "@axe-core/playwright";
+import { expectNoA11yViolations } from "../support/a11y";
 import { createHostedSession, EditorScreen } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { setCode, TERMINAL_EMPTY, Terminal, twoAtTerminals } from "../support/terminal";
 
 test.describe("shared terminal", () => {
   test("two users run code and see the same terminal; commands, clear and a late joiner's history", async ({
-    page,
     newPage,
-    request,
+    twoEditors,
   }) => {
-    const { host, ann, ben, annTerm, benTerm } = await twoAtTerminals(page, newPage, request, "runner");
+    const { host, ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "runner");
     const both = [annTerm, benTerm];
     for (const term of both) {
       await expect(term.log).toHaveText(TERMINAL_EMPTY);
@@ -126,9 +125,7 @@ test.describe("shared terminal", () => {
     await expect(term.resizeHandle).toHaveAttribute("aria-valuenow", "100");
     expect(await height()).toBe(100);
 
-    const axe = await new AxeBuilder({ page }).exclude(".monaco-editor").analyze();
-    const serious = axe.violations.filter((v) => v.impact === "serious" || v.impact === "critical");
-    expect(serious, JSON.stringify(serious, null, 2)).toEqual([]);
+    await expectNoA11yViolations(page, { exclude: [".monaco-editor"] });
 
     // With reduced motion, output shows whole at once: no line is ever typed out.
     await page.emulateMedia({ reducedMotion: "reduce" });

@@ -11,10 +11,15 @@ import {
 } from "@ensemble/collab";
 import {
   type Ack,
+  CLIENT_EVENTS,
+  type ClientAckData,
+  type ClientEventName,
+  type ClientPayloadInput,
   type GithubTarget,
   type Joined,
   LANGUAGE_MAIN_FILES,
   PROTOCOL_VERSION,
+  SERVER_EVENTS,
   SESSION_ROUTE_PARAM,
   type TerminalEntry,
 } from "@ensemble/protocol";
@@ -22,7 +27,20 @@ import type { Socket } from "socket.io-client";
 import WebSocket from "ws";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
+import type { z } from "zod";
 import { buildSession, socketClient, type TestServer } from "./harness";
+
+/** The client events the server acknowledges, from the catalogue. */
+export type AckedEvent = {
+  [E in ClientEventName]: (typeof CLIENT_EVENTS)[E] extends { ack: z.ZodType } ? E : never;
+}[ClientEventName];
+
+/** The client events the server does not acknowledge (notifications and Yjs). */
+export type UnackedEvent = Exclude<ClientEventName, AckedEvent>;
+
+/** An event the server sends, and its payload as the catalogue parses it. */
+export type ServerEventName = keyof typeof SERVER_EVENTS;
+export type ServerPayload<E extends ServerEventName> = z.output<(typeof SERVER_EVENTS)[E]>;
 
 /** A Node stand-in for the browser editor: a socket, a Y.Doc and our CollabClient. */
 export interface TestEditor {
@@ -40,33 +58,29 @@ export interface TestEditor {
   file(path?: string): Y.Text;
   /** The text of the file at `path`, or "" while there is no such file. */
   text(path?: string): string;
-  /** Sends an acknowledged event and resolves with its ack (a timeout is an error ack). */
-  request<T>(
-    event:
-      | "createFile"
-      | "renamePath"
-      | "deletePath"
-      | "gitOperation"
-      | "createPR"
-      | "reviewPR"
-      | "getPRDiff"
-      | "sessionEnding"
-      | "reopenSession"
-      | "languageUpdate"
-      | "runCode"
-      | "terminalCommand"
-      | "setRole"
-      | "transferHost"
-      | "removeParticipant"
-      | "setLock"
-      | "lobbyDecision"
-      | "getShareLinks"
-      | "getReplayTimeline"
-      | "seekReplay"
-      | "restoreVersion",
-    payload: unknown,
+  /**
+   * Sends an acknowledged event of the catalogue and resolves with its ack, its data checked
+   * against the catalogue's ack schema (a timeout is an error ack; data that does not match
+   * throws). To forge a payload the catalogue refuses, use `emitAck` on the socket.
+   */
+  request<E extends AckedEvent>(
+    event: E,
+    payload: ClientPayloadInput<E>,
     timeoutMs?: number,
-  ): Promise<Ack<T>>;
+  ): Promise<Ack<ClientAckData<E>>>;
+  /** Sends an event of the catalogue the server does not acknowledge. */
+  send<E extends UnackedEvent>(event: E, payload: ClientPayloadInput<E>): void;
+  /** Every `event` received so far, checked against the catalogue's schema (throws on one that does not match). */
+  events<E extends ServerEventName>(event: E): ServerPayload<E>[];
+  /**
+   * Resolves with the first `event` received (since the editor opened) that `match` accepts,
+   * checked like `events`; rejects after `timeoutMs` (10 s).
+   */
+  waitFor<E extends ServerEventName>(
+    event: E,
+    match?: (payload: ServerPayload<E>) => boolean,
+    timeoutMs?: number,
+  ): Promise<ServerPayload<E>>;
   /** Leaves the session (waiting for the ack, so no sent update is dropped), then disconnects. */
   close(): Promise<void>;
 }
@@ -169,7 +183,21 @@ export async function openEditor(
       const id = fileIdAt(doc, path);
       return id ? doc.getText(id).toString() : "";
     },
-    request: (event, payload, timeoutMs) => emitAck(socket, event, payload, timeoutMs),
+    request: async <E extends AckedEvent>(event: E, payload: ClientPayloadInput<E>, timeoutMs?: number) => {
+      const ack = await emitAck<unknown>(socket, event, payload, timeoutMs);
+      if (!ack.ok) return ack;
+      const schema: z.ZodType = CLIENT_EVENTS[event].ack;
+      return { ok: true, data: checked<ClientAckData<E>>(schema, ack.data, event) };
+    },
+    send: (event, payload) => socket.emit(event, payload),
+    events: (event) => parseEvents(received, event),
+    waitFor: async (event, match = () => true, timeoutMs = 10_000) => {
+      const first = () => parseEvents(received, event).find(match);
+      await waitFor(() => first() !== undefined, timeoutMs, event);
+      const found = first();
+      if (found === undefined) throw new Error(`${event} went missing`);
+      return found;
+    },
     close: async () => {
       // The lane first: the server has then applied all it carried before we leave.
       await lane?.close();
@@ -182,6 +210,26 @@ export async function openEditor(
     },
   };
   return editor;
+}
+
+/** The payloads of `event` in `received`, each checked against the catalogue's schema. */
+function parseEvents<E extends ServerEventName>(
+  received: Map<string, unknown[]>,
+  event: E,
+): ServerPayload<E>[] {
+  const schema: z.ZodType = SERVER_EVENTS[event];
+  return (received.get(event) ?? []).map((payload) => checked<ServerPayload<E>>(schema, payload, event));
+}
+
+/**
+ * `value` once `schema` accepts it, as the server sent it: a test's `toEqual` still sees any
+ * field the catalogue would strip. `schema` is the catalogue's entry for the event, whose type
+ * TypeScript cannot follow through the index, hence `T`.
+ */
+function checked<T>(schema: z.ZodType, value: unknown, event: string): T {
+  const parsed = schema.safeParse(value);
+  if (!parsed.success) throw new Error(`${event} does not match the catalogue: ${parsed.error.message}`);
+  return value as T;
 }
 
 /**
@@ -250,12 +298,9 @@ export async function typeLine(
   line: string,
   github?: GithubTarget,
 ): Promise<Pick<TerminalEntry, "type" | "content">[]> {
-  const updates = () =>
-    (editor.received.get("terminalUpdate") ?? []) as { entries?: TerminalEntry[]; entry?: TerminalEntry }[];
+  const updates = () => editor.events("terminalUpdate");
   const before = updates().length;
-  await new Promise((resolve) =>
-    editor.socket.timeout(60_000).emit("terminalCommand", { sessionId, command: line, github }, resolve),
-  );
+  await editor.request("terminalCommand", { sessionId, command: line, github }, 60_000);
   await waitFor(() => updates().length > before, 10_000, `the answer to ${line}`);
   const update = updates()[before];
   const entries = update?.entries ?? (update?.entry ? [update.entry] : []);

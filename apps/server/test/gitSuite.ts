@@ -17,7 +17,7 @@ export function gitOp(
   sessionId: string,
   operation: GitOperation,
 ): Promise<Ack<GitOutcome>> {
-  return editor.request<GitOutcome>("gitOperation", { sessionId, operation }, 60_000);
+  return editor.request("gitOperation", { sessionId, operation }, 60_000);
 }
 
 export async function ok(

@@ -3,7 +3,7 @@ import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { type CreatePrAck, GitOutcomeSchema, type ReviewAck } from "@ensemble/protocol";
+import { GitOutcomeSchema } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { buildSession, startTestServer, type TestServer } from "../../test/harness";
@@ -86,10 +86,10 @@ describe("two nodes sharing one DATA_DIR run git on one session's repository at 
       () =>
         a.app.collab.workspace.files(sessionId)?.some((f) => f.content.startsWith("// reviewed")) ?? false,
     );
-    const created = await onA.request<CreatePrAck>("createPR", { sessionId, title: "Across nodes" });
+    const created = await onA.request("createPR", { sessionId, title: "Across nodes" });
     if (!created.ok) throw new Error(`createPR: ${created.error.message}`);
     const [approved] = await Promise.all([
-      onB.request<ReviewAck>("reviewPR", { sessionId, prId: created.data.pr.id, action: "approve" }),
+      onB.request("reviewPR", { sessionId, prId: created.data.pr.id, action: "approve" }),
       commitOwn(a, onA, "a", ROUNDS),
     ]);
     expect(approved).toMatchObject({ ok: true });

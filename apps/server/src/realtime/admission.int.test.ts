@@ -51,7 +51,7 @@ describe("the admission gate in front of every socket event", () => {
     const onServer = server.app.io.sockets.sockets.get(guest.socket.id ?? "");
     expect(onServer?.rooms.has(sessionRoom(sessionId))).toBe(true);
     expect(onServer?.data.session?.id).toBe(sessionId);
-    host.socket.emit("getParticipants", sessionId);
+    host.send("getParticipants", sessionId);
     await waitFor(() => host.received.has("participantsList"));
     expect(host.received.get("participantsList")?.[0]).toHaveLength(2);
     expect(host.received.has("participantLeft")).toBe(false);
@@ -62,9 +62,7 @@ describe("the admission gate in front of every socket event", () => {
   it("refuses a flood of terminal commands after a small burst, and the others are unaffected", async () => {
     const { sessionId, host, guest } = await joinedPair();
     const acks = await Promise.all(
-      Array.from({ length: 150 }, () =>
-        emitAck(guest.socket, "terminalCommand", { sessionId, command: "help" }),
-      ),
+      Array.from({ length: 150 }, () => guest.request("terminalCommand", { sessionId, command: "help" })),
     );
     const accepted = acks.filter((a) => a.ok).length;
     const limited = acks.filter((a) => !a.ok && a.error.code === "rate_limited").length;
@@ -77,7 +75,7 @@ describe("the admission gate in front of every socket event", () => {
       [sessionId],
     );
     expect(stored[0]?.n).toBe(accepted);
-    expect(await emitAck(host.socket, "terminalCommand", { sessionId, command: "help" })).toMatchObject({
+    expect(await host.request("terminalCommand", { sessionId, command: "help" })).toMatchObject({
       ok: true,
     });
   });
@@ -85,7 +83,7 @@ describe("the admission gate in front of every socket event", () => {
   it("refuses text holding NUL in any event, as PostgreSQL could not store it, and stores nothing", async () => {
     const { sessionId, guest } = await joinedPair();
     const pr = { sessionId, title: "a\u0000b", description: "fine" };
-    expect(await emitAck(guest.socket, "createPR", pr)).toMatchObject({
+    expect(await guest.request("createPR", pr)).toMatchObject({
       ok: false,
       error: { code: "invalid_payload", message: expect.stringMatching(/^title may not contain the NUL/) },
     });
@@ -98,7 +96,7 @@ describe("the admission gate in front of every socket event", () => {
 
   it("meters every other event per connection too, answering each refusal", async () => {
     const { sessionId, guest } = await joinedPair();
-    for (let i = 0; i < 120; i++) guest.socket.emit("getParticipants", sessionId);
+    for (let i = 0; i < 120; i++) guest.send("getParticipants", sessionId);
     const answered = () => (guest.received.get("participantsList") ?? []).length + refusals(guest).length;
     await waitFor(() => answered() === 120, 5000, "an answer to each");
     const lists = (guest.received.get("participantsList") ?? []).length;

@@ -57,7 +57,7 @@ describe("a guest's identity", () => {
       guest.socket.emit("terminalCommand", { sessionId, command: "help" }, resolve),
     );
     await waitFor(() => host.awareness.getStates().size === 2 && host.received.has("terminalUpdate"));
-    host.socket.emit("getParticipants", sessionId);
+    host.send("getParticipants", sessionId);
     await waitFor(() => host.received.has("participantsList"));
     const seen = stringsIn([[...host.received.entries()], [...host.awareness.getStates().values()]]);
     expect(seen.has(victim)).toBe(true);

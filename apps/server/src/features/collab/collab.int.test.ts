@@ -140,7 +140,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
       id: other.user.id,
       name: other.user.name,
     });
-    h.socket.emit("getParticipants", sessionId);
+    h.send("getParticipants", sessionId);
     await waitFor(() => h.received.has("participantsList"));
     expect(h.received.get("participantsList")?.[0]).toHaveLength(2);
     await p.close();

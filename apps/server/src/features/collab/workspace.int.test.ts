@@ -2,7 +2,7 @@ import { listWorkspace } from "@ensemble/collab";
 import { STARTER_CODE, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { editorPool, waitFor } from "../../../test/collabClient";
+import { editorPool, emitAck, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { createDocRepo } from "./repo";
 
@@ -75,7 +75,7 @@ describe.each(DATABASES)("workspace operations on %s", (kind) => {
       a.request("createFile", { sessionId, path: "bad\u0000name", kind: "file" }),
       a.request("createFile", { sessionId, path: "SRC/MAIN.JS", kind: "file" }),
       a.request("renamePath", { sessionId, from: "src/missing.js", to: "x.js" }),
-      a.request("createFile", { sessionId, path: 42, kind: "file" }),
+      emitAck(a.socket, "createFile", { sessionId, path: 42, kind: "file" }),
     ]);
     expect(refusals.map((r) => (r.ok ? "ok" : r.error.message))).toEqual([
       WORKSPACE_MESSAGES.dotDot,

@@ -1,10 +1,10 @@
-import { type CreatePrAck, GIT_MESSAGES, PR_MESSAGES, type PrSync, type ReviewAck } from "@ensemble/protocol";
+import { GIT_MESSAGES, PR_MESSAGES } from "@ensemble/protocol";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type TestEditor, waitFor } from "../../../test/collabClient";
 import { type FakeGithub, gitSuite } from "../../../test/gitSuite";
 import { DATABASES, type TestServer } from "../../../test/harness";
 
-const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
+const syncs = (editor: TestEditor) => editor.events("prSync");
 
 describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
   const { editors, current } = gitSuite(kind);
@@ -23,8 +23,8 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
   async function pendingPr(title: string, { isMainEmpty = false } = {}) {
     const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "publish");
     const operations = [
-      { op: "add", paths: [] },
-      { op: "commit", message: "start" },
+      { op: "add" as const, paths: [] },
+      { op: "commit" as const, message: "start" },
     ];
     for (const operation of isMainEmpty ? [] : operations) {
       const ack = await host.request("gitOperation", { sessionId, operation });
@@ -39,7 +39,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     await waitFor(
       () => server.app.collab.workspace.files(sessionId)?.some((f) => f.path === "src/util.js") ?? false,
     );
-    const created = await guest.request<CreatePrAck>("createPR", {
+    const created = await guest.request("createPR", {
       sessionId,
       title,
       description: "Adds util.",
@@ -52,7 +52,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
   it("opens the pull request on GitHub when approving, with the PR's branch, base and files", async () => {
     const { sessionId, host, guest, pr, target } = await pendingPr("Util module");
-    const ack = await host.request<ReviewAck>("reviewPR", {
+    const ack = await host.request("reviewPR", {
       sessionId,
       prId: pr.id,
       action: "approve",
@@ -81,7 +81,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
   it("falls back to GraphQL, then to the compare page; a refused token leaves the PR approved here", async () => {
     const viaGraphql = await pendingPr("Through GraphQL");
     github.refusePulls({ rest: 1, status: 500 });
-    const first = await viaGraphql.host.request<ReviewAck>("reviewPR", {
+    const first = await viaGraphql.host.request("reviewPR", {
       sessionId: viaGraphql.sessionId,
       prId: viaGraphql.pr.id,
       action: "approve",
@@ -92,7 +92,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
     const viaCompare = await pendingPr("Through the compare page");
     github.refusePulls({ rest: 1, status: 500, graphql: 1 });
-    const second = await viaCompare.host.request<ReviewAck>("reviewPR", {
+    const second = await viaCompare.host.request("reviewPR", {
       sessionId: viaCompare.sessionId,
       prId: viaCompare.pr.id,
       action: "approve",
@@ -109,7 +109,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     expect(compare.searchParams.get("title")).toBe("Through the compare page");
 
     const refused = await pendingPr("Wrong token");
-    const third = await refused.host.request<ReviewAck>("reviewPR", {
+    const third = await refused.host.request("reviewPR", {
       sessionId: refused.sessionId,
       prId: refused.pr.id,
       action: "approve",
@@ -125,7 +125,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
   });
   it("gives GitHub an empty main when the PR was made before main had a commit, so it opens against main", async () => {
     const { sessionId, host, pr, target } = await pendingPr("Everything new", { isMainEmpty: true });
-    const ack = await host.request<ReviewAck>("reviewPR", {
+    const ack = await host.request("reviewPR", {
       sessionId,
       prId: pr.id,
       action: "approve",
@@ -142,7 +142,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
   it("posts the approval's comment on the GitHub pull request; a refused comment leaves it approved and says so", async () => {
     const commented = await pendingPr("With a comment");
-    const ack = await commented.host.request<ReviewAck>("reviewPR", {
+    const ack = await commented.host.request("reviewPR", {
       sessionId: commented.sessionId,
       prId: commented.pr.id,
       action: "approve",
@@ -166,7 +166,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
     // Without a comment nothing is posted.
     const silent = await pendingPr("Without a comment");
-    const quiet = await silent.host.request<ReviewAck>("reviewPR", {
+    const quiet = await silent.host.request("reviewPR", {
       sessionId: silent.sessionId,
       prId: silent.pr.id,
       action: "approve",
@@ -177,7 +177,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
 
     const refused = await pendingPr("Comment refused");
     github.refuseComments(1, 500);
-    const answer = await refused.host.request<ReviewAck>("reviewPR", {
+    const answer = await refused.host.request("reviewPR", {
       sessionId: refused.sessionId,
       prId: refused.pr.id,
       action: "approve",

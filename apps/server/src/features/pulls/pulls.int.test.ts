@@ -2,25 +2,14 @@ import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { promisify } from "node:util";
-import {
-  type Ack,
-  type CreatePrAck,
-  GIT_MESSAGES,
-  type GitOperation,
-  type GitOutcome,
-  PR_MESSAGES,
-  type PrDiff,
-  type PrReviewed,
-  type PrSync,
-  type ReviewAck,
-} from "@ensemble/protocol";
+import { type Ack, GIT_MESSAGES, type GitOperation, PR_MESSAGES, type PrReviewed } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 import { titleSlug } from "./service";
 
 const git = promisify(execFile);
-const syncs = (editor: TestEditor) => (editor.received.get("prSync") ?? []) as PrSync[];
+const syncs = (editor: TestEditor) => editor.events("prSync");
 
 describe.each(DATABASES)("pull requests on %s", (kind) => {
   let server: TestServer;
@@ -66,13 +55,13 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
   }
 
   async function create(editor: TestEditor, sessionId: string, title: string, description?: string) {
-    const ack = await editor.request<CreatePrAck>("createPR", { sessionId, title, description });
+    const ack = await editor.request("createPR", { sessionId, title, description });
     if (!ack.ok) throw new Error(`createPR: ${ack.error.message}`);
     return ack.data;
   }
 
   const review = (editor: TestEditor, sessionId: string, prId: string, action: string, comment?: string) =>
-    editor.request<ReviewAck>("reviewPR", { sessionId, prId, action, comment });
+    editor.request("reviewPR", { sessionId, prId, action, comment });
 
   /** Waits until the server's live copy of `file` is `text`. */
   const serverHas = (sessionId: string, file: string, text: string) =>
@@ -128,7 +117,7 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     );
     expect(await runGit(repo, "rev-parse", "main")).toBe(mainBefore);
     expect(await runGit(repo, "diff", "--cached", "--name-only")).toBe("");
-    const diff = await member.request<PrDiff>("getPRDiff", { sessionId, prId: pr.id });
+    const diff = await member.request("getPRDiff", { sessionId, prId: pr.id });
     expect(diff).toEqual({
       ok: true,
       data: {
@@ -253,12 +242,12 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
 
     const back = await editors.open(undefined, { guestSecret });
     await back.join(sessionId);
-    back.socket.emit("requestPRSync", sessionId);
+    back.send("requestPRSync", sessionId);
     await waitFor(() => syncs(back).length > 0 && (back.received.get("prReviewed") ?? []).length === 1);
     expect(syncs(back)[0]).toMatchObject({ type: "pr-sync", prs: [{ id: pr.id, status: "rejected" }] });
     expect((back.received.get("prReviewed") as PrReviewed[])[0]?.message).toContain("Not now.");
     // Told once only.
-    back.socket.emit("requestPRSync", sessionId);
+    back.send("requestPRSync", sessionId);
     await waitFor(() => syncs(back).length === 2);
     expect(back.received.get("prReviewed")).toHaveLength(1);
 
@@ -301,7 +290,7 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     guest.file().insert(0, "// named\n");
     await serverHas(sessionId, "src/main.js", guest.text());
     const mainBefore = await runGit(repo, "rev-parse", "main");
-    const named = await guest.request<CreatePrAck>("createPR", {
+    const named = await guest.request("createPR", {
       sessionId,
       title: "Named branch",
       sourceBranch: " feature/named ",
@@ -360,7 +349,7 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     expect(await runGit(repo, "rev-parse", `${pr.sourceBranch}^`)).toBe(
       await runGit(repo, "rev-parse", "main"),
     );
-    const diff = await host.request<PrDiff>("getPRDiff", { sessionId, prId: pr.id });
+    const diff = await host.request("getPRDiff", { sessionId, prId: pr.id });
     expect(diff).toEqual({
       ok: true,
       data: {
@@ -378,7 +367,7 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     });
     expect(await runGit(repo, "rev-parse", "main")).toBe(await runGit(repo, "rev-parse", pr.sourceBranch));
     // The host's repository agrees: everything is committed, nothing left staged.
-    const status = await host.request<GitOutcome>("gitOperation", { sessionId, operation: { op: "status" } });
+    const status = await host.request("gitOperation", { sessionId, operation: { op: "status" } });
     expect(status).toMatchObject({ ok: true, data: { status: { branch: "main", entries: [] } } });
   });
 });

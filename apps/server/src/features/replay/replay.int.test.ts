@@ -2,10 +2,7 @@ import {
   LANGUAGE_MAIN_FILES,
   PROTOCOL_VERSION,
   type ReplayFrame,
-  type ReplayTimeline,
-  type RestoreVersionAck,
   SESSION_ENDED_MESSAGE,
-  type SessionState,
 } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, emitAck, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
@@ -23,7 +20,7 @@ function typeText(editor: TestEditor, text: string) {
 }
 
 const seek = async (editor: TestEditor, sessionId: string, at: number) => {
-  const ack = await editor.request<ReplayFrame>("seekReplay", { sessionId, at });
+  const ack = await editor.request("seekReplay", { sessionId, at });
   if (!ack.ok) throw new Error(ack.error.message);
   return ack.data;
 };
@@ -129,7 +126,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       "\n// guest: two".length,
     ]);
 
-    const timeline = await back.request<ReplayTimeline>("getReplayTimeline", { sessionId });
+    const timeline = await back.request("getReplayTimeline", { sessionId });
     if (!timeline.ok) throw new Error(timeline.error.message);
     expect(timeline.data.edits).toBe(await count("doc_history", sessionId));
     expect(timeline.data.activity.reduce((a, b) => a + b, 0)).toBe(timeline.data.edits);
@@ -181,7 +178,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       expect(await emitAck(socket, "seekReplay", { sessionId, at: Date.now() })).toEqual(notJoined);
       expect(await emitAck(socket, "restoreVersion", { sessionId, at: 0 })).toEqual(notJoined);
     }
-    expect(await emitAck(host.socket, "seekReplay", { sessionId, at: -1 })).toMatchObject({
+    expect(await host.request("seekReplay", { sessionId, at: -1 })).toMatchObject({
       ok: false,
       error: { code: "invalid_payload" },
     });
@@ -228,7 +225,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(guest.text()).toBe(later.text);
     expect(await count("doc_history", sessionId)).toBe(rowsBefore);
 
-    const restored = await host.request<RestoreVersionAck>("restoreVersion", { sessionId, at: kept.at });
+    const restored = await host.request("restoreVersion", { sessionId, at: kept.at });
     expect(restored).toEqual({ ok: true, data: { refused: [] } });
     await waitFor(
       () => guest.text() === kept.text && !guest.text("extra.js"),
@@ -248,7 +245,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(beforeRestore.files.map((f) => f.path)).toContain("extra.js");
 
     // The timeline (a guest's, here) lists the terminal's entries and the PR among its events, in order.
-    const timeline = await guest.request<ReplayTimeline>("getReplayTimeline", { sessionId });
+    const timeline = await guest.request("getReplayTimeline", { sessionId });
     if (!timeline.ok) throw new Error(timeline.error.message);
     const events = timeline.data.events.map((e) => [e.kind, e.text]);
     expect(events).toContainEqual(["input", "$ help"]);
@@ -257,7 +254,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(times).toEqual([...times].sort((a, b) => a - b));
 
     // Ended: an archive replays, and restores are refused like any edit.
-    expect((await host.request<SessionState>("sessionEnding", { sessionId })).ok).toBe(true);
+    expect((await host.request("sessionEnding", { sessionId })).ok).toBe(true);
     const rowsEnded = await count("doc_history", sessionId);
     expect(await host.request("restoreVersion", { sessionId, at: kept.at - 1 })).toEqual({
       ok: false,

@@ -10,7 +10,7 @@ import {
   STARTER_CODE,
 } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { type AckedEvent, editorPool, emitAck, type TestEditor, waitFor } from "../../../test/collabClient";
 import { buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
 const readOnly = { ok: false, error: { code: "read_only", message: ROLE_MESSAGES.readOnly } };
@@ -44,7 +44,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     server.app.collab.workspace.files(sessionId)?.find((f) => f.path === "src/main.js")?.content;
 
   async function linksOf(host: TestEditor, sessionId: string): Promise<ShareKeys> {
-    const links = await host.request<ShareKeys>("getShareLinks", { sessionId });
+    const links = await host.request("getShareLinks", { sessionId });
     if (!links.ok) throw new Error(links.error.message);
     return links.data;
   }
@@ -81,7 +81,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     await waitFor(() => host.awareness.getStates().has(viewer.doc.clientID), 5000, "the viewer's awareness");
 
     // Every other write, each refused with read_only and changing nothing.
-    const writes: [Parameters<TestEditor["request"]>[0], unknown][] = [
+    const writes: [AckedEvent, unknown][] = [
       ["createFile", { sessionId, path: "src/new.js", kind: "file" }],
       ["renamePath", { sessionId, from: "src/main.js", to: "src/moved.js" }],
       ["deletePath", { sessionId, path: "src/main.js" }],
@@ -93,7 +93,8 @@ describe.each(DATABASES)("roles on %s", (kind) => {
       ["terminalCommand", { sessionId, command: "git status" }],
       ["terminalCommand", { sessionId, command: "pr create forged" }],
     ];
-    for (const [event, payload] of writes) expect(await viewer.request(event, payload)).toEqual(readOnly);
+    for (const [event, payload] of writes)
+      expect(await emitAck(viewer.socket, event, payload)).toEqual(readOnly);
     expect(await viewer.request("terminalCommand", { sessionId, command: "pr list" })).toEqual({
       ok: true,
       data: null,
@@ -122,7 +123,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
 
   it("refuses every host control from an editor and from a viewer", async () => {
     const { sessionId, guest, viewer, viewerId, hostUser } = await withViewer();
-    const controls: [Parameters<TestEditor["request"]>[0], unknown][] = [
+    const controls: [AckedEvent, unknown][] = [
       ["setRole", { sessionId, participantId: viewerId, role: "editor" }],
       ["transferHost", { sessionId, participantId: viewerId }],
       ["removeParticipant", { sessionId, participantId: hostUser.user.id }],
@@ -131,7 +132,8 @@ describe.each(DATABASES)("roles on %s", (kind) => {
       ["getShareLinks", { sessionId }],
     ];
     for (const sender of [guest, viewer]) {
-      for (const [event, payload] of controls) expect(await sender.request(event, payload)).toEqual(hostOnly);
+      for (const [event, payload] of controls)
+        expect(await emitAck(sender.socket, event, payload)).toEqual(hostOnly);
     }
     const session = await server.api.get(`/api/session/${sessionId}`, hostUser.token);
     expect((session.body.participants as { role: string }[]).map((p) => p.role)).toEqual(["host"]);
@@ -139,7 +141,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
 
   it("changes a role live: the promoted viewer's next edit is applied, a demoted editor's refused", async () => {
     const { sessionId, host, guest, viewer, viewerId } = await withViewer();
-    const promoted = await host.request<RoleChanged>("setRole", {
+    const promoted = await host.request("setRole", {
       sessionId,
       participantId: viewerId,
       role: "editor",
@@ -157,7 +159,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     await waitFor(() => refusals(guest).some((r) => r.code === "read_only"), 5000, "the refusal");
     expect(serverText(sessionId)?.startsWith("now editing\n")).toBe(true);
     // The participants list shows the new roles.
-    guest.socket.emit("getParticipants", sessionId);
+    guest.send("getParticipants", sessionId);
     await waitFor(() => events(guest, "participantsList").length > 0);
     const list = events<{ id: string; role: string }[]>(guest, "participantsList")[0] ?? [];
     expect(Object.fromEntries(list.map((p) => [p.id, p.role]))).toMatchObject({
@@ -208,7 +210,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     const next = await buildUser(server.api);
     const heir = await editors.open(next.token);
     joined(await heir.join(sessionId));
-    const moved = await host.request<RoleChanged>("transferHost", { sessionId, participantId: next.user.id });
+    const moved = await host.request("transferHost", { sessionId, participantId: next.user.id });
     expect(moved).toEqual({ ok: true, data: { sessionId, participantId: next.user.id, role: "host" } });
     const session = await server.api.get(`/api/session/${sessionId}`, next.token);
     const roles = (session.body.participants as { user_id: string; role: string }[]).map((p) => [

@@ -1,10 +1,4 @@
-import {
-  type Ack,
-  type CreatePrAck,
-  SESSION_ENDED_MESSAGE,
-  type SessionState,
-  STARTER_CODE,
-} from "@ensemble/protocol";
+import { type Ack, SESSION_ENDED_MESSAGE, type SessionState, STARTER_CODE } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
@@ -40,7 +34,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
       ["sessionEnding", "end"],
       ["reopenSession", "reopen"],
     ] as const) {
-      const forged = await guest.request<SessionState>(event, { sessionId });
+      const forged = await guest.request(event, { sessionId });
       const message = `Only the session host can ${verb} the session`;
       expect(forged).toEqual({ ok: false, error: { code: "forbidden", message } });
     }
@@ -52,7 +46,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
 
   it("refuses every change once ended, and shows the code, the PRs and the state", async () => {
     const { sessionId, host, guest, hostToken } = await newSession();
-    const ended = await host.request<SessionState>("sessionEnding", { sessionId });
+    const ended = await host.request("sessionEnding", { sessionId });
     if (!ended.ok) throw new Error(ended.error.message);
     expect(Date.parse(ended.data.endedAt ?? "")).toBeGreaterThan(Date.now() - 60_000);
     // The guest is offered the end dialog and told the session is now read-only.
@@ -105,7 +99,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
     expect(await typeLine(host, sessionId, "pr list")).toBeDefined();
 
     // A pull request can still be made: it is how the end dialog keeps a guest's work.
-    const pr = await guest.request<CreatePrAck>("createPR", { sessionId, title: "kept at the end" });
+    const pr = await guest.request("createPR", { sessionId, title: "kept at the end" });
     expect(pr).toMatchObject({ ok: true });
   });
 
@@ -137,7 +131,7 @@ describe.each(DATABASES)("an ended session on %s", (kind) => {
   it("takes edits again once the host reopens it", async () => {
     const { sessionId, host, guest, hostToken } = await newSession();
     await host.request("sessionEnding", { sessionId });
-    const reopened = await host.request<SessionState>("reopenSession", { sessionId });
+    const reopened = await host.request("reopenSession", { sessionId });
     expect(reopened).toEqual({ ok: true, data: { sessionId, endedAt: null } });
     await waitFor(() => states(guest).length === 2, 5000, "both states");
     expect(states(guest)[1]).toEqual({ sessionId, endedAt: null });

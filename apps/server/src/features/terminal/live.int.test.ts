@@ -97,12 +97,12 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     const { sessionId, host, guest, hostSeen, guestSeen, file } = await sessionWith(code);
     const running = run(host, sessionId, file);
     await waitFor(() => text(guestSeen).includes("name? "), 10_000, "the first question");
-    expect(await emitAck(host.socket, "runInput", { sessionId, line: "Ada" })).toEqual({
+    expect(await host.request("runInput", { sessionId, line: "Ada" })).toEqual({
       ok: true,
       data: null,
     });
     await waitFor(() => text(guestSeen).includes("age? "), 10_000, "the second question");
-    expect(await emitAck(host.socket, "runInput", { sessionId, line: "36" })).toEqual({
+    expect(await host.request("runInput", { sessionId, line: "36" })).toEqual({
       ok: true,
       data: null,
     });
@@ -129,7 +129,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     expect((await host.request("setRole", { sessionId, participantId: viewerId, role: "viewer" })).ok).toBe(
       true,
     );
-    expect(await emitAck(guest.socket, "runInput", { sessionId, line: "early" })).toMatchObject({
+    expect(await guest.request("runInput", { sessionId, line: "early" })).toMatchObject({
       ok: false,
       error: { code: "conflict", message: EXECUTION_MESSAGES.notRunning },
     });
@@ -137,15 +137,15 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     const running = run(host, sessionId, file);
     await waitFor(() => text(guestSeen).includes("ready"), 10_000, "the program to start");
     // Forged events from the others: refused, and nothing reaches the program.
-    expect(await emitAck(guest.socket, "runInput", { sessionId, line: "guest" })).toEqual({
+    expect(await guest.request("runInput", { sessionId, line: "guest" })).toEqual({
       ok: false,
       error: { code: "forbidden", message: EXECUTION_MESSAGES.inputNotAllowed },
     });
-    expect(await emitAck(guest.socket, "closeRunInput", { sessionId })).toMatchObject({
+    expect(await guest.request("closeRunInput", { sessionId })).toMatchObject({
       ok: false,
       error: { code: "forbidden" },
     });
-    expect(await emitAck(guest.socket, "setRunInputAccess", { sessionId, othersMayType: true })).toEqual({
+    expect(await guest.request("setRunInputAccess", { sessionId, othersMayType: true })).toEqual({
       ok: false,
       error: { code: "forbidden", message: EXECUTION_MESSAGES.onlyStarter },
     });
@@ -161,7 +161,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
       });
     }
     // The starter allows everyone: everyone is told, and the guest's line reaches the program.
-    expect(await emitAck(host.socket, "setRunInputAccess", { sessionId, othersMayType: true })).toEqual({
+    expect(await host.request("setRunInputAccess", { sessionId, othersMayType: true })).toEqual({
       ok: true,
       data: null,
     });
@@ -170,18 +170,18 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
         (s) => (s as { othersMayType?: boolean }).othersMayType === true,
       ),
     );
-    expect(await emitAck(guest.socket, "runInput", { sessionId, line: "from guest" })).toEqual({
+    expect(await guest.request("runInput", { sessionId, line: "from guest" })).toEqual({
       ok: true,
       data: null,
     });
-    expect(await emitAck(viewer.socket, "runInput", { sessionId, line: "viewer" })).toMatchObject({
+    expect(await viewer.request("runInput", { sessionId, line: "viewer" })).toMatchObject({
       ok: false,
     });
-    expect(await emitAck(host.socket, "runInput", { sessionId, line: "from host" })).toEqual({
+    expect(await host.request("runInput", { sessionId, line: "from host" })).toEqual({
       ok: true,
       data: null,
     });
-    expect(await emitAck(guest.socket, "closeRunInput", { sessionId })).toEqual({ ok: true, data: null });
+    expect(await guest.request("closeRunInput", { sessionId })).toEqual({ ok: true, data: null });
     expect(await running).toMatchObject({
       ok: true,
       data: { run: { stdout: "ready\ngot ['from', 'guest', 'from', 'host']\n" } },
@@ -200,7 +200,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     const running = run(host, sessionId, file);
     await waitFor(() => text(guestSeen).includes("spinning"), 10_000, "the loop to start");
     const stopped = Date.now();
-    expect(await emitAck(guest.socket, "stopRun", { sessionId })).toEqual({ ok: true, data: null });
+    expect(await guest.request("stopRun", { sessionId })).toEqual({ ok: true, data: null });
     expect(await running).toMatchObject({ ok: true, data: { run: { status: "SG" } } });
     // SIGINT sufficed: well before the 2 s kill (and the 120 s time limit).
     expect(Date.now() - stopped).toBeLessThan(EXECUTION_LIMITS.stopGraceMs + 3000);
@@ -213,7 +213,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
       expect(editor.received.get("runStateUpdate")?.[1]).toEqual({ sessionId, isRunning: false, by: null });
     }
     expect(text(guestSeen, "error")).toContain("KeyboardInterrupt");
-    expect(await emitAck(guest.socket, "stopRun", { sessionId })).toMatchObject({
+    expect(await guest.request("stopRun", { sessionId })).toMatchObject({
       ok: false,
       error: { code: "conflict" },
     });
@@ -225,11 +225,11 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     const running = run(host, sessionId, file);
     await waitFor(() => text(hostSeen).includes("ready"), 10_000, "the program to start");
     const max = EXECUTION_LIMITS.stdinLineMax;
-    expect(await emitAck(host.socket, "runInput", { sessionId, line: "x".repeat(max + 1) })).toMatchObject({
+    expect(await host.request("runInput", { sessionId, line: "x".repeat(max + 1) })).toMatchObject({
       ok: false,
       error: { code: "invalid_payload", message: expect.stringContaining(EXECUTION_MESSAGES.inputTooLong) },
     });
-    expect(await emitAck(host.socket, "runInput", { sessionId, line: "a\nb" })).toMatchObject({
+    expect(await host.request("runInput", { sessionId, line: "a\nb" })).toMatchObject({
       ok: false,
       error: { code: "invalid_payload" },
     });
@@ -237,7 +237,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     const line = "y".repeat(max);
     let accepted = 0;
     for (;;) {
-      const ack = await emitAck(host.socket, "runInput", { sessionId, line });
+      const ack = await host.request("runInput", { sessionId, line });
       if (!ack.ok && ack.error.code === "rate_limited") {
         await new Promise((resolve) => setTimeout(resolve, 250));
         continue;
@@ -250,7 +250,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     }
     expect(accepted).toBe(Math.floor(EXECUTION_LIMITS.stdinRunMaxBytes / (max + 1)));
     await waitFor(() => hostSeen.filter((e) => e.type === "input").length === accepted + 1);
-    expect((await emitAck(host.socket, "closeRunInput", { sessionId })).ok).toBe(true);
+    expect((await host.request("closeRunInput", { sessionId })).ok).toBe(true);
     // The refused line never reached the program.
     expect(await running).toMatchObject({
       ok: true,
@@ -266,7 +266,7 @@ describe.each(DATABASES)("live runs on %s", (kind) => {
     const late = await editors.open();
     const lateSeen = recordEntries(late);
     await late.join(sessionId);
-    late.socket.emit("getTerminalHistory", sessionId);
+    late.send("getTerminalHistory", sessionId);
     await waitFor(() => (late.received.get("terminalHistory") ?? []).length === 1);
     await running;
     await waitFor(() => result(late).length === 1);

@@ -1,7 +1,7 @@
 import { type Ack, ErrorCodeSchema, EXECUTION_MESSAGES, type TerminalEntry } from "@ensemble/protocol";
 import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { editorPool, type TestEditor, waitFor } from "../../../test/collabClient";
+import { editorPool, type ServerEventName, type TestEditor, waitFor } from "../../../test/collabClient";
 import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
 type RunAck = Ack<{ run: { stdout: string; status: string | null } }>;
@@ -11,7 +11,7 @@ const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
     socket.timeout(20_000).emit(event, payload, (_err: unknown, ack: T) => resolve(ack)),
   );
 
-const events = (editor: TestEditor, name: string) => editor.received.get(name) ?? [];
+const events = <E extends ServerEventName>(editor: TestEditor, name: E) => editor.events(name);
 
 describe.each(DATABASES)("shared terminal on %s", (kind) => {
   let server: TestServer;
@@ -118,14 +118,14 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       ],
     });
     // Commands of other features answer here too (pr), and an unknown one is named.
-    await emitAck(host.socket, "terminalCommand", { sessionId, command: "pr list" });
-    await emitAck(host.socket, "terminalCommand", { sessionId, command: "ls -la" });
-    await emitAck(guest.socket, "terminalCommand", { sessionId, command: "run" });
+    await host.request("terminalCommand", { sessionId, command: "pr list" });
+    await host.request("terminalCommand", { sessionId, command: "ls -la" });
+    await guest.request("terminalCommand", { sessionId, command: "run" });
     await waitFor(() => events(guest, "executionResult").length === 1);
 
     const late = await editor();
     await late.join(sessionId);
-    late.socket.emit("getTerminalHistory", sessionId);
+    late.send("getTerminalHistory", sessionId);
     await waitFor(
       () => events(late, "terminalHistory").length === 1 && events(late, "runStateUpdate").length === 1,
     );
@@ -146,9 +146,9 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     ]);
     expect(events(late, "runStateUpdate")[0]).toEqual({ sessionId, isRunning: false, by: null });
 
-    await emitAck(guest.socket, "terminalCommand", { sessionId, command: "clear" });
+    await guest.request("terminalCommand", { sessionId, command: "clear" });
     await waitFor(() => events(host, "terminalUpdate").some((u) => JSON.stringify(u).includes('"clear"')));
-    late.socket.emit("getTerminalHistory", sessionId);
+    late.send("getTerminalHistory", sessionId);
     await waitFor(() => events(late, "terminalHistory").length === 2);
     expect(events(late, "terminalHistory")[1]).toEqual({ sessionId, history: [] });
   });
@@ -161,8 +161,8 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       execute: ({ who, args, reply }) =>
         reply([{ type: "output", content: `hello ${args.join(" ")} from ${who.name}` }]),
     });
-    await emitAck(guest.socket, "terminalCommand", { sessionId, command: "GREET the room" });
-    await emitAck(host.socket, "terminalCommand", { sessionId, command: "help" });
+    await guest.request("terminalCommand", { sessionId, command: "GREET the room" });
+    await host.request("terminalCommand", { sessionId, command: "help" });
     await waitFor(() => events(host, "terminalUpdate").length === 2);
     const [greeting, help] = events(host, "terminalUpdate") as { entries: TerminalEntry[] }[];
     expect(greeting?.entries).toMatchObject([
@@ -177,7 +177,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     const text = host.file();
     text.delete(0, text.length);
     text.insert(0, "process.stdout.write('a\\0b')");
-    await emitAck(host.socket, "runCode", { sessionId });
+    await host.request("runCode", { sessionId });
     const rows = await server.db.query<{ content: string }>(
       "SELECT content FROM terminal_entries WHERE session_id = $1 ORDER BY id",
       [sessionId],
@@ -188,7 +188,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       "INSERT INTO terminal_entries (session_id, type, content) SELECT $1, 'output', 'old' FROM generate_series(1, 520)",
       [sessionId],
     );
-    await emitAck(host.socket, "terminalCommand", { sessionId, command: "c" });
+    await host.request("terminalCommand", { sessionId, command: "c" });
     const [count] = await server.db.query<{ n: number }>(
       "SELECT count(*)::int AS n FROM terminal_entries WHERE session_id = $1",
       [sessionId],
@@ -207,11 +207,11 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     expect(forged).toMatchObject({ ok: false, error: { code: "not_joined" } });
     expect(forged.ok ? undefined : ErrorCodeSchema.parse(forged.error.code)).toBe("not_joined");
     expect(events(host, "runStateUpdate")).toEqual([]);
-    expect(await emitAck(outsider.socket, "terminalCommand", { sessionId, command: "help" })).toMatchObject({
+    expect(await outsider.request("terminalCommand", { sessionId, command: "help" })).toMatchObject({
       ok: false,
       error: { code: "not_joined" },
     });
-    outsider.socket.emit("getTerminalHistory", sessionId);
+    outsider.send("getTerminalHistory", sessionId);
     await waitFor(() => events(outsider, "socketError").length === 1);
     expect(events(outsider, "terminalHistory")).toEqual([]);
     const member = await editor();
@@ -221,14 +221,12 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       error: { code: "invalid_payload" },
     });
     for (const file of ["../etc/passwd", "/src/main.js", `${"a".repeat(256)}.js`]) {
-      expect(await emitAck(member.socket, "runCode", { sessionId, file }), file).toMatchObject({
+      expect(await member.request("runCode", { sessionId, file }), file).toMatchObject({
         ok: false,
         error: { code: "invalid_payload" },
       });
     }
-    expect(
-      await emitAck(member.socket, "terminalCommand", { sessionId, command: "x".repeat(1001) }),
-    ).toMatchObject({
+    expect(await member.request("terminalCommand", { sessionId, command: "x".repeat(1001) })).toMatchObject({
       ok: false,
       error: { code: "invalid_payload" },
     });
@@ -250,7 +248,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
 
     const back = await editor(hostUser.token);
     await back.join(sessionId);
-    back.socket.emit("getTerminalHistory", sessionId);
+    back.send("getTerminalHistory", sessionId);
     await waitFor(() => events(back, "runStateUpdate").length === 1);
     expect(events(back, "runStateUpdate")[0]).toMatchObject({
       sessionId,
@@ -258,7 +256,7 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       byId: hostUser.user.id,
     });
     expect(JSON.stringify(events(back, "terminalHistory"))).toContain("waiting");
-    expect(await emitAck(back.socket, "runInput", { sessionId, line: "again" })).toEqual({
+    expect(await back.request("runInput", { sessionId, line: "again" })).toEqual({
       ok: true,
       data: null,
     });

@@ -55,6 +55,12 @@ export function treeCpuMs(pid: number): number {
   }, 0);
 }
 
+/** CPU time (user + system, all threads) of `pid` alone, in ms: its children are not counted. */
+export function ownCpuMs(pid: number): number {
+  const fields = statFields(pid);
+  return (Number(fields[11] ?? 0) + Number(fields[12] ?? 0)) * 10;
+}
+
 /** Resident memory of one process, in bytes (0 once it is gone). */
 export function rssBytes(pid: number): number {
   try {
@@ -88,4 +94,27 @@ export function pssBytes(pid: number): number {
 /** Proportional resident memory of `pid` and every process below it, in bytes: what the group holds. */
 export function treePssBytes(pid: number): number {
   return processTree(pid).reduce((sum, member) => sum + pssBytes(member), 0);
+}
+
+/** Memory of a process and every process below it, in MB. */
+export interface TreeMemory {
+  processes: number;
+  /** The launched process alone. */
+  mainRssMb: number;
+  /** Resident memory summed over the processes: pages they share (libraries, PostgreSQL's shared buffers) count in each. */
+  rssMb: number;
+  /** Proportional set size summed: each shared page split among its sharers, so the sum is what the group holds. */
+  pssMb: number;
+}
+
+/** Reads /proc for `pid` and its descendants (the server, its database, its helper processes). */
+export function treeMemory(pid: number): TreeMemory {
+  const tree = processTree(pid);
+  const mb = (bytes: number) => bytes / 1024 / 1024;
+  return {
+    processes: tree.length,
+    mainRssMb: mb(rssBytes(pid)),
+    rssMb: mb(tree.reduce((sum, member) => sum + rssBytes(member), 0)),
+    pssMb: mb(tree.reduce((sum, member) => sum + pssBytes(member), 0)),
+  };
 }
