@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import type { Joined, Presence, RoleChanged, ShareKeys } from "@ensemble/protocol";
+import type { Joined, Presence } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type TestEditor, waitFor } from "../../test/collabClient";
 import { startTestServer, type TestServer } from "../../test/harness";
@@ -37,7 +37,7 @@ describe("presence", () => {
   /** A session with its host, and one guest (by the view link) in two tabs. */
   async function withViewerTabs() {
     const { sessionId, host, hostUser } = await editors.hostAndGuest(server.api, "presence");
-    const links = await host.request<ShareKeys>("getShareLinks", { sessionId });
+    const links = await host.request("getShareLinks", { sessionId });
     if (!links.ok) throw new Error(links.error.message);
     const guestSecret = randomBytes(32).toString("hex");
     const tabs = [
@@ -88,7 +88,7 @@ describe("presence", () => {
 
   it("changes a role once and every check, list and actor reads the new one", async () => {
     const { sessionId, host, tabs, viewerId } = await withViewerTabs();
-    const changed = await host.request<RoleChanged>("setRole", {
+    const changed = await host.request("setRole", {
       sessionId,
       participantId: viewerId,
       role: "editor",
