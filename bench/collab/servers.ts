@@ -25,7 +25,7 @@ export interface ServerOptions {
   dataDir: string;
   /** Hocuspocus: file-backed Database extension; y-websocket: YPERSISTENCE (LevelDB). Ours always persists. */
   persist?: boolean;
-  /** Ours only: PostgreSQL instead of the embedded PGlite. */
+  /** Ours only: that PostgreSQL server instead of the embedded one. */
   databaseUrl?: string;
   /** More of the server's configuration (ours: `RUN_NICE`, …). */
   env?: Record<string, string>;

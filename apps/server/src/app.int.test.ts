@@ -25,7 +25,7 @@ describe("one process, one port", () => {
     await fs.mkdir(path.join(webDist, "assets"));
     await fs.writeFile(path.join(webDist, "index.html"), "<!doctype html><title>Ensemble</title>");
     await fs.writeFile(path.join(webDist, "assets", "app-abc123.js"), "console.log(1)");
-    server = await startTestServer("pglite", { WEB_DIST: webDist });
+    server = await startTestServer("embedded", { WEB_DIST: webDist });
   });
   afterAll(async () => {
     await server.close();

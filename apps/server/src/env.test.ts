@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { ConfigError, loadConfig } from "./env";
 
 describe("loadConfig", () => {
-  it("has embedded defaults: port 3000, PGlite in ./data, GitHub off", () => {
+  it("has embedded defaults: port 3000, the embedded PostgreSQL in ./data, GitHub off", () => {
     const config = loadConfig({});
     expect(config.PORT).toBe(3000);
     expect(config.DATA_DIR).toBe(path.resolve("data"));

@@ -14,15 +14,16 @@ import { migrate } from "../src/db/migrate";
 import { loadConfig } from "../src/env";
 import { createLogger } from "../src/logger";
 
-export type DbKind = "pglite" | "postgres";
+export type DbKind = "embedded" | "postgres";
 
 /** Both homes of the schema; integration suites run once against each. */
-export const DATABASES: DbKind[] = ["pglite", "postgres"];
+export const DATABASES: DbKind[] = ["embedded", "postgres"];
 
 export const TEST_POSTGRES_URL = process.env.TEST_DATABASE_URL ?? "postgres://postgres@127.0.0.1:5432/test";
 
 /**
- * A migrated database: in-memory PGlite, or a fresh schema on the machine's PostgreSQL;
+ * A migrated database: the embedded PostgreSQL (our own child process on a temporary folder),
+ * or a fresh schema on the machine's PostgreSQL;
  * `migrationsDir` (default: ours) chooses the migrations applied.
  */
 export async function openTestDb(
@@ -30,7 +31,7 @@ export async function openTestDb(
   dataDir?: string,
   migrationsDir?: string,
 ): Promise<{ db: Db; drop: () => Promise<void> }> {
-  if (kind === "pglite") {
+  if (kind === "embedded") {
     const db = await openDatabase({ dataDir });
     await migrate(db, migrationsDir);
     return { db, drop: () => db.close() };

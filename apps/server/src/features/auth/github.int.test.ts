@@ -217,7 +217,7 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
 describe("GitHub login when not configured", () => {
   let server: TestServer;
   beforeAll(async () => {
-    server = await startTestServer("pglite");
+    server = await startTestServer("embedded");
   });
   afterAll(() => server.close());
 

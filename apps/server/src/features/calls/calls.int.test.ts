@@ -13,7 +13,7 @@ describe("call signalling", () => {
   const editors = editorPool(() => server.url);
 
   beforeAll(async () => {
-    server = await startTestServer("pglite", {
+    server = await startTestServer("embedded", {
       ICE_SERVERS: '[{"urls":"turn:turn.example.test:3478","username":"u","credential":"c"}]',
     });
   });

@@ -134,7 +134,7 @@ describe("convergence under random delays, reorders and disconnects", () => {
   let db: Db;
   let drop: () => Promise<void>;
   beforeAll(async () => {
-    ({ db, drop } = await openTestDb("pglite"));
+    ({ db, drop } = await openTestDb("embedded"));
   });
   afterAll(() => drop());
 

@@ -94,7 +94,7 @@ async function postgresStore(): Promise<Store> {
 }
 
 describe.each([
-  ["pglite", embeddedStore],
+  ["embedded", embeddedStore],
   ["postgres", postgresStore],
 ])("kill -9 while four clients type (%s)", (_kind, makeStore) => {
   it("loses no edit: every token any client typed is in the converged and stored text", async () => {

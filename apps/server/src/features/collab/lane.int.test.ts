@@ -32,7 +32,7 @@ describe("the Yjs lane", () => {
   let server: TestServer;
   const editors = editorPool(() => server.url);
   beforeAll(async () => {
-    server = await startTestServer(DATABASES[0] ?? "pglite");
+    server = await startTestServer(DATABASES[0] ?? "embedded");
   });
   afterAll(async () => {
     await editors.closeAll();

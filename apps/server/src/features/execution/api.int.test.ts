@@ -17,7 +17,7 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
   const execute = (body: unknown, token = user.token) => server.api.post("/api/v2/execute", body, token);
 
   beforeAll(async () => {
-    server = await startTestServer("pglite", { RUN_RATE_MAX: "1000" });
+    server = await startTestServer("embedded", { RUN_RATE_MAX: "1000" });
     user = await buildUser(server.api);
   });
   afterAll(() => server.close());
@@ -211,7 +211,7 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
   });
 
   it("rate-limits runs per user with 429 and a message", async () => {
-    const limited = await startTestServer("pglite", { RUN_RATE_MAX: "2" });
+    const limited = await startTestServer("embedded", { RUN_RATE_MAX: "2" });
     try {
       const someone = await buildUser(limited.api);
       const other = await buildUser(limited.api);
@@ -248,7 +248,7 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
 
 describe("without bubblewrap", () => {
   it("says so at start and answers 503 with a clear message, never running unsandboxed", async () => {
-    const server = await startTestServer("pglite", { BWRAP_PATH: "/nonexistent/bwrap" });
+    const server = await startTestServer("embedded", { BWRAP_PATH: "/nonexistent/bwrap" });
     try {
       const user = await buildUser(server.api);
       const res = await server.api.post("/api/v2/execute", js("console.log(1)"), user.token);
@@ -265,7 +265,7 @@ describe("without bubblewrap", () => {
 describe("with PISTON_URL", () => {
   it("forwards runs and the runtime list to that Piston server", async () => {
     const piston = await startFakePiston();
-    const server = await startTestServer("pglite", { PISTON_URL: piston.url });
+    const server = await startTestServer("embedded", { PISTON_URL: piston.url });
     try {
       const user = await buildUser(server.api);
       const runtimes = await server.api.get("/api/v2/runtimes");

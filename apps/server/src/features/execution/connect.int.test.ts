@@ -71,7 +71,7 @@ describe("Piston's WebSocket API (/api/v2/connect)", () => {
   const SLEEPER = "import time\nprint('up', flush=True)\ntime.sleep(20)\n";
 
   beforeAll(async () => {
-    server = await startTestServer("pglite", { RUN_RATE_MAX: "1000" });
+    server = await startTestServer("embedded", { RUN_RATE_MAX: "1000" });
     user = await buildUser(server.api);
   });
   afterAll(() => server.close());

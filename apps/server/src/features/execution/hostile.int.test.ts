@@ -79,7 +79,7 @@ describe("hostile programs in the sandbox", () => {
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-hostile-"));
     await fs.writeFile(path.join(dataDir, "jwt-secret"), SECRET);
-    server = await startTestServer("pglite", { RUN_RATE_MAX: "100000", DATA_DIR: dataDir });
+    server = await startTestServer("embedded", { RUN_RATE_MAX: "100000", DATA_DIR: dataDir });
     user = await buildUser(server.api);
     uids = (await server.app.execution.service.sandbox())?.uids ?? [];
     expect(uids.length).toBeGreaterThan(0);
