@@ -130,6 +130,14 @@ describe("SessionLink.send", () => {
     expect(link.send("requestPRSync", SESSION)).toBe(false);
     expect(notices).toEqual([{ event: "requestPRSync", payload: SESSION }]);
   });
+
+  it("drops a notice that fails the catalogue", () => {
+    const { link, notices } = fakeSocket();
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    expect(link.send("yjsSync", new Uint8Array())).toBe(false);
+    expect(notices).toHaveLength(0);
+    warn.mockRestore();
+  });
 });
 
 describe("SessionLink.listen", () => {

@@ -138,9 +138,14 @@ export class SessionLink {
     });
   }
 
-  /** Sends an event without an answer; false when it was dropped because we are offline. */
+  /** Sends an event without an answer; false when it was dropped (offline, or failing the catalogue). */
   send<E extends NoticeEvent>(event: E, payload: ClientPayloadInput<E>): boolean {
     if (!this.socket.connected) return false;
+    const checked = CLIENT_EVENTS[event].payload.safeParse(payload);
+    if (!checked.success) {
+      console.warn(`Ensemble: did not send a malformed ${event}`, checked.error.issues);
+      return false;
+    }
     (this.socket as unknown as LooseSocket).emit(event, payload);
     return true;
   }
