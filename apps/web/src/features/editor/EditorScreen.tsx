@@ -2,6 +2,7 @@ import type { Language } from "@ensemble/protocol";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
+import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
 import { CallPanel } from "../calls/CallPanel";
 import { callChannel } from "../calls/CallSession";
 import { ChatPanel } from "../chat/ChatPanel";
@@ -24,7 +25,6 @@ import { FileTabs } from "../workspace/FileTabs";
 import { openFile, useOpenFiles } from "../workspace/store";
 import { useFollow } from "../workspace/useFollow";
 import { useWorkspaceTabs } from "../workspace/useWorkspaceTabs";
-import { EditorErrorBoundary } from "./EditorErrorBoundary";
 import {
   ConfirmEndDialog,
   END_SESSION_TEXT,
