@@ -85,7 +85,7 @@ const FailureSchema = z.object({
 });
 
 /** A failure of our own making, in the result shape. */
-export function localFailure(code: LocalErrorCode, message = LOCAL_ERRORS[code]) {
+function localFailure(code: LocalErrorCode, message = LOCAL_ERRORS[code]) {
   return { ok: false, error: { code, message } } as const;
 }
 
@@ -123,6 +123,7 @@ export class SessionLink {
     return this.socket.connected;
   }
 
+  /** Sends `event` and resolves with the server's answer parsed, or with our own failure; never rejects. */
   request<E extends RequestEvent>(event: E, payload: ClientPayloadInput<E>): Promise<RequestResult<E>> {
     if (!this.socket.connected) return Promise.resolve(localFailure("offline"));
     const { payload: payloadSchema, ack: ackSchema } = CLIENT_EVENTS[event];
