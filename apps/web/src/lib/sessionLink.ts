@@ -33,7 +33,7 @@ export type RequestResult<E extends RequestEvent> = Ack<ClientAckData<E>>;
 
 export type LocalErrorCode = "offline" | "timeout" | "invalid_answer" | "invalid_request";
 
-/** The words for our own failures; a feature may say its own for a code it knows better. */
+/** The words for our own failures; a request may say its own (see `request`'s `words`). */
 export const LOCAL_ERRORS: Record<LocalErrorCode, string> = {
   offline: "You are offline. Try again when the connection is back.",
   timeout: "The server did not answer. Check your connection and try again.",
@@ -85,7 +85,7 @@ const FailureSchema = z.object({
 });
 
 /** A failure of our own making, in the result shape. */
-function localFailure(code: LocalErrorCode, message = LOCAL_ERRORS[code]) {
+function localFailure(code: LocalErrorCode, message: string = LOCAL_ERRORS[code]) {
   return { ok: false, error: { code, message } } as const;
 }
 
@@ -123,18 +123,27 @@ export class SessionLink {
     return this.socket.connected;
   }
 
-  /** Sends `event` and resolves with the server's answer parsed, or with our own failure; never rejects. */
-  request<E extends RequestEvent>(event: E, payload: ClientPayloadInput<E>): Promise<RequestResult<E>> {
-    if (!this.socket.connected) return Promise.resolve(localFailure("offline"));
+  /**
+   * Sends `event` and resolves with the server's answer parsed, or with our own failure; never
+   * rejects. `words` replaces the message of our own failures where a feature says it better.
+   */
+  request<E extends RequestEvent>(
+    event: E,
+    payload: ClientPayloadInput<E>,
+    words: Partial<Record<LocalErrorCode, string>> = {},
+  ): Promise<RequestResult<E>> {
+    if (!this.socket.connected) return Promise.resolve(localFailure("offline", words.offline));
     const { payload: payloadSchema, ack: ackSchema } = CLIENT_EVENTS[event];
     const checked = payloadSchema.safeParse(payload);
     if (!checked.success)
-      return Promise.resolve(localFailure("invalid_request", checked.error.issues[0]?.message));
+      return Promise.resolve(
+        localFailure("invalid_request", words.invalid_request ?? checked.error.issues[0]?.message),
+      );
     const timed = this.socket.timeout(REQUEST_TIMEOUT_MS[event]) as unknown as TimedEmit;
     return new Promise((resolve) => {
       // The payload goes as given (the schema only checked it): a transform must not change the wire.
       timed.emit(event, payload, (err, answer) =>
-        resolve(err ? localFailure("timeout") : readAck<E>(ackSchema, answer)),
+        resolve(err ? localFailure("timeout", words.timeout) : readAck<E>(ackSchema, answer, words)),
       );
     });
   }
@@ -180,11 +189,15 @@ function isOtherSession(payload: unknown, sessionId: string): boolean {
   );
 }
 
-function readAck<E extends RequestEvent>(schema: z.ZodType, answer: unknown): RequestResult<E> {
+function readAck<E extends RequestEvent>(
+  schema: z.ZodType,
+  answer: unknown,
+  words: Partial<Record<LocalErrorCode, string>>,
+): RequestResult<E> {
   const failure = FailureSchema.safeParse(answer);
   if (failure.success) return failure.data;
   const success = z.object({ ok: z.literal(true), data: schema }).safeParse(answer);
-  if (!success.success) return localFailure("invalid_answer");
+  if (!success.success) return localFailure("invalid_answer", words.invalid_answer);
   // The schema is the catalogue's ack for E, so its output is E's ack data.
   return { ok: true, data: success.data.data as ClientAckData<E> };
 }

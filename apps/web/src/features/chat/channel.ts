@@ -1,4 +1,4 @@
-import { ChatTextSchema } from "@ensemble/protocol";
+import { type Ack, type ChatMessage, ChatTextSchema } from "@ensemble/protocol";
 import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
 import type { SessionLink } from "../../lib/sessionLink";
 import { useCollabStore } from "../collab/store";
@@ -45,19 +45,21 @@ export class ChatChannel {
   }
 
   /**
-   * Sends `text`; resolves with null once the server stored it, or with why it was refused
-   * (checked here first with the server's own rules, so most refusals need no round trip).
+   * Sends `text`; resolves with the stored message, or with why it was refused (checked here
+   * first with the server's own rules, so most refusals need no round trip).
    */
-  async send(text: string): Promise<string | null> {
+  async send(text: string): Promise<Ack<ChatMessage>> {
     const checked = ChatTextSchema.safeParse(text);
-    if (!checked.success) return checked.error.issues[0]?.message ?? "Invalid message";
+    if (!checked.success) {
+      const message = checked.error.issues[0]?.message ?? "Invalid message";
+      return { ok: false, error: { code: "invalid_request", message } };
+    }
     const result = await this.link.request("sendChat", {
       sessionId: this.link.sessionId,
       text: checked.data,
     });
-    if (!result.ok) return result.error.message;
-    receiveMessages([result.data], selfId());
-    return null;
+    if (result.ok) receiveMessages([result.data], selfId());
+    return result;
   }
 }
 

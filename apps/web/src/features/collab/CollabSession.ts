@@ -197,33 +197,32 @@ export class CollabSession {
     }, PRESENCE_MS.typing);
   }
 
-  /** Switches everyone to `language`; rejects with a message (and switches back) if refused. */
-  async setLanguage(language: Language): Promise<void> {
+  /** Switches everyone to `language`; switches back if refused. */
+  async setLanguage(language: Language) {
     const previous = useCollabStore.getState().language;
     useCollabStore.setState({ language });
     const result = await this.link.request("languageUpdate", { sessionId: this.sessionId, language });
-    if (result.ok) return;
-    if (useCollabStore.getState().language === language) useCollabStore.setState({ language: previous });
-    throw new Error(result.error.message);
+    if (!result.ok && useCollabStore.getState().language === language)
+      useCollabStore.setState({ language: previous });
+    return result;
   }
 
   /**
    * Host only: offers every participant the end dialog and ends the session on the server
-   * (read-only until reopened); `reopen` makes it editable again. Both reject with the
-   * server's message when refused.
+   * (read-only until reopened); `reopen` makes it editable again.
    */
-  endForEveryone(): Promise<void> {
+  endForEveryone() {
     return this.setEnded("sessionEnding");
   }
 
-  reopen(): Promise<void> {
+  reopen() {
     return this.setEnded("reopenSession");
   }
 
-  private async setEnded(event: "sessionEnding" | "reopenSession"): Promise<void> {
+  private async setEnded(event: "sessionEnding" | "reopenSession") {
     const result = await this.link.request(event, { sessionId: this.sessionId });
-    if (!result.ok) throw new Error(result.error.message);
-    useCollabStore.setState({ endedAt: result.data.endedAt });
+    if (result.ok) useCollabStore.setState({ endedAt: result.data.endedAt });
+    return result;
   }
 
   private openOfflineCopy(): void {

@@ -1,5 +1,5 @@
 import { filesMap, foldersMap, listWorkspace } from "@ensemble/collab";
-import type { ClientPayloadInput, CreateFile, DeletePath, RenamePath } from "@ensemble/protocol";
+import type { Ack, ClientPayloadInput, CreateFile, DeletePath, RenamePath } from "@ensemble/protocol";
 import type * as Y from "yjs";
 import { REQUEST_TIMEOUT_MS, type SessionLink } from "../../lib/sessionLink";
 import { useCollabStore } from "./store";
@@ -32,31 +32,31 @@ export class WorkspaceChannel {
   }
 
   /** Resolves with the created path once our document holds it. */
-  async createFile(payload: Omit<CreateFile, "sessionId">): Promise<string> {
-    const path = await this.request("createFile", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => has(path));
-    return path;
+  createFile(payload: Omit<CreateFile, "sessionId">): Promise<Ack<string>> {
+    return this.change("createFile", { sessionId: this.sessionId, ...payload }, true);
   }
 
   /** Resolves with the new path once our document holds it. */
-  async renamePath(payload: Omit<RenamePath, "sessionId">): Promise<string> {
-    const path = await this.request("renamePath", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => has(path));
-    return path;
+  renamePath(payload: Omit<RenamePath, "sessionId">): Promise<Ack<string>> {
+    return this.change("renamePath", { sessionId: this.sessionId, ...payload }, true);
   }
 
   /** Resolves once our document no longer holds the path. */
-  async deletePath(payload: Omit<DeletePath, "sessionId">): Promise<string> {
-    const path = await this.request("deletePath", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => !has(path));
-    return path;
+  deletePath(payload: Omit<DeletePath, "sessionId">): Promise<Ack<string>> {
+    return this.change("deletePath", { sessionId: this.sessionId, ...payload }, false);
   }
 
-  /** A workspace operation: resolves with the path it ended at, rejects with what to show. */
-  private async request<E extends WorkspaceEvent>(event: E, payload: ClientPayloadInput<E>): Promise<string> {
-    const result = await this.link.request(event, payload);
-    if (result.ok) return result.data.path;
-    throw new Error(result.error.code === "offline" ? OFFLINE : result.error.message);
+  /** A workspace operation: the path it ended at once our document shows it (`isThere`) or not. */
+  private async change<E extends WorkspaceEvent>(
+    event: E,
+    payload: ClientPayloadInput<E>,
+    isThere: boolean,
+  ): Promise<Ack<string>> {
+    const result = await this.link.request(event, payload, { offline: OFFLINE });
+    if (!result.ok) return result;
+    const { path } = result.data;
+    await this.whenWorkspace((has) => has(path) === isThere);
+    return { ok: true, data: path };
   }
 
   /**

@@ -106,19 +106,16 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   };
 
   const changeLanguage = (language: Language) => {
-    session?.setLanguage(language).catch((error: unknown) => {
-      toast.error(error instanceof Error ? error.message : "Could not switch the language");
+    void session?.setLanguage(language).then((result) => {
+      if (!result.ok) toast.error(result.error.message);
     });
   };
 
   const endForEveryone = async () => {
     if (!session) return;
-    try {
-      await session.endForEveryone();
-      leave();
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "Could not end the session");
-    }
+    const result = await session.endForEveryone();
+    if (result.ok) leave();
+    else toast.error(result.error.message);
   };
 
   return (

@@ -20,12 +20,9 @@ export class GitChannel {
   constructor({ link, doc, lifecycle }: ChannelScope) {
     this.sessionId = link.sessionId;
     resetGit();
-    this.runner = new GitRunner(async (operation) => {
-      const result = await link.request("gitOperation", { sessionId: link.sessionId, operation });
-      return !result.ok && result.error.code === "offline"
-        ? { ok: false, error: { code: "offline", message: OFFLINE } }
-        : result;
-    });
+    this.runner = new GitRunner((operation) =>
+      link.request("gitOperation", { sessionId: link.sessionId, operation }, { offline: OFFLINE }),
+    );
     link.listen("gitStatus", ({ status }) => applyStatus(status));
     // gitStatus goes out only after an operation: a newcomer learns the status from the next.
     link.listen("participantJoined", () => {

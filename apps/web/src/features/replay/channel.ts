@@ -23,17 +23,9 @@ export class ReplayChannel {
     return this.link.request("seekReplay", { sessionId: this.link.sessionId, at: Math.round(at) });
   }
 
-  /** Resolves with null once restored (files it could not bring back named), or with why it was refused. */
-  async restore(at: number): Promise<string | null> {
-    const result = await this.link.request("restoreVersion", {
-      sessionId: this.link.sessionId,
-      at: Math.round(at),
-    });
-    if (!result.ok) return result.error.message;
-    const { refused } = result.data;
-    return refused.length > 0
-      ? `Not restored: ${refused.map((r) => `${r.path} (${r.message})`).join(", ")}`
-      : null;
+  /** Brings every file back to `at`; the answer names the files it could not bring back. */
+  restore(at: number) {
+    return this.link.request("restoreVersion", { sessionId: this.link.sessionId, at: Math.round(at) });
   }
 }
 

@@ -1,4 +1,4 @@
-import type { ClientAckData, ClientPayloadInput, GrantableRole, Role } from "@ensemble/protocol";
+import type { ClientPayloadInput, GrantableRole, Role } from "@ensemble/protocol";
 import { toast } from "react-toastify/unstyled";
 import { type ChannelScope, defineChannel, type Lifecycle } from "../../lib/sessionChannels";
 import type { RequestEvent, SessionLink } from "../../lib/sessionLink";
@@ -6,11 +6,8 @@ import { useCollabStore } from "../collab/store";
 import { isOwnChange, withRole } from "./roleChange";
 import { resetRolesStore, useRolesStore } from "./store";
 
-/** What the host's controls say when a request got no answer, by the request's local code. */
-const LOCAL_FAILURES: Record<string, string> = {
-  offline: "You are offline.",
-  timeout: "The server did not answer. Try again.",
-};
+/** What the host's controls say when a request got no answer. */
+const WORDS = { offline: "You are offline.", timeout: "The server did not answer. Try again." };
 
 /**
  * Roles over the session's socket: live role changes (ours and everyone's), the lock, the
@@ -83,14 +80,9 @@ export class RolesChannel {
     return this.ask("getShareLinks", { sessionId: this.sessionId });
   }
 
-  /** Sends one host control; rejects with what to show when refused (the controls toast it). */
-  private async ask<E extends RequestEvent>(
-    event: E,
-    payload: ClientPayloadInput<E>,
-  ): Promise<ClientAckData<E>> {
-    const result = await this.link.request(event, payload);
-    if (!result.ok) throw new Error(LOCAL_FAILURES[result.error.code] ?? result.error.message);
-    return result.data;
+  /** Sends one host control; a refusal's message is what the controls show. */
+  private ask<E extends RequestEvent>(event: E, payload: ClientPayloadInput<E>) {
+    return this.link.request(event, payload, WORDS);
   }
 }
 
