@@ -114,6 +114,17 @@ describe("SessionLink.request", () => {
     expect(sent).toHaveLength(0);
   });
 
+  it("words its own failures as the request asks", async () => {
+    const { socket, link } = fakeSocket();
+    socket.connected = false;
+    const result = await link.request(
+      "setLock",
+      { sessionId: SESSION, isLocked: true },
+      { offline: "Offline." },
+    );
+    expect(result).toEqual({ ok: false, error: { code: "offline", message: "Offline." } });
+  });
+
   it("refuses a payload that fails the catalogue without sending it", async () => {
     const { link, sent } = fakeSocket();
     const result = await link.request("setLock", { sessionId: "  ", isLocked: true });
