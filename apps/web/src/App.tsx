@@ -1,5 +1,7 @@
 import { type ComponentType, lazy, Suspense } from "react";
 import { Route, Routes, useLocation } from "react-router-dom";
+import { useAuthStore } from "./features/auth/store";
+import { useLogout } from "./features/auth/useLogout";
 import { useProfileBootstrap } from "./features/auth/useProfileBootstrap";
 import { LandingPage } from "./features/landing/LandingPage";
 import { Footer } from "./ui/Footer";
@@ -43,6 +45,14 @@ function EditorRoute() {
   );
 }
 
+/** The nav bar with who is signed in (ui/ knows no feature: the auth state comes from here). */
+function SiteNav() {
+  const user = useAuthStore((s) => s.user);
+  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
+  const logout = useLogout();
+  return <NavBar userName={isAuthenticated ? user?.name || "User" : null} onLogout={logout} />;
+}
+
 /** The page shell (skip link, nav, main, footer, toasts) and every route. */
 export function App() {
   useProfileBootstrap();
@@ -54,7 +64,7 @@ export function App() {
         Skip to content
       </a>
       <ScrollToTop />
-      <NavBar />
+      <SiteNav />
       <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined}>
         <Suspense fallback={<Loading label="Loading" />}>
           <Routes>

@@ -1,5 +1,4 @@
 import {
-  type Ack,
   type ClientToServerEvents,
   PROTOCOL_VERSION,
   SESSION_ROUTE_PARAM,
@@ -59,11 +58,4 @@ function guestSecret(): string {
   const fresh = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
   localStorage.setItem(GUEST_SECRET_KEY, fresh);
   return fresh;
-}
-
-/** What a refused or unanswered acknowledged event says to the person, or null when it succeeded. */
-export function ackError(err: Error | null, result: Ack<unknown> | undefined): string | null {
-  if (err) return "The server did not answer. Check your connection and try again.";
-  if (!result) return "Unexpected answer from the server";
-  return result.ok ? null : result.error.message;
 }

@@ -1,7 +1,5 @@
 import { useEffect, useState } from "react";
 import { Link, NavLink, useLocation } from "react-router-dom";
-import { useAuthStore } from "../features/auth/store";
-import { useLogout } from "../features/auth/useLogout";
 import { UserMenu } from "./UserMenu";
 import { useIsHydrated } from "./useIsHydrated";
 
@@ -11,11 +9,15 @@ const LINKS = [
   { to: "/About", label: "About" },
 ] as const;
 
+interface NavBarProps {
+  /** The signed-in person's name, or null when nobody is signed in. */
+  userName: string | null;
+  onLogout: () => void;
+}
+
 /** Brand, page links, and the auth area; below 768px the links fold into a menu. */
-export function NavBar() {
-  const user = useAuthStore((s) => s.user);
-  const isAuthenticated = useAuthStore((s) => s.isAuthenticated);
-  const logout = useLogout();
+export function NavBar({ userName, onLogout: logout }: NavBarProps) {
+  const isAuthenticated = userName !== null;
   const [isMobileOpen, setIsMobileOpen] = useState(false);
   const { pathname } = useLocation();
   // The prerendered landing page cannot know who is signed in: no auth links until hydrated.
@@ -44,7 +46,7 @@ export function NavBar() {
         <ul className="nav-links nav-desktop">{pageLinks}</ul>
         <div className="nav-auth nav-desktop">
           {!isHydrated ? null : isAuthenticated ? (
-            <UserMenu name={user?.name || "User"} onLogout={logout} />
+            <UserMenu name={userName} onLogout={logout} />
           ) : (
             <>
               <Link to="/signin" className="button button-ghost">

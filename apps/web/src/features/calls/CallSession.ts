@@ -1,6 +1,7 @@
 import { CALL_TIMING, type CallPeer, type IceServer, type MediaState } from "@ensemble/protocol";
 import { toast } from "react-toastify/unstyled";
-import { ackError, type EditorSocket } from "../../lib/socket";
+import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
+import type { SessionLink } from "../../lib/sessionLink";
 import { openMedia } from "./media";
 import { type Outgoing, PeerLink, type Signal } from "./PeerLink";
 import { type PeerStats, peerStats } from "./stats";
@@ -17,7 +18,6 @@ import {
   useCallStore,
 } from "./store";
 
-const ACK_TIMEOUT_MS = 10_000;
 /** How often the loudest remote voice is looked for (the main video follows it). */
 const SPEAKER_POLL_MS = 500;
 const SPEAKING_LEVEL = 0.02;
@@ -42,44 +42,38 @@ export class CallSession {
   /** Bumped on every join and leave, so a late answer of an older join is ignored. */
   private generation = 0;
 
-  constructor(
-    private readonly socket: EditorSocket,
-    readonly sessionId: string,
-  ) {
+  /** The session's way to the server (`link` is a peer's connection here). */
+  private readonly session: SessionLink;
+  readonly sessionId: string;
+
+  constructor({ link, lifecycle }: ChannelScope) {
+    this.session = link;
+    this.sessionId = link.sessionId;
     resetCall();
-    socket.on("rtcNewParticipant", ({ sessionId, peer }) => {
-      if (sessionId === this.sessionId && this.selfId) this.welcome(peer);
+    link.listen("rtcNewParticipant", ({ peer }) => {
+      if (this.selfId) this.welcome(peer);
     });
-    socket.on("rtcParticipantLeft", ({ sessionId, peerId }) => {
-      if (sessionId === this.sessionId) this.drop(peerId);
+    link.listen("rtcParticipantLeft", ({ peerId }) => this.drop(peerId));
+    link.listen("rtcOffer", ({ senderId, sdp }) => {
+      void this.link(senderId)?.receiveDescription({ type: "offer", sdp });
     });
-    socket.on("rtcOffer", ({ sessionId, senderId, sdp }) => {
-      if (sessionId === this.sessionId) void this.link(senderId)?.receiveDescription({ type: "offer", sdp });
+    link.listen("rtcAnswer", ({ senderId, sdp }) => {
+      void this.links.get(senderId)?.receiveDescription({ type: "answer", sdp });
     });
-    socket.on("rtcAnswer", ({ sessionId, senderId, sdp }) => {
-      if (sessionId === this.sessionId)
-        void this.links.get(senderId)?.receiveDescription({ type: "answer", sdp });
+    link.listen("rtcIceCandidate", ({ senderId, candidate }) => {
+      void this.link(senderId)?.receiveCandidate(candidate);
     });
-    socket.on("rtcIceCandidate", ({ sessionId, senderId, candidate }) => {
-      if (sessionId === this.sessionId) void this.link(senderId)?.receiveCandidate(candidate);
+    link.listen("rtcRequestConnection", ({ requesterId }) => {
+      if (this.selfId) this.recreate(requesterId, false);
     });
-    socket.on("rtcRequestConnection", ({ sessionId, requesterId }) => {
-      if (sessionId === this.sessionId && this.selfId) this.recreate(requesterId, false);
-    });
-    socket.on("audioToggled", ({ sessionId, peerId, isMuted }) => {
-      if (sessionId === this.sessionId) updatePeer(peerId, { isMuted });
-    });
-    socket.on("videoToggled", ({ sessionId, peerId, isVideoOff }) => {
-      if (sessionId === this.sessionId) updatePeer(peerId, { isVideoOff });
-    });
-    socket.on("screenSharingStarted", ({ sessionId, peerId }) => {
-      if (sessionId === this.sessionId) updatePeer(peerId, { isScreenSharing: true });
-    });
-    socket.on("screenSharingEnded", ({ sessionId, peerId }) => {
-      if (sessionId === this.sessionId) updatePeer(peerId, { isScreenSharing: false });
-    });
-    // The server took us out of the call with the old connection; `sessionJoined` rejoins.
-    socket.on("disconnect", () => this.closeLinks());
+    link.listen("audioToggled", ({ peerId, isMuted }) => updatePeer(peerId, { isMuted }));
+    link.listen("videoToggled", ({ peerId, isVideoOff }) => updatePeer(peerId, { isVideoOff }));
+    link.listen("screenSharingStarted", ({ peerId }) => updatePeer(peerId, { isScreenSharing: true }));
+    link.listen("screenSharingEnded", ({ peerId }) => updatePeer(peerId, { isScreenSharing: false }));
+    lifecycle.on("joined", () => this.sessionJoined());
+    // The server took us out of the call with the old connection; `joined` rejoins.
+    lifecycle.on("left", () => this.closeLinks());
+    lifecycle.on("ended", () => this.leave());
   }
 
   /** Asks for camera and microphone (audio only when the camera fails), then joins the call. */
@@ -109,8 +103,7 @@ export class CallSession {
   leave(): void {
     this.generation++;
     sessionStorage.removeItem(inCallKey(this.sessionId));
-    if (this.selfId && this.socket.connected)
-      this.socket.emit("rtcLeave", { sessionId: this.sessionId }, () => {});
+    if (this.selfId) void this.session.request("rtcLeave", { sessionId: this.sessionId });
     this.closeLinks();
     for (const stream of [this.camera, this.screen])
       for (const track of stream?.getTracks() ?? []) track.stop();
@@ -123,7 +116,7 @@ export class CallSession {
     const isMuted = !useCallStore.getState().local.isMuted;
     setLocal({ isMuted });
     this.refreshOutgoing();
-    if (this.selfId) this.socket.emit("audioToggled", { sessionId: this.sessionId, isMuted });
+    if (this.selfId) this.session.send("audioToggled", { sessionId: this.sessionId, isMuted });
   }
 
   toggleVideo(): void {
@@ -134,7 +127,7 @@ export class CallSession {
     camera.enabled = !isVideoOff;
     setLocal({ isVideoOff });
     this.refreshOutgoing();
-    if (this.selfId) this.socket.emit("videoToggled", { sessionId: this.sessionId, isVideoOff });
+    if (this.selfId) this.session.send("videoToggled", { sessionId: this.sessionId, isVideoOff });
   }
 
   /** Shares the screen in place of the camera (no renegotiation), or returns to the camera. */
@@ -154,7 +147,7 @@ export class CallSession {
     screen.getVideoTracks()[0]?.addEventListener("ended", () => void this.stopScreenShare());
     setLocal({ isScreenSharing: true, stream: screen });
     this.refreshOutgoing();
-    if (this.selfId) this.socket.emit("screenSharingStarted", { sessionId: this.sessionId });
+    if (this.selfId) this.session.send("screenSharingStarted", { sessionId: this.sessionId });
   }
 
   /** Starts every connection over (the reconnect button). */
@@ -172,7 +165,7 @@ export class CallSession {
   }
 
   /** The session's socket (re)joined the session: back into the call if we were in it. */
-  sessionJoined(): void {
+  private sessionJoined(): void {
     if (useCallStore.getState().status === "idle") {
       // Reloaded during a call: back in it (the devices' permission is already given).
       if (sessionStorage.getItem(inCallKey(this.sessionId))) void this.join();
@@ -187,34 +180,26 @@ export class CallSession {
     return Promise.all([...this.links.entries()].map(([peerId, link]) => peerStats(peerId, link.pc)));
   }
 
-  destroy(): void {
-    this.leave();
-  }
-
   /** Joins the call on the server with our current media, then offers to everyone there. */
   private async enter(generation: number): Promise<void> {
     const { isMuted, isVideoOff, isScreenSharing } = useCallStore.getState().local;
     const media: MediaState = { isMuted, isVideoOff, isScreenSharing };
     useCallStore.setState({ status: "joining" });
-    this.socket
-      .timeout(ACK_TIMEOUT_MS)
-      .emit("rtcReady", { sessionId: this.sessionId, media }, (err, result) => {
-        if (generation !== this.generation) return;
-        const refusal = ackError(err, result);
-        if (refusal !== null || !result.ok) {
-          useCallStore.setState({ status: "error", joinError: refusal });
-          return;
-        }
-        this.selfId = result.data.peerId;
-        this.iceServers = result.data.iceServers;
-        useCallStore.setState({ selfPeerId: this.selfId, peers: [], status: "connected" });
-        for (const peer of result.data.peers) {
-          this.welcome(peer);
-          this.link(peer.peerId, true);
-        }
-        this.updateStatus();
-        this.watchSpeakers();
-      });
+    const result = await this.session.request("rtcReady", { sessionId: this.sessionId, media });
+    if (generation !== this.generation) return;
+    if (!result.ok) {
+      useCallStore.setState({ status: "error", joinError: result.error.message });
+      return;
+    }
+    this.selfId = result.data.peerId;
+    this.iceServers = result.data.iceServers;
+    useCallStore.setState({ selfPeerId: this.selfId, peers: [], status: "connected" });
+    for (const peer of result.data.peers) {
+      this.welcome(peer);
+      this.link(peer.peerId, true);
+    }
+    this.updateStatus();
+    this.watchSpeakers();
   }
 
   /** Someone is in the call: their tile appears; the link is made on the first message. */
@@ -246,13 +231,12 @@ export class CallSession {
   }
 
   private signal(peerId: string, signal: Signal): void {
-    if (!this.socket.connected) return;
     const sessionId = this.sessionId;
     if (signal.kind === "candidate")
-      this.socket.emit("rtcIceCandidate", { sessionId, receiverId: peerId, candidate: signal.candidate });
+      this.session.send("rtcIceCandidate", { sessionId, receiverId: peerId, candidate: signal.candidate });
     else if (signal.type === "offer")
-      this.socket.emit("rtcOffer", { sessionId, receiverId: peerId, sdp: signal.sdp });
-    else this.socket.emit("rtcAnswer", { sessionId, receiverId: peerId, sdp: signal.sdp });
+      this.session.send("rtcOffer", { sessionId, receiverId: peerId, sdp: signal.sdp });
+    else this.session.send("rtcAnswer", { sessionId, receiverId: peerId, sdp: signal.sdp });
   }
 
   /** Closes the pair's link and makes a fresh one; `ask` also has the remote start over. */
@@ -262,7 +246,7 @@ export class CallSession {
     this.links.get(peerId)?.close();
     this.links.delete(peerId);
     updatePeer(peerId, { state: "new", error: null });
-    if (ask) this.socket.emit("rtcRequestConnection", { sessionId: this.sessionId, targetId: peerId });
+    if (ask) this.session.send("rtcRequestConnection", { sessionId: this.sessionId, targetId: peerId });
     this.link(peerId, ask);
     this.updateStatus();
   }
@@ -341,7 +325,7 @@ export class CallSession {
     for (const track of screen.getTracks()) track.stop();
     setLocal({ isScreenSharing: false, stream: this.camera });
     this.refreshOutgoing();
-    if (this.selfId) this.socket.emit("screenSharingEnded", { sessionId: this.sessionId });
+    if (this.selfId) this.session.send("screenSharingEnded", { sessionId: this.sessionId });
   }
 
   /** The main video follows whoever speaks loudest (from RTP's audio levels, no decoding). */
@@ -361,3 +345,6 @@ export class CallSession {
     }, SPEAKER_POLL_MS);
   }
 }
+
+/** The session's audio and video call (joined only when the person asks). */
+export const callChannel = defineChannel("call", (scope) => new CallSession(scope));

@@ -1,10 +1,6 @@
-import {
-  ChatBroadcastSchema,
-  ChatHistorySchema,
-  ChatMessageSchema,
-  ChatTextSchema,
-} from "@ensemble/protocol";
-import { ackError, type EditorSocket } from "../../lib/socket";
+import { type Ack, type ChatMessage, ChatTextSchema } from "@ensemble/protocol";
+import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
+import type { SessionLink } from "../../lib/sessionLink";
 import { useCollabStore } from "../collab/store";
 import {
   receiveEarlierPage,
@@ -15,8 +11,6 @@ import {
   useChatStore,
 } from "./store";
 
-const ACK_TIMEOUT_MS = 10_000;
-
 const selfId = () => useCollabStore.getState().self?.id ?? null;
 
 /**
@@ -25,27 +19,17 @@ const selfId = () => useCollabStore.getState().self?.id ?? null;
  * newest page of the history is asked for on every join.
  */
 export class ChatChannel {
-  constructor(
-    private readonly socket: EditorSocket,
-    private readonly sessionId: string,
-  ) {
-    resetChat(sessionId);
-    socket.on("chatMessage", (payload) => {
-      const parsed = ChatBroadcastSchema.safeParse(payload);
-      if (parsed.success && parsed.data.sessionId === this.sessionId)
-        receiveMessages([parsed.data.message], selfId());
-    });
-  }
+  private readonly link: SessionLink;
 
-  /** Called on each successful join. */
-  joined(): void {
-    this.socket
-      .timeout(ACK_TIMEOUT_MS)
-      .emit("getChatHistory", { sessionId: this.sessionId }, (err, result) => {
-        if (err || !result?.ok) return;
-        const parsed = ChatHistorySchema.safeParse(result.data);
-        if (parsed.success) receiveNewestPage(parsed.data.messages, parsed.data.hasMore);
+  constructor({ link, lifecycle }: ChannelScope) {
+    this.link = link;
+    resetChat(link.sessionId);
+    link.listen("chatMessage", ({ message }) => receiveMessages([message], selfId()));
+    lifecycle.on("joined", () => {
+      void link.request("getChatHistory", { sessionId: link.sessionId }).then((result) => {
+        if (result.ok) receiveNewestPage(result.data.messages, result.data.hasMore);
       });
+    });
   }
 
   /** Asks for the page before the first message we hold. */
@@ -54,32 +38,30 @@ export class ChatChannel {
     const before = messages[0]?.id;
     if (isLoadingEarlier || before === undefined) return;
     setLoadingEarlier(true);
-    this.socket
-      .timeout(ACK_TIMEOUT_MS)
-      .emit("getChatHistory", { sessionId: this.sessionId, before }, (err, result) => {
-        const parsed = !err && result?.ok ? ChatHistorySchema.safeParse(result.data) : null;
-        if (parsed?.success) receiveEarlierPage(parsed.data.messages, parsed.data.hasMore);
-        else setLoadingEarlier(false);
-      });
+    void this.link.request("getChatHistory", { sessionId: this.link.sessionId, before }).then((result) => {
+      if (result.ok) receiveEarlierPage(result.data.messages, result.data.hasMore);
+      else setLoadingEarlier(false);
+    });
   }
 
   /**
-   * Sends `text`; resolves with null once the server stored it, or with why it was refused
-   * (checked here first with the server's own rules, so most refusals need no round trip).
+   * Sends `text`; resolves with the stored message, or with why it was refused (checked here
+   * first with the server's own rules, so most refusals need no round trip).
    */
-  send(text: string): Promise<string | null> {
+  async send(text: string): Promise<Ack<ChatMessage>> {
     const checked = ChatTextSchema.safeParse(text);
-    if (!checked.success) return Promise.resolve(checked.error.issues[0]?.message ?? "Invalid message");
-    return new Promise((resolve) => {
-      this.socket
-        .timeout(ACK_TIMEOUT_MS)
-        .emit("sendChat", { sessionId: this.sessionId, text: checked.data }, (err, result) => {
-          const error = ackError(err, result);
-          if (error) return resolve(error);
-          const message = result.ok ? ChatMessageSchema.safeParse(result.data) : null;
-          if (message?.success) receiveMessages([message.data], selfId());
-          resolve(null);
-        });
+    if (!checked.success) {
+      const message = checked.error.issues[0]?.message ?? "Invalid message";
+      return { ok: false, error: { code: "invalid_request", message } };
+    }
+    const result = await this.link.request("sendChat", {
+      sessionId: this.link.sessionId,
+      text: checked.data,
     });
+    if (result.ok) receiveMessages([result.data], selfId());
+    return result;
   }
 }
+
+/** The session chat. */
+export const chatChannel = defineChannel("chat", (scope) => new ChatChannel(scope));

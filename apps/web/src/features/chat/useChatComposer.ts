@@ -16,10 +16,10 @@ export function useChatComposer(channel: ChatChannel | null, canSend: boolean) {
     setIsSending(true);
     // Our message is shown at the bottom: follow it there.
     setAtBottom(true);
-    const refusal = await channel.send(text);
+    const result = await channel.send(text);
     setIsSending(false);
-    setError(refusal);
-    if (refusal === null) setText("");
+    setError(result.ok ? null : result.error.message);
+    if (result.ok) setText("");
   }
 
   return {

@@ -1,27 +1,19 @@
 import { CollabClient, type LaneRefusal } from "@ensemble/collab";
-import { CONNECT_ERRORS, LANGUAGE_MAIN_FILES, type Language } from "@ensemble/protocol";
+import { CONNECT_ERRORS, type Language } from "@ensemble/protocol";
 import { IndexeddbPersistence } from "y-indexeddb";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
-import { ackError, createEditorSocket, type EditorSocket } from "../../lib/socket";
-import { CallSession } from "../calls/CallSession";
-import { ChatChannel } from "../chat/channel";
-import { GitChannel } from "../git/channel";
-import { PullsChannel } from "../pulls/channel";
-import { ReplayChannel } from "../replay/channel";
-import { RolesChannel } from "../roles/channel";
-import { TerminalChannel } from "../terminal/channel";
+import { type ChannelDef, type ChannelScope, Lifecycle } from "../../lib/sessionChannels";
+import { SessionLink } from "../../lib/sessionLink";
+import { createEditorSocket, type EditorSocket } from "../../lib/socket";
 import { throttleAwareness } from "./awarenessThrottle";
 import { forgetSession, offlineDbName, rememberSession } from "./offlineStore";
 import { EditClock, type PeerState, PRESENCE_MS, readPeers, typistColor } from "./presence";
 import { mirrorSessionEvents } from "./sessionEvents";
 import { resetCollabStore, type SessionFailure, useCollabStore } from "./store";
-import { installTestHook } from "./testHook";
 import { WorkspaceChannel } from "./workspaceChannel";
 import { YjsTransport } from "./yjsTransport";
 
-/** How long a join or a language/end request may wait for its answer. */
-const ACK_TIMEOUT_MS = 15_000;
 /** How long a lost connection shows as CONNECTING before OFFLINE, while the browser is online. */
 const RECONNECT_GRACE_MS = 3000;
 
@@ -40,6 +32,8 @@ export interface CollabSessionOptions {
   onRefused: (message: string) => void;
   /** A share link's key from the address (`?key=`): decides our role when we are new. */
   shareKey?: string | undefined;
+  /** The features' channels this session makes, each once (see `channel`). */
+  channels: readonly ChannelDef<unknown>[];
 }
 
 /** Our awareness `user`; once joined it carries the id and name the server stamps, so it is sent on as it is. */
@@ -52,33 +46,22 @@ function userField(name: string, colorKey: string, id?: string) {
  * One open editor session: the Yjs document of its files, our awareness, the socket that
  * syncs both, and an IndexedDB copy so edits survive going offline and reloading. Joins on
  * every (re)connect and resyncs; mirrors connection, people and language in useCollabStore.
+ * The features' channels it is given subscribe to its lifecycle (joined, left, ended).
  */
 export class CollabSession {
   readonly doc = new Y.Doc();
   readonly awareness = new Awareness(this.doc);
-  /** The session's shared terminal and Run Code, over this session's socket. */
-  readonly terminal: TerminalChannel;
-  /** Version control (the Git panel and the status badge), over this session's socket. */
-  readonly git: GitChannel;
-  /** Pull requests (the sidebar list, the review panel, the host's badge), over this session's socket. */
-  readonly pulls: PullsChannel;
-  /** The session's audio and video call (joined only when the person asks). */
-  readonly call: CallSession;
-  /** The session chat, over this session's socket. */
-  readonly chat: ChatChannel;
-  /** The session's replay (timeline, moments, the host's restore), over this session's socket. */
-  readonly replay: ReplayChannel;
   /** The project's files: create, rename, delete, and the store's listing of them. */
   readonly files: WorkspaceChannel;
-  /** Roles, the lock and its lobby, and the host's controls. */
-  readonly roles: RolesChannel;
   private readonly socket: EditorSocket;
+  private readonly link: SessionLink;
+  private readonly lifecycle = new Lifecycle();
+  private readonly channels = new Map<ChannelDef<unknown>, unknown>();
   private readonly client: CollabClient;
   private readonly yjs: YjsTransport;
   private readonly awarenessOut: ReturnType<typeof throttleAwareness>;
   private persistence: IndexeddbPersistence | null = null;
   private typingTimer: ReturnType<typeof setTimeout> | undefined;
-  private uninstallTestHook: () => void = () => {};
   /** Bumped on every join and disconnect, so a late ack of an older connection is ignored. */
   private generation = 0;
   private offlineTimer: ReturnType<typeof setTimeout> | undefined;
@@ -91,23 +74,17 @@ export class CollabSession {
 
   constructor(private readonly options: CollabSessionOptions) {
     this.socket = createEditorSocket(options.token, options.sessionId);
-    this.terminal = new TerminalChannel(this.socket, options.sessionId);
-    this.git = new GitChannel(this.socket, options.sessionId, this.doc);
-    this.pulls = new PullsChannel(this.socket, options.sessionId);
-    this.call = new CallSession(this.socket, options.sessionId);
-    this.chat = new ChatChannel(this.socket, options.sessionId);
-    this.replay = new ReplayChannel(this.socket, options.sessionId);
-    this.files = new WorkspaceChannel(this.socket, options.sessionId, this.doc);
-    this.roles = new RolesChannel(this.socket, options.sessionId, {
+    this.link = new SessionLink(this.socket, options.sessionId);
+    const scope: ChannelScope = {
+      sessionId: options.sessionId,
+      link: this.link,
+      doc: this.doc,
+      lifecycle: this.lifecycle,
       rejoin: () => this.join(),
-      selfRoleChanged: () => {
-        const { self } = useCollabStore.getState();
-        if (!self) return;
-        this.git.joined(self.isHost);
-        this.pulls.joined(self);
-      },
-    });
-    this.yjs = new YjsTransport(this.socket, options.sessionId, {
+    };
+    for (const def of options.channels) this.channels.set(def, def.create(scope));
+    this.files = new WorkspaceChannel(this.link, this.doc);
+    this.yjs = new YjsTransport(this.link, {
       receiveSync: (message) => this.client.receiveSync(message),
       receiveAwareness: (message) => this.client.receiveAwareness(message),
       connected: () => this.client.connected(),
@@ -125,6 +102,18 @@ export class CollabSession {
 
   get sessionId(): string {
     return this.options.sessionId;
+  }
+
+  /** The channel `def` made for this session; it must be one of the channels it was opened with. */
+  channel<T>(def: ChannelDef<T>): T {
+    if (!this.channels.has(def)) throw new Error(`This session was opened without the ${def.name} channel`);
+    // The map holds what def.create made, so this entry is a T.
+    return this.channels.get(def) as T;
+  }
+
+  /** Whether the editor is bound to the document (see setEditorReady). */
+  get isEditorReady(): boolean {
+    return this.editorReady;
   }
 
   /** The Y.Text of a workspace file by its id (ids never change; paths may). */
@@ -160,17 +149,6 @@ export class CollabSession {
     window.addEventListener("offline", this.handleOffline);
     window.addEventListener("online", this.handleOnline);
     this.files.watch();
-    // Only in the end-to-end build (`npm run build:e2e`): production ships no test hook.
-    if (import.meta.env.VITE_TEST_HOOK === "true")
-      this.uninstallTestHook = installTestHook({
-        sessionId: this.sessionId,
-        text: (path) => {
-          const id = this.fileIdAt(path ?? LANGUAGE_MAIN_FILES[useCollabStore.getState().language]);
-          return id ? this.fileText(id).toString() : "";
-        },
-        isEditorReady: () => this.editorReady,
-        callStats: () => this.call.stats(),
-      });
     this.socket.connect();
   }
 
@@ -181,9 +159,7 @@ export class CollabSession {
     window.removeEventListener("online", this.handleOnline);
     clearTimeout(this.typingTimer);
     clearTimeout(this.offlineTimer);
-    this.uninstallTestHook();
-    this.git.destroy();
-    this.call.destroy();
+    this.lifecycle.emit("ended", undefined);
     // Tells the others our cursor is gone before the socket closes.
     this.awareness.setLocalState(null);
     this.awarenessOut.cancel();
@@ -194,11 +170,9 @@ export class CollabSession {
     // the socket closes (the IndexedDB copy holds them anyway).
     const socket = this.socket;
     const laneClosed = this.yjs.close();
-    const leave = () => {
-      if (socket.connected)
-        socket.timeout(1000).emit("leaveSession", this.sessionId, () => socket.disconnect());
-      else socket.disconnect();
-    };
+    // Offline, the request answers at once: nothing to wait for.
+    const leave = () =>
+      void this.link.request("leaveSession", this.sessionId).then(() => socket.disconnect());
     void Promise.race([laneClosed, new Promise((resolve) => setTimeout(resolve, 1000))]).then(leave);
     void this.persistence?.destroy();
     this.awareness.destroy();
@@ -223,45 +197,32 @@ export class CollabSession {
     }, PRESENCE_MS.typing);
   }
 
-  /** Switches everyone to `language`; rejects with a message (and switches back) if refused. */
-  setLanguage(language: Language): Promise<void> {
+  /** Switches everyone to `language`; switches back if refused. */
+  async setLanguage(language: Language) {
     const previous = useCollabStore.getState().language;
     useCollabStore.setState({ language });
-    return new Promise((resolve, reject) => {
-      this.socket
-        .timeout(ACK_TIMEOUT_MS)
-        .emit("languageUpdate", { sessionId: this.sessionId, language }, (err, result) => {
-          const message = ackError(err, result);
-          if (message === null) return resolve();
-          if (useCollabStore.getState().language === language)
-            useCollabStore.setState({ language: previous });
-          reject(new Error(message));
-        });
-    });
+    const result = await this.link.request("languageUpdate", { sessionId: this.sessionId, language });
+    if (!result.ok && useCollabStore.getState().language === language)
+      useCollabStore.setState({ language: previous });
+    return result;
   }
 
   /**
    * Host only: offers every participant the end dialog and ends the session on the server
-   * (read-only until reopened); `reopen` makes it editable again. Both reject with the
-   * server's message when refused.
+   * (read-only until reopened); `reopen` makes it editable again.
    */
-  endForEveryone(): Promise<void> {
+  endForEveryone() {
     return this.setEnded("sessionEnding");
   }
 
-  reopen(): Promise<void> {
+  reopen() {
     return this.setEnded("reopenSession");
   }
 
-  private setEnded(event: "sessionEnding" | "reopenSession"): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.socket.timeout(ACK_TIMEOUT_MS).emit(event, { sessionId: this.sessionId }, (err, result) => {
-        const message = ackError(err, result);
-        if (message !== null) return reject(new Error(message));
-        if (result.ok) useCollabStore.setState({ endedAt: result.data.endedAt });
-        resolve();
-      });
-    });
+  private async setEnded(event: "sessionEnding" | "reopenSession") {
+    const result = await this.link.request(event, { sessionId: this.sessionId });
+    if (result.ok) useCollabStore.setState({ endedAt: result.data.endedAt });
+    return result;
   }
 
   private openOfflineCopy(): void {
@@ -287,6 +248,7 @@ export class CollabSession {
       client.disconnected();
       useCollabStore.setState({ isSynced: false });
       this.showDisconnected();
+      this.lifecycle.emit("left", undefined);
     });
     socket.on("connect_error", (error) => {
       if (error.message === CONNECT_ERRORS.invalidToken) {
@@ -304,8 +266,8 @@ export class CollabSession {
       // A refusal by the server (not a network error) is not retried by socket.io.
       if (!socket.active) this.fail({ code: "refused", message: "The server refused the connection." });
     });
-    mirrorSessionEvents(socket, this.sessionId);
-    socket.on("socketError", (refusal) => this.handleRefusal(refusal));
+    mirrorSessionEvents(this.link);
+    this.link.listen("socketError", (refusal) => this.handleRefusal(refusal));
   }
 
   private handleRefusal({ event, code, message }: LaneRefusal): void {
@@ -323,29 +285,23 @@ export class CollabSession {
     const generation = ++this.generation;
     const { shareKey } = this.options;
     const request = shareKey ? { sessionId: this.sessionId, key: shareKey } : this.sessionId;
-    this.socket.timeout(ACK_TIMEOUT_MS).emit("joinSession", request, (err, result) => {
+    void this.link.request("joinSession", request).then((result) => {
       if (this.isDestroyed || generation !== this.generation) return;
-      if (err) {
-        // No answer on a live connection: start over with a fresh one.
-        this.socket.disconnect().connect();
-        return;
-      }
       if (!result.ok) {
+        const { code } = result.error;
+        // No answer on a live connection: start over with a fresh one.
+        if (code === "timeout") this.socket.disconnect().connect();
         // A locked session: we wait at its door, joined to nothing, until the host decides.
-        if (result.error.code === "session_locked") this.roles.waitInLobby();
-        else this.fail(result.error);
+        else if (code === "session_locked") this.lifecycle.emit("heldInLobby", undefined);
+        // Disconnected meanwhile: the next connection joins.
+        else if (code !== "offline") this.fail(result.error);
         return;
       }
-      this.roles.joined(result.data);
       const { self, participants, language, title, endedAt } = result.data;
       this.awareness.setLocalStateField("user", userField(self.name, self.id, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });
       this.yjs.open(result.data.laneTicket, () => generation === this.generation && !this.isDestroyed);
-      this.terminal.joined();
-      this.git.joined(self.isHost);
-      this.pulls.joined(self);
-      this.call.sessionJoined();
-      this.chat.joined();
+      this.lifecycle.emit("joined", result.data);
     });
   }
 

@@ -1,13 +1,12 @@
 import { filesMap, foldersMap, listWorkspace } from "@ensemble/collab";
 import type { Ack, ClientPayloadInput, CreateFile, DeletePath, RenamePath } from "@ensemble/protocol";
 import type * as Y from "yjs";
-import { ackError, type EditorSocket } from "../../lib/socket";
+import { REQUEST_TIMEOUT_MS, type SessionLink } from "../../lib/sessionLink";
 import { useCollabStore } from "./store";
 
 type WorkspaceEvent = "createFile" | "renamePath" | "deletePath";
 
-/** How long a file operation may wait for its answer, and then for its change. */
-const ACK_TIMEOUT_MS = 15_000;
+const OFFLINE = "You are offline. Files can be created, renamed and deleted when the connection is back.";
 
 /**
  * The session's files over its socket: create, rename and delete (only the server changes the
@@ -15,11 +14,14 @@ const ACK_TIMEOUT_MS = 15_000;
  * of the document's files and folders.
  */
 export class WorkspaceChannel {
+  private readonly sessionId: string;
+
   constructor(
-    private readonly socket: EditorSocket,
-    private readonly sessionId: string,
+    private readonly link: SessionLink,
     private readonly doc: Y.Doc,
-  ) {}
+  ) {
+    this.sessionId = link.sessionId;
+  }
 
   /** Mirrors the workspace's files and folders in the store whenever the server changes them. */
   watch(): void {
@@ -30,53 +32,35 @@ export class WorkspaceChannel {
   }
 
   /** Resolves with the created path once our document holds it. */
-  async createFile(payload: Omit<CreateFile, "sessionId">): Promise<string> {
-    const path = await this.request("createFile", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => has(path));
-    return path;
+  createFile(payload: Omit<CreateFile, "sessionId">): Promise<Ack<string>> {
+    return this.change("createFile", { sessionId: this.sessionId, ...payload }, true);
   }
 
   /** Resolves with the new path once our document holds it. */
-  async renamePath(payload: Omit<RenamePath, "sessionId">): Promise<string> {
-    const path = await this.request("renamePath", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => has(path));
-    return path;
+  renamePath(payload: Omit<RenamePath, "sessionId">): Promise<Ack<string>> {
+    return this.change("renamePath", { sessionId: this.sessionId, ...payload }, true);
   }
 
   /** Resolves once our document no longer holds the path. */
-  async deletePath(payload: Omit<DeletePath, "sessionId">): Promise<string> {
-    const path = await this.request("deletePath", { sessionId: this.sessionId, ...payload });
-    await this.whenWorkspace((has) => !has(path));
-    return path;
+  deletePath(payload: Omit<DeletePath, "sessionId">): Promise<Ack<string>> {
+    return this.change("deletePath", { sessionId: this.sessionId, ...payload }, false);
   }
 
-  /** A workspace operation: resolves with the path it ended at, rejects with the server's message. */
-  private request<E extends WorkspaceEvent>(event: E, payload: ClientPayloadInput<E>): Promise<string> {
-    // socket.io's typed emit cannot follow a generic event name; the catalogue types the payload.
-    const emit = this.socket.timeout(ACK_TIMEOUT_MS).emit as unknown as (
-      event: E,
-      payload: ClientPayloadInput<E>,
-      ack: (err: Error | null, result: Ack<{ path: string }>) => void,
-    ) => void;
-    return new Promise((resolve, reject) => {
-      if (!this.socket.connected) {
-        reject(
-          new Error(
-            "You are offline. Files can be created, renamed and deleted when the connection is back.",
-          ),
-        );
-        return;
-      }
-      emit.call(this.socket.timeout(ACK_TIMEOUT_MS), event, payload, (err, result) => {
-        const message = ackError(err, result);
-        if (message === null && result.ok) resolve(result.data.path);
-        else reject(new Error(message ?? "Unexpected answer from the server"));
-      });
-    });
+  /** A workspace operation: the path it ended at once our document shows it (`isThere`) or not. */
+  private async change<E extends WorkspaceEvent>(
+    event: E,
+    payload: ClientPayloadInput<E>,
+    isThere: boolean,
+  ): Promise<Ack<string>> {
+    const result = await this.link.request(event, payload, { offline: OFFLINE });
+    if (!result.ok) return result;
+    const { path } = result.data;
+    await this.whenWorkspace((has) => has(path) === isThere);
+    return { ok: true, data: path };
   }
 
   /**
-   * Waits (at most ACK_TIMEOUT_MS) until our document's workspace passes `isDone`. A file
+   * Waits (at most as long as the operation's answer may take) until our document's workspace passes `isDone`. A file
    * operation's answer comes over socket.io, its change over the Yjs lane, a second
    * connection: the answer can arrive first.
    */
@@ -96,7 +80,7 @@ export class WorkspaceChannel {
       const observer = () => {
         if (check()) finish();
       };
-      const timer = setTimeout(finish, ACK_TIMEOUT_MS);
+      const timer = setTimeout(finish, REQUEST_TIMEOUT_MS.createFile);
       filesMap(this.doc).observe(observer);
       foldersMap(this.doc).observe(observer);
     });

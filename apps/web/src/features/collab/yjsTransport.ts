@@ -1,13 +1,5 @@
-import {
-  fromWire,
-  LANE_AWARENESS,
-  LANE_SYNC,
-  LaneClient,
-  type LaneRefusal,
-  laneUrl,
-  toWire,
-} from "@ensemble/collab";
-import type { EditorSocket } from "../../lib/socket";
+import { LANE_AWARENESS, LANE_SYNC, LaneClient, type LaneRefusal, laneUrl, toWire } from "@ensemble/collab";
+import type { SessionLink } from "../../lib/sessionLink";
 
 /** What the transport hands to the session's Yjs client. */
 export interface YjsReceiver {
@@ -31,31 +23,30 @@ export class YjsTransport {
   private lane: LaneClient | null = null;
 
   constructor(
-    private readonly socket: EditorSocket,
-    private readonly sessionId: string,
+    private readonly link: SessionLink,
     private readonly receiver: YjsReceiver,
   ) {
     // Yjs comes over socket.io until the lane opens, and whenever it cannot.
-    socket.on("yjsSync", (message) => receiver.receiveSync(fromWire(message)));
-    socket.on("yjsAwareness", (message) => receiver.receiveAwareness(fromWire(message)));
+    link.listen("yjsSync", (message) => receiver.receiveSync(message));
+    link.listen("yjsAwareness", (message) => receiver.receiveAwareness(message));
   }
 
   // A message while disconnected would sit in socket.io's buffer and reach the server before
   // our next join; the sync handshake after that join resends what matters.
   sendSync(message: Uint8Array): void {
     if (this.lane) this.lane.send(LANE_SYNC, message);
-    else if (this.socket.connected) this.socket.emit("yjsSync", toWire(message));
+    else this.link.send("yjsSync", toWire(message));
   }
 
   sendAwareness(message: Uint8Array): void {
     if (this.lane) this.lane.send(LANE_AWARENESS, message);
-    else if (this.socket.connected) this.socket.emit("yjsAwareness", toWire(message));
+    else this.link.send("yjsAwareness", toWire(message));
   }
 
   /** Opens a join's lane with its ticket; `isCurrent` says whether that join still stands. */
   open(ticket: string, isCurrent: () => boolean): void {
     const { receiver } = this;
-    const lane = new LaneClient(new WebSocket(laneUrl(window.location.origin, ticket, this.sessionId)), {
+    const lane = new LaneClient(new WebSocket(laneUrl(window.location.origin, ticket, this.link.sessionId)), {
       open: () => {
         if (!isCurrent()) {
           void lane.close();
@@ -71,7 +62,7 @@ export class YjsTransport {
         if (this.lane === lane) this.lane = null;
         if (!isCurrent()) return;
         if (wasOpen) receiver.disconnected();
-        if (this.socket.connected) receiver.connected();
+        if (this.link.isConnected) receiver.connected();
       },
     });
   }

@@ -2,24 +2,29 @@ import type { Language } from "@ensemble/protocol";
 import { lazy, Suspense, useEffect, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
+import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
 import { CallPanel } from "../calls/CallPanel";
+import { callChannel } from "../calls/CallSession";
 import { ChatPanel } from "../chat/ChatPanel";
+import { chatChannel } from "../chat/channel";
 import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
+import { pullsChannel } from "../pulls/channel";
 import { ReviewPanel } from "../pulls/ReviewPanel";
+import { replayChannel } from "../replay/channel";
 import { ReplayPanel } from "../replay/ReplayPanel";
 import { LobbyScreen } from "../roles/LobbyScreen";
 import { useRolesStore } from "../roles/store";
 import { ViewOnlyBanner } from "../roles/ViewOnlyBanner";
+import { terminalChannel } from "../terminal/channel";
 import { setTerminalOpen, useTerminalStore } from "../terminal/store";
 import { TerminalPanel } from "../terminal/TerminalPanel";
 import { FileTabs } from "../workspace/FileTabs";
 import { openFile, useOpenFiles } from "../workspace/store";
 import { useFollow } from "../workspace/useFollow";
 import { useWorkspaceTabs } from "../workspace/useWorkspaceTabs";
-import { EditorErrorBoundary } from "./EditorErrorBoundary";
 import {
   ConfirmEndDialog,
   END_SESSION_TEXT,
@@ -31,7 +36,9 @@ import { FileSidebar } from "./FileSidebar";
 import { SessionEndedBanner } from "./SessionEndedBanner";
 import { SessionUnavailable } from "./SessionUnavailable";
 import { StatusBar } from "./StatusBar";
+import { SESSION_CHANNELS } from "./sessionChannels";
 import { TopBar } from "./TopBar";
+import { useTestHook } from "./testHook";
 
 // Monaco is most of the editor's weight: its own chunk, loaded after the chrome renders.
 const CodeEditor = lazy(() => import("./monaco/CodeEditor"));
@@ -42,7 +49,8 @@ const TERMINAL_TOGGLE_ID = "terminal-toggle";
 
 /** The live editor of one session: top bar, file sidebar, the shared editor, status bar. */
 export function EditorScreen({ sessionId }: { sessionId: string }) {
-  const session = useCollabSession(sessionId);
+  const session = useCollabSession(sessionId, SESSION_CHANNELS);
+  useTestHook(session);
   const activity = useActivity(session);
   const navigate = useNavigate();
   const state = useCollabStore();
@@ -87,7 +95,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const canEdit = isCurrent && state.hasDocument && endedAt === null && !isViewer;
   const isConnected = isCurrent && state.status === "connected";
   const canChange = isConnected && endedAt === null && !isViewer;
-  const terminal = session?.terminal ?? null;
+  const terminal = session?.channel(terminalChannel) ?? null;
   const activeCount = state.participants.filter((p) =>
     isWithin(activity.lastEdits.get(p.id) ?? null, activity.now, PRESENCE_MS.active),
   ).length;
@@ -98,19 +106,16 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   };
 
   const changeLanguage = (language: Language) => {
-    session?.setLanguage(language).catch((error: unknown) => {
-      toast.error(error instanceof Error ? error.message : "Could not switch the language");
+    void session?.setLanguage(language).then((result) => {
+      if (!result.ok) toast.error(result.error.message);
     });
   };
 
   const endForEveryone = async () => {
     if (!session) return;
-    try {
-      await session.endForEveryone();
-      leave();
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "Could not end the session");
-    }
+    const result = await session.endForEveryone();
+    if (result.ok) leave();
+    else toast.error(result.error.message);
   };
 
   return (
@@ -185,7 +190,11 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
                 : "Loading the session…"}
             </p>
           )}
-          <ReplayPanel channel={session?.replay ?? null} isHost={isHost} isEnded={endedAt !== null} />
+          <ReplayPanel
+            channel={session?.channel(replayChannel) ?? null}
+            isHost={isHost}
+            isEnded={endedAt !== null}
+          />
           {isTerminalOpen && (
             <TerminalPanel
               openFile={activePath ?? undefined}
@@ -198,8 +207,8 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             />
           )}
         </section>
-        <CallPanel call={session?.call ?? null} />
-        <ChatPanel channel={session?.chat ?? null} />
+        <CallPanel call={session?.channel(callChannel) ?? null} />
+        <ChatPanel channel={session?.channel(chatChannel) ?? null} />
       </div>
       <StatusBar
         sessionId={sessionId}
@@ -214,12 +223,12 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         onClose={() => setIsConfirmOpen(false)}
         onConfirm={endForEveryone}
       />
-      <ReviewPanel pulls={session?.pulls ?? null} isHost={isHost} isConnected={isConnected} />
+      <ReviewPanel pulls={session?.channel(pullsChannel) ?? null} isHost={isHost} isConnected={isConnected} />
       <SessionEndingDialog
         isOpen={endingReason !== null}
         reason={endingReason ?? "self"}
         sessionId={sessionId}
-        pulls={session?.pulls ?? null}
+        pulls={session?.channel(pullsChannel) ?? null}
         onClose={() => setEndingReason(null)}
         onLeave={leave}
       />

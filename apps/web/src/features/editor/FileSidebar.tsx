@@ -1,8 +1,11 @@
 import type { Presence } from "@ensemble/protocol";
 import type { CollabSession } from "../collab/CollabSession";
 import type { Activity } from "../collab/useActivity";
+import { gitChannel } from "../git/channel";
 import { GitPanel } from "../git/GitPanel";
+import { pullsChannel } from "../pulls/channel";
 import { PullRequestList } from "../pulls/PullRequestList";
+import { rolesChannel } from "../roles/channel";
 import { ParticipantControls } from "../roles/ParticipantControls";
 import { SessionAccessPanel } from "../roles/SessionAccessPanel";
 import { Explorer } from "../workspace/Explorer";
@@ -39,7 +42,11 @@ export function FileSidebar(props: FileSidebarProps) {
         canEdit={props.canEdit}
         onOpened={props.onOpened}
       />
-      <GitPanel git={props.session?.git ?? null} isHost={props.isHost} isConnected={props.canEdit} />
+      <GitPanel
+        git={props.session?.channel(gitChannel) ?? null}
+        isHost={props.isHost}
+        isConnected={props.canEdit}
+      />
       <ParticipantsList
         participants={props.participants}
         selfId={props.selfId}
@@ -49,15 +56,15 @@ export function FileSidebar(props: FileSidebarProps) {
         renderControls={(person) => (
           <ParticipantControls
             person={person}
-            roles={props.session?.roles ?? null}
+            roles={props.session?.channel(rolesChannel) ?? null}
             isHost={props.isHost}
             isSelf={person.id === props.selfId}
           />
         )}
       />
-      {props.isHost && <SessionAccessPanel roles={props.session?.roles ?? null} />}
+      {props.isHost && <SessionAccessPanel roles={props.session?.channel(rolesChannel) ?? null} />}
       <PullRequestList
-        pulls={props.session?.pulls ?? null}
+        pulls={props.session?.channel(pullsChannel) ?? null}
         isConnected={props.isConnected && !props.isViewer}
       />
     </aside>

@@ -1,3 +1,4 @@
+import type { Ack } from "@ensemble/protocol";
 import { useState } from "react";
 import { toast } from "react-toastify/unstyled";
 import { Spinner } from "../../ui/Spinner";
@@ -14,7 +15,7 @@ interface SessionEndedBannerProps {
   /** When the host ended it (ISO time). */
   endedAt: string;
   isHost: boolean;
-  onReopen: () => Promise<void>;
+  onReopen: () => Promise<Ack<unknown>>;
 }
 
 /** Shown over an ended session (DESIGN decision 15); its host can reopen it from here. */
@@ -22,14 +23,10 @@ export function SessionEndedBanner({ endedAt, isHost, onReopen }: SessionEndedBa
   const [isReopening, setIsReopening] = useState(false);
   const reopen = async () => {
     setIsReopening(true);
-    try {
-      await onReopen();
-      toast.success(ENDED_TEXT.reopened);
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "Could not reopen the session");
-    } finally {
-      setIsReopening(false);
-    }
+    const result = await onReopen();
+    setIsReopening(false);
+    if (result.ok) toast.success(ENDED_TEXT.reopened);
+    else toast.error(result.error.message);
   };
   return (
     <div className="ended-banner" role="status" data-testid="session-ended-banner">

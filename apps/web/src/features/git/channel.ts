@@ -1,17 +1,10 @@
-import { type GitOperation, GitStatusUpdateSchema } from "@ensemble/protocol";
-import type * as Y from "yjs";
-import type { EditorSocket } from "../../lib/socket";
+import type { GitOperation } from "@ensemble/protocol";
+import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
 import { showFailure } from "./feedback";
 import { type GitResult, GitRunner } from "./runner";
 import { applyStatus, resetGit, useGitStore } from "./store";
 
-/** Push and pull talk to GitHub, and the server runs one operation at a time per session. */
-const GIT_ACK_TIMEOUT_MS = 120_000;
-
-const OFFLINE = {
-  ok: false,
-  error: { code: "offline", message: "You are offline. Git operations run when the connection is back." },
-};
+const OFFLINE = "You are offline. Git operations run when the connection is back.";
 
 /**
  * Version control over the session's socket. Everyone follows the repository's status from
@@ -22,34 +15,26 @@ const OFFLINE = {
 export class GitChannel {
   private readonly runner: GitRunner;
   private isHost = false;
+  readonly sessionId: string;
 
-  constructor(
-    socket: EditorSocket,
-    readonly sessionId: string,
-    private readonly doc: Y.Doc,
-  ) {
+  constructor({ link, doc, lifecycle }: ChannelScope) {
+    this.sessionId = link.sessionId;
     resetGit();
-    this.runner = new GitRunner(
-      (operation) =>
-        new Promise((resolve) => {
-          // Emitted while disconnected it would wait in socket.io's buffer and reach the
-          // server before our next join.
-          if (!socket.connected) resolve(OFFLINE);
-          else
-            socket
-              .timeout(GIT_ACK_TIMEOUT_MS)
-              .emit("gitOperation", { sessionId, operation }, (err, ack) => resolve(err ? null : ack));
-        }),
+    this.runner = new GitRunner((operation) =>
+      link.request("gitOperation", { sessionId: link.sessionId, operation }, { offline: OFFLINE }),
     );
-    socket.on("gitStatus", (payload) => {
-      const parsed = GitStatusUpdateSchema.safeParse(payload);
-      if (parsed.success && parsed.data.sessionId === this.sessionId) applyStatus(parsed.data.status);
-    });
+    link.listen("gitStatus", ({ status }) => applyStatus(status));
     // gitStatus goes out only after an operation: a newcomer learns the status from the next.
-    socket.on("participantJoined", () => {
+    link.listen("participantJoined", () => {
       if (this.isHost) this.runner.refreshSoon();
     });
-    socket.on("disconnect", () => this.runner.cancelRefresh());
+    lifecycle.on("joined", ({ self }) => this.joined(self.isHost));
+    lifecycle.on("selfChanged", (self) => this.joined(self.isHost));
+    lifecycle.on("left", () => this.runner.cancelRefresh());
+    lifecycle.on("ended", () => {
+      this.runner.cancelRefresh();
+      doc.off("update", this.handleUpdate);
+    });
     doc.on("update", this.handleUpdate);
   }
 
@@ -58,8 +43,8 @@ export class GitChannel {
     return this.runner.run(operation);
   }
 
-  /** Called on each successful join with our role in the session. */
-  joined(isHost: boolean): void {
+  /** On each successful join, and when our role changes: the host keeps the status fresh. */
+  private joined(isHost: boolean): void {
     this.isHost = isHost;
     if (!isHost) {
       this.runner.cancelRefresh();
@@ -72,13 +57,9 @@ export class GitChannel {
     }
     // A stored connection is checked again, quietly unless GitHub or the server refuses it.
     void this.runner.run({ op: "connect", github: target }).then((result) => {
-      if (!result.ok && result.code !== "busy" && result.code !== "offline") showFailure(result);
+      if (!result.ok && result.error.code !== "busy" && result.error.code !== "offline")
+        showFailure(result.error);
     });
-  }
-
-  destroy(): void {
-    this.runner.cancelRefresh();
-    this.doc.off("update", this.handleUpdate);
   }
 
   // Any change, ours or a collaborator's, may change what git sees.
@@ -86,3 +67,6 @@ export class GitChannel {
     if (this.isHost) this.runner.refreshSoon();
   };
 }
+
+/** Version control: the Git panel and the status badge. */
+export const gitChannel = defineChannel("git", (scope) => new GitChannel(scope));

@@ -1,27 +1,19 @@
-import { GIT_MESSAGES, type GitOperation, type GitOutcome, GitOutcomeSchema } from "@ensemble/protocol";
-import { z } from "zod";
+import { type Ack, GIT_MESSAGES, type GitOperation, type GitOutcome } from "@ensemble/protocol";
 import { applyOutcome, disconnect, setBusy, setConnected, useGitStore } from "./store";
-
-/** Sends one operation and resolves with the raw ack, or null when no answer came. */
-export type GitSend = (operation: GitOperation) => Promise<unknown>;
 
 /**
  * An operation's result: the outcome, or why it did not happen: a socket error code of the
- * server, or one of ours (`busy`, `offline`, `no_answer`, `invalid_answer`).
+ * server, or one of ours (`busy`, or the request's `offline`, `timeout`, `invalid_answer`).
  */
-export type GitResult = { ok: true; outcome: GitOutcome } | ({ ok: false } & GitFailure);
+export type GitResult = Ack<GitOutcome>;
+
+/** Sends one operation and resolves with its parsed result. */
+export type GitSend = (operation: GitOperation) => Promise<GitResult>;
 
 export interface GitFailure {
   code: string;
   message: string;
 }
-
-const GitAckSchema = z.discriminatedUnion("ok", [
-  z.object({ ok: z.literal(true), data: GitOutcomeSchema }),
-  z.object({ ok: z.literal(false), error: z.object({ code: z.string(), message: z.string() }) }),
-]);
-
-export const NO_ANSWER = "The server did not answer. Check your connection and try again.";
 
 /** How long after the last document change the host asks for the status again. */
 export const REFRESH_DELAY_MS = 1000;
@@ -29,16 +21,6 @@ export const REFRESH_DELAY_MS = 1000;
 /** What to show for a failure: spec §8 wraps a failed git command as 'Operation failed: …'. */
 export function failureText(result: GitFailure): string {
   return result.code === "git_failed" ? GIT_MESSAGES.operationFailed(result.message) : result.message;
-}
-
-function parseAck(ack: unknown): GitResult {
-  if (ack === null) return { ok: false, code: "no_answer", message: NO_ANSWER };
-  const parsed = GitAckSchema.safeParse(ack);
-  if (!parsed.success)
-    return { ok: false, code: "invalid_answer", message: "Unexpected answer from the server" };
-  return parsed.data.ok
-    ? { ok: true, outcome: parsed.data.data }
-    : { ok: false, code: parsed.data.error.code, message: parsed.data.error.message };
 }
 
 /**
@@ -59,7 +41,8 @@ export class GitRunner {
 
   /** Runs an operation the user asked for; refused with GIT_MESSAGES.busy while another runs. */
   async run(operation: GitOperation): Promise<GitResult> {
-    if (useGitStore.getState().busy !== null) return { ok: false, code: "busy", message: GIT_MESSAGES.busy };
+    if (useGitStore.getState().busy !== null)
+      return { ok: false, error: { code: "busy", message: GIT_MESSAGES.busy } };
     setBusy(operation.op);
     try {
       // A background refresh may be on the wire: ours follows it, never overlaps it.
@@ -96,7 +79,7 @@ export class GitRunner {
   }
 
   private async exchange(operation: GitOperation): Promise<GitResult> {
-    const pending = this.send(operation).then(parseAck, () => parseAck(null));
+    const pending = this.send(operation);
     this.inFlight = pending;
     try {
       const result = await pending;
@@ -109,11 +92,11 @@ export class GitRunner {
 
   private settle(operation: GitOperation, result: GitResult): void {
     if (result.ok) {
-      applyOutcome(result.outcome);
+      applyOutcome(result.data);
       if (operation.op === "connect") setConnected(operation.github);
       return;
     }
     // GitHub refused the token (spec §8): it is removed, the host logs in again.
-    if (result.code === "github_auth") disconnect();
+    if (result.error.code === "github_auth") disconnect();
   }
 }

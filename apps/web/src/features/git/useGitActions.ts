@@ -20,10 +20,10 @@ export function useGitActions(git: GitChannel | null) {
       if (!git) return false;
       const result: GitResult = await git.run(operation);
       if (!result.ok) {
-        showFailure(result);
+        showFailure(result.error);
         return false;
       }
-      if (success === "server") showSuccess(result.outcome.message);
+      if (success === "server") showSuccess(result.data.message);
       else if (success !== "silent") showSuccess(success);
       return true;
     };

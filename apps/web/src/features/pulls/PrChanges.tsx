@@ -1,5 +1,5 @@
 import { lazy, Suspense } from "react";
-import { EditorErrorBoundary } from "../editor/EditorErrorBoundary";
+import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
 import type { PullsChannel } from "./channel";
 import { usePrDiff } from "./usePrDiff";
 

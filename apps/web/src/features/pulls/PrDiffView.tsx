@@ -1,7 +1,7 @@
 import type { PrFileDiff } from "@ensemble/protocol";
 import { useEffect, useRef, useState } from "react";
 import { KEEPS_ESCAPE } from "../../ui/Dialog";
-import { monaco } from "../editor/monaco/setup";
+import { monaco } from "../../ui/monaco";
 import { editorLanguage } from "../workspace/tree";
 // The diff editor's own commands (next change, collapse unchanged regions); the editor's
 // setup leaves them out since only this view needs them.

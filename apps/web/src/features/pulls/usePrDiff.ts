@@ -23,7 +23,7 @@ export function usePrDiff(pulls: PullsChannel | null, prId: string): DiffState &
       setState(
         result.ok
           ? { status: "ready", files: result.data.files }
-          : { status: "failed", message: result.message },
+          : { status: "failed", message: result.error.message },
       );
     });
     return () => {

@@ -59,7 +59,7 @@ export function usePullActions(pulls: PullsChannel | null) {
       try {
         const result = await pulls.create(input);
         if (!result.ok) {
-          showFailure(result.message, position);
+          showFailure(result.error.message, position);
           return false;
         }
         receivePr(result.data.pr);
@@ -101,7 +101,7 @@ export function usePullActions(pulls: PullsChannel | null) {
           const text = comment.trim();
           const result = await pulls.review(pr.id, action, text || undefined, github);
           if (!result.ok) {
-            showFailure(result.message);
+            showFailure(result.error.message);
             return false;
           }
           const { pr: reviewed, message, compareUrl } = result.data;

@@ -210,10 +210,12 @@ function RestoreButton({ channel, at }: { channel: ReplayChannel; at: number }) 
     );
   const handleRestore = async () => {
     setIsBusy(true);
-    const error = await channel.restore(at);
+    const result = await channel.restore(at);
     setIsBusy(false);
     setIsConfirming(false);
-    if (error) toast.error(error);
+    if (!result.ok) toast.error(result.error.message);
+    else if (result.data.refused.length > 0)
+      toast.error(`Not restored: ${result.data.refused.map((r) => `${r.path} (${r.message})`).join(", ")}`);
     else {
       toast.success(REPLAY_MESSAGES.restored);
       setReplayOpen(false);

@@ -27,7 +27,7 @@ export function useReplay(channel: ReplayChannel | null): void {
     void channel.timeline().then((result) => {
       if (!isCurrent) return;
       if (result.ok) receiveTimeline(result.data);
-      else setReplayError(result.message);
+      else setReplayError(result.error.message);
     });
     return () => {
       isCurrent = false;
@@ -53,7 +53,7 @@ export function useReplay(channel: ReplayChannel | null): void {
         state.inFlight = false;
         if (!useReplayStore.getState().isOpen) return;
         if (result.ok) receiveFrame(result.data);
-        else setReplayError(result.message);
+        else setReplayError(result.error.message);
         pump();
       });
     };

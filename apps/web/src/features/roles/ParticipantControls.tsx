@@ -1,4 +1,4 @@
-import type { Presence } from "@ensemble/protocol";
+import type { Ack, Presence } from "@ensemble/protocol";
 import { useState } from "react";
 import { toast } from "react-toastify/unstyled";
 import type { RolesChannel } from "./channel";
@@ -18,17 +18,16 @@ export function ParticipantControls({ person, roles, isHost, isSelf }: Participa
   const badge = person.role === "viewer" && <span className="participant-badge is-viewer">Viewer</span>;
   if (!isHost || isSelf || person.role === "host" || !roles) return badge || null;
 
-  const act = async (work: () => Promise<unknown>, done: string) => {
+  const act = async (work: () => Promise<Ack<unknown>>, done: string) => {
     setIsBusy(true);
-    try {
-      await work();
-      toast.success(done);
-      setIsOpen(false);
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "The server refused that");
-    } finally {
-      setIsBusy(false);
+    const result = await work();
+    setIsBusy(false);
+    if (!result.ok) {
+      toast.error(result.error.message);
+      return;
     }
+    toast.success(done);
+    setIsOpen(false);
   };
   const controlsId = `controls-${person.id}`;
   return (

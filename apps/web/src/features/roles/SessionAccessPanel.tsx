@@ -1,4 +1,4 @@
-import type { ShareKeys } from "@ensemble/protocol";
+import type { Ack, ShareKeys } from "@ensemble/protocol";
 import { useState } from "react";
 import { toast } from "react-toastify/unstyled";
 import type { RolesChannel } from "./channel";
@@ -21,15 +21,12 @@ export function SessionAccessPanel({ roles }: { roles: RolesChannel | null }) {
   const [isBusy, setIsBusy] = useState(false);
   if (!roles) return null;
 
-  const act = async (work: () => Promise<unknown>) => {
+  const act = async <T,>(work: () => Promise<Ack<T>>, done?: (data: T) => void) => {
     setIsBusy(true);
-    try {
-      await work();
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "The server refused that");
-    } finally {
-      setIsBusy(false);
-    }
+    const result = await work();
+    setIsBusy(false);
+    if (result.ok) done?.(result.data);
+    else toast.error(result.error.message);
   };
   const copy = (label: string, link: string) => {
     navigator.clipboard.writeText(link).then(
@@ -121,7 +118,7 @@ export function SessionAccessPanel({ roles }: { roles: RolesChannel | null }) {
           type="button"
           className="button button-ghost"
           disabled={isBusy}
-          onClick={() => void act(async () => setKeys(await roles.shareKeys()))}
+          onClick={() => void act(() => roles.shareKeys(), setKeys)}
         >
           Share links
         </button>

@@ -1,5 +1,6 @@
 import type { Ack, TerminalEntry } from "@ensemble/protocol";
-import type { EditorSocket } from "../../lib/socket";
+import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
+import type { SessionLink } from "../../lib/sessionLink";
 import { readStoredTarget } from "../git/credentials";
 import {
   askedForHistory,
@@ -12,11 +13,6 @@ import {
   setTerminalOpen,
 } from "./store";
 
-/** A run may wait in the server's queue, then take up to its 10 s timeout. */
-const RUN_ACK_TIMEOUT_MS = 60_000;
-const COMMAND_ACK_TIMEOUT_MS = 60_000;
-const CONTROL_ACK_TIMEOUT_MS = 10_000;
-
 /** Typed lines that reach GitHub, so they travel with this browser's stored GitHub connection. */
 const GITHUB_LINE = /^\s*git\s+(push|pull|auth)(\s|$)/;
 
@@ -26,23 +22,26 @@ const GITHUB_LINE = /^\s*git\s+(push|pull|auth)(\s|$)/;
  */
 const BROADCAST_FAILURES = new Set(["execution_failed", "cancelled"]);
 
+/** Why a run or command got no answer, by the request's local code. */
+const LOCAL_REASONS: Record<string, string> = {
+  offline: "you are offline",
+  timeout: "the server did not answer",
+  invalid_answer: "unexpected answer from the server",
+};
+
 /**
  * What to show us alone for a run or command the server refused (spec §8 wording for
  * runs), or null when it succeeded or everyone was already shown why it failed.
  */
-export function failureEntry(
-  err: Error | null,
-  result: Ack<unknown> | undefined,
-  isRun: boolean,
-): TerminalEntry | null {
-  if (err || !result) {
-    const reason = err ? "the server did not answer" : "unexpected answer from the server";
+export function failureEntry(result: Ack<unknown>, isRun: boolean): TerminalEntry | null {
+  if (result.ok) return null;
+  const reason = LOCAL_REASONS[result.error.code];
+  if (reason !== undefined)
     return {
       type: "error",
       content: isRun ? `Error executing code: ${reason}.` : `Command failed: ${reason}.`,
     };
-  }
-  if (result.ok || BROADCAST_FAILURES.has(result.error.code)) return null;
+  if (BROADCAST_FAILURES.has(result.error.code)) return null;
   return {
     type: "error",
     content: isRun ? `Execution failed: ${result.error.message}` : result.error.message,
@@ -50,8 +49,8 @@ export function failureEntry(
 }
 
 /** Shows us alone why the server refused a line, Ctrl+D, Stop or an access change. */
-function showRefusal(err: Error | null, result: Ack<null> | undefined): void {
-  const failure = failureEntry(err, result, false);
+function showRefusal(result: Ack<null>): void {
+  const failure = failureEntry(result, false);
   if (failure) receiveEntries([failure]);
 }
 
@@ -62,35 +61,25 @@ function showRefusal(err: Error | null, result: Ack<null> | undefined): void {
  * sees.
  */
 export class TerminalChannel {
-  constructor(
-    private readonly socket: EditorSocket,
-    private readonly sessionId: string,
-  ) {
+  private readonly link: SessionLink;
+
+  constructor({ link, lifecycle }: ChannelScope) {
+    this.link = link;
     resetTerminal();
-    socket.on("terminalHistory", ({ sessionId, history }) => {
-      if (sessionId === this.sessionId) replaceHistory(history);
+    link.listen("terminalHistory", ({ history }) => replaceHistory(history));
+    link.listen("terminalUpdate", ({ entry, entries }) => receiveEntries(entries ?? (entry ? [entry] : [])));
+    link.listen("executionResult", ({ terminalEntries }) => receiveEntries(terminalEntries));
+    link.listen("runStateUpdate", ({ sessionId: _, ...state }) => setRunState(state));
+    lifecycle.on("joined", () => {
+      // The history replaces whatever we showed.
+      askedForHistory();
+      link.send("getTerminalHistory", link.sessionId);
     });
-    socket.on("terminalUpdate", ({ sessionId, entry, entries }) => {
-      if (sessionId !== this.sessionId) return;
-      receiveEntries(entries ?? (entry ? [entry] : []));
-    });
-    socket.on("executionResult", ({ sessionId, terminalEntries }) => {
-      if (sessionId === this.sessionId) receiveEntries(terminalEntries);
-    });
-    socket.on("runStateUpdate", ({ sessionId, ...state }) => {
-      if (sessionId === this.sessionId) setRunState(state);
-    });
-    socket.on("disconnect", () => {
+    lifecycle.on("left", () => {
       // A run we started is cancelled with our socket; the next join tells the real state.
       setRunState({ isRunning: false, by: null });
       setStarting(false);
     });
-  }
-
-  /** Called on each successful join: the history replaces whatever we showed. */
-  joined(): void {
-    askedForHistory();
-    this.socket.emit("getTerminalHistory", this.sessionId);
   }
 
   /**
@@ -101,39 +90,35 @@ export class TerminalChannel {
   run(openFile?: string): void {
     setStarting(true);
     setTerminalOpen(true);
-    const payload = { sessionId: this.sessionId, ...(openFile !== undefined ? { file: openFile } : {}) };
-    this.socket.timeout(RUN_ACK_TIMEOUT_MS).emit("runCode", payload, (err, result) => {
+    const payload = { sessionId: this.link.sessionId, ...(openFile !== undefined ? { file: openFile } : {}) };
+    void this.link.request("runCode", payload).then((result) => {
       setStarting(false);
-      const failure = failureEntry(err, result, true);
+      const failure = failureEntry(result, true);
       if (failure) receiveEntries([failure]);
     });
   }
 
   /** A line for the running program's stdin; everyone sees it as input, refusals only us. */
   input(line: string): void {
-    this.socket
-      .timeout(CONTROL_ACK_TIMEOUT_MS)
-      .emit("runInput", { sessionId: this.sessionId, line }, showRefusal);
+    void this.link.request("runInput", { sessionId: this.link.sessionId, line }).then(showRefusal);
   }
 
   /** Ctrl+D: the program reads end of file. */
   closeInput(): void {
-    this.socket
-      .timeout(CONTROL_ACK_TIMEOUT_MS)
-      .emit("closeRunInput", { sessionId: this.sessionId }, showRefusal);
+    void this.link.request("closeRunInput", { sessionId: this.link.sessionId }).then(showRefusal);
   }
 
   /** Stop (or Ctrl+C): the server interrupts the run for everyone. */
   stop(): void {
     setStopping();
-    this.socket.timeout(CONTROL_ACK_TIMEOUT_MS).emit("stopRun", { sessionId: this.sessionId }, showRefusal);
+    void this.link.request("stopRun", { sessionId: this.link.sessionId }).then(showRefusal);
   }
 
   /** The starter lets every editor type into the run, or only themselves. */
   setInputAccess(othersMayType: boolean): void {
-    this.socket
-      .timeout(CONTROL_ACK_TIMEOUT_MS)
-      .emit("setRunInputAccess", { sessionId: this.sessionId, othersMayType }, showRefusal);
+    void this.link
+      .request("setRunInputAccess", { sessionId: this.link.sessionId, othersMayType })
+      .then(showRefusal);
   }
 
   /**
@@ -144,15 +129,18 @@ export class TerminalChannel {
   command(line: string, openFile?: string): void {
     const github = GITHUB_LINE.test(line) ? readStoredTarget() : null;
     const payload = {
-      sessionId: this.sessionId,
+      sessionId: this.link.sessionId,
       command: line,
       ...(openFile !== undefined ? { file: openFile } : {}),
       ...(github ? { github } : {}),
     };
-    this.socket.timeout(COMMAND_ACK_TIMEOUT_MS).emit("terminalCommand", payload, (err, result) => {
-      const failure = failureEntry(err, result, false);
+    void this.link.request("terminalCommand", payload).then((result) => {
+      const failure = failureEntry(result, false);
       // Refused before the server echoed it: show the line with the reason, to us only.
       if (failure) receiveEntries([{ type: "input", content: `$ ${line.trim()}` }, failure]);
     });
   }
 }
+
+/** The session's shared terminal and Run Code. */
+export const terminalChannel = defineChannel("terminal", (scope) => new TerminalChannel(scope));

@@ -89,22 +89,23 @@ export function Explorer({
       toast.error(checked.message);
       return;
     }
-    try {
-      if (edit.mode === "rename") {
-        if (checked.path === edit.path) return;
-        const renamed = await session.files.renamePath({ from: edit.path, to: checked.path });
-        setFocusedPath(renamed);
-      } else {
-        const created = await session.files.createFile({ path: checked.path, kind: edit.mode });
-        setFocusedPath(created);
-        if (edit.mode === "file") {
-          const id = session.fileIdAt(created);
-          if (id) openFile(id);
-          onOpened();
-        }
-      }
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "The change was refused");
+    if (edit.mode === "rename") {
+      if (checked.path === edit.path) return;
+      const renamed = await session.files.renamePath({ from: edit.path, to: checked.path });
+      if (renamed.ok) setFocusedPath(renamed.data);
+      else toast.error(renamed.error.message);
+      return;
+    }
+    const created = await session.files.createFile({ path: checked.path, kind: edit.mode });
+    if (!created.ok) {
+      toast.error(created.error.message);
+      return;
+    }
+    setFocusedPath(created.data);
+    if (edit.mode === "file") {
+      const id = session.fileIdAt(created.data);
+      if (id) openFile(id);
+      onOpened();
     }
   };
 
@@ -112,11 +113,8 @@ export function Explorer({
     const node = toDelete;
     setToDelete(null);
     if (!session || !node) return;
-    try {
-      await session.files.deletePath({ path: node.path });
-    } catch (error) {
-      toast.error(error instanceof Error ? error.message : "The file could not be deleted");
-    }
+    const deleted = await session.files.deletePath({ path: node.path });
+    if (!deleted.ok) toast.error(deleted.error.message);
   };
 
   const openMenu = (node: TreeNode | null, event: MouseEvent) =>

@@ -1,5 +1,6 @@
 import { type RefObject, useEffect, useRef, useState } from "react";
 import type * as Y from "yjs";
+import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
@@ -7,7 +8,6 @@ import { GitBadge } from "../../git/GitBadge";
 import { useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
-import { monaco } from "./setup";
 
 interface CodeEditorProps {
   session: CollabSession;

@@ -1,5 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
+import { monaco } from "../../../ui/monaco";
 import {
   type RelativeSelection,
   readSelectionJSON,
@@ -7,7 +8,6 @@ import {
   toSelectionJSON,
   toTextSelection,
 } from "./caret";
-import { monaco } from "./setup";
 
 type Model = monaco.editor.ITextModel;
 

@@ -1,8 +1,8 @@
 import * as Y from "yjs";
+import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import { editorLanguage } from "../../workspace/tree";
 import { TextBinding } from "./binding";
-import { monaco } from "./setup";
 
 /** Groups keystrokes typed within this window into one undo step. */
 const UNDO_CAPTURE_MS = 500;

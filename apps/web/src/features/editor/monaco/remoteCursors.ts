@@ -1,7 +1,7 @@
 import * as Y from "yjs";
+import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import { isWithin, PRESENCE_MS, typistColor } from "../../collab/presence";
-import { monaco } from "./setup";
 
 /** A remote typist worth drawing: edited within the last 3 s and has a cursor in this file. */
 interface Typist {

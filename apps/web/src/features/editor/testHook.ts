@@ -1,7 +1,10 @@
-import type { Language } from "@ensemble/protocol";
+import { LANGUAGE_MAIN_FILES, type Language } from "@ensemble/protocol";
+import { useEffect } from "react";
+import { callChannel } from "../calls/CallSession";
 import type { PeerStats } from "../calls/stats";
 import { type CallStatus, useCallStore } from "../calls/store";
-import { useCollabStore } from "./store";
+import type { CollabSession } from "../collab/CollabSession";
+import { useCollabStore } from "../collab/store";
 
 /**
  * What end-to-end tests read of the open session, without reaching into Monaco. Read-only
@@ -39,8 +42,28 @@ interface HookSource {
   callStats: () => Promise<PeerStats[]>;
 }
 
+/**
+ * Publishes the hook for the open session, only in the end-to-end build (`npm run
+ * build:e2e`): production ships no test hook.
+ */
+export function useTestHook(session: CollabSession | null): void {
+  useEffect(() => {
+    if (!session || import.meta.env.VITE_TEST_HOOK !== "true") return;
+    const call = session.channel(callChannel);
+    return installTestHook({
+      sessionId: session.sessionId,
+      text: (path) => {
+        const id = session.fileIdAt(path ?? LANGUAGE_MAIN_FILES[useCollabStore.getState().language]);
+        return id ? session.fileText(id).toString() : "";
+      },
+      isEditorReady: () => session.isEditorReady,
+      callStats: () => call.stats(),
+    });
+  }, [session]);
+}
+
 /** Publishes the hook for one session; returns its removal (a no-op if replaced since). */
-export function installTestHook(source: HookSource): () => void {
+function installTestHook(source: HookSource): () => void {
   const hook: EnsembleTestHook = Object.freeze({
     sessionId: source.sessionId,
     get connected() {
