@@ -12,7 +12,7 @@ export interface LinkStats {
 
 declare global {
   interface Window {
-    /** The editor's hook (apps/web features/collab/testHook.ts), the part the bench reads. */
+    /** The editor's hook (apps/web features/editor/testHook.ts), the part the bench reads. */
     __ensemble?: {
       readonly ready: boolean;
       readonly connected: boolean;

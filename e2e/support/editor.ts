@@ -3,7 +3,7 @@ import { expect } from "@playwright/test";
 import type { LinkStats } from "./calls";
 import { newUser } from "./users";
 
-/** The read-only hook the editor publishes on `window` (apps/web features/collab/testHook.ts). */
+/** The read-only hook the editor publishes on `window` (apps/web features/editor/testHook.ts). */
 interface EnsembleHook {
   readonly connected: boolean;
   readonly synced: boolean;
