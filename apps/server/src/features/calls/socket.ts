@@ -2,6 +2,7 @@ import { CALL_MESSAGES, type IceServer } from "@ensemble/protocol";
 import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
 import type { SocketEvents } from "../../realtime/handle";
+import { actorOf } from "../../realtime/presence";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { CallMember, CallRegistry } from "./registry";
@@ -40,9 +41,8 @@ export function registerCallEvents(deps: CallSocketDeps) {
   }
 
   events.on("rtcReady", (socket, { sessionId, media }) => {
-    const session = requireJoined(socket, sessionId);
-    const who = { participantId: session.participantId, name: socket.data.identity.name };
-    const joined = calls.join(sessionId, socket.id, who, media);
+    const actor = actorOf(socket, sessionId);
+    const joined = calls.join(sessionId, socket.id, { participantId: actor.id, name: actor.name }, media);
     for (const other of joined.others)
       io.to(other.socketId).emit("rtcNewParticipant", { sessionId, peer: joined.self.peer });
     return {
