@@ -37,7 +37,7 @@ import {
   TerminalUpdateSchema,
 } from "./execution";
 import { GitOutcomeSchema, GitRequestSchema, GitStatusUpdateSchema } from "./git";
-import { type Language, LanguageSchema } from "./language";
+import { LanguageSchema } from "./languages/index";
 import {
   CreatePrAckSchema,
   CreatePrSchema,
@@ -71,12 +71,6 @@ import {
 } from "./roles";
 import { RoleSchema, SessionIdSchema } from "./sessions";
 import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
-
-/** The text each file starts with in a new session (the spec's hello-world starters). */
-export const STARTER_CODE: Record<Language, string> = {
-  javascript: '// Welcome to Ensemble: edit together, run, review.\nconsole.log("Hello, world!");\n',
-  python: '# Welcome to Ensemble: edit together, run, review.\nprint("Hello, world!")\n',
-};
 
 /** Someone connected to a session, as every participant sees them. */
 export const PresenceSchema = z.object({

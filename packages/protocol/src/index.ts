@@ -6,7 +6,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./execution";
 export * from "./git";
-export * from "./language";
+export * from "./languages/index";
 export * from "./limits";
 export * from "./pulls";
 export * from "./replay";

@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { GIT_MESSAGES, GithubTargetSchema, isGitBranchName } from "./git";
-import { LanguageSchema } from "./language";
+import { LanguageSchema } from "./languages/index";
 import { SessionIdSchema } from "./sessions";
 
 const COMMENT_NOT_POSTED = "The review comment was not posted there";

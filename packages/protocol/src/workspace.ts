@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LANGUAGE_MAIN_FILES, type Language, languageOfExtension } from "./languages/index";
 import { SessionIdSchema } from "./sessions";
 import { utf8Bytes } from "./text";
 
@@ -99,33 +100,21 @@ export type DeletePath = z.input<typeof DeletePathSchema>;
 /** The answer of a file operation: the normalised path it ended at. */
 export const PathAckSchema = z.object({ path: z.string() });
 
-/** `{ path }` of the file a language's Run Code and language switch use. */
-export const LANGUAGE_MAIN_FILES = {
-  javascript: "src/main.js",
-  python: "src/main.py",
-} as const;
-
-const RUNNABLE: Readonly<Record<string, "javascript" | "python">> = {
-  js: "javascript",
-  mjs: "javascript",
-  py: "python",
-};
-
 /** The language a file runs with, by its extension, or undefined when Run Code cannot run it. */
-export function runnableLanguage(path: string): "javascript" | "python" | undefined {
+export function runnableLanguage(path: string): Language | undefined {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
-  return dot > 0 ? RUNNABLE[name.slice(dot + 1).toLowerCase()] : undefined;
+  return dot > 0 ? languageOfExtension(name.slice(dot + 1))?.id : undefined;
 }
 
 /**
- * Where Run Code starts: the open file when it is `.js`, `.mjs` or `.py` (its extension
- * picks the language), otherwise the session language's main file.
+ * Where Run Code starts: the open file when its extension is a language's (which picks the
+ * language), otherwise the session language's main file.
  */
 export function runEntry(
   openFile: string | undefined,
-  sessionLanguage: "javascript" | "python",
-): { language: "javascript" | "python"; entry: string } {
+  sessionLanguage: Language,
+): { language: Language; entry: string } {
   const openLanguage = openFile === undefined ? undefined : runnableLanguage(openFile);
   if (openFile !== undefined && openLanguage) return { language: openLanguage, entry: openFile };
   return { language: sessionLanguage, entry: LANGUAGE_MAIN_FILES[sessionLanguage] };

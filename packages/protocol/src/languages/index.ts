@@ -1,0 +1,55 @@
+import { z } from "zod";
+import { javascript } from "./javascript";
+import { python } from "./python";
+
+export type { LanguageCommand, LanguageLimits, LanguageRecord } from "./record";
+
+/**
+ * Every language, one record each, in the picker's order (the spec's JavaScript and Python
+ * first). Adding a language is one file in this folder and one entry here.
+ */
+export const LANGUAGE_RECORDS = [javascript, python] as const;
+
+type AnyRecord = (typeof LANGUAGE_RECORDS)[number];
+
+/** A language's id: the session's language and Piston's language name. */
+export type Language = AnyRecord["id"];
+
+/** The language a new session starts with, and the one a session whose stored language is unknown falls back to. */
+export const DEFAULT_LANGUAGE: Language = "javascript";
+
+const ids = LANGUAGE_RECORDS.map((r) => r.id) as [Language, ...Language[]];
+
+/** A known language id; anything else is refused. */
+export const LanguageSchema = z.enum(ids);
+
+/** The records by id. */
+export const LANGUAGES = Object.fromEntries(LANGUAGE_RECORDS.map((r) => [r.id, r])) as {
+  readonly [K in Language]: Extract<AnyRecord, { id: K }>;
+};
+
+/** Whether `value` names a known language (a stored session language may not, once a record is removed). */
+export function isLanguage(value: string): value is Language {
+  return LanguageSchema.safeParse(value).success;
+}
+
+/** The text each language's main file starts with in a new session (the spec's hello-world starters). */
+export const STARTER_CODE = Object.fromEntries(LANGUAGE_RECORDS.map((r) => [r.id, r.starter])) as {
+  readonly [K in Language]: string;
+};
+
+/** The path of the file a language's Run Code and language switch use (`src/<mainFile>`). */
+export const LANGUAGE_MAIN_FILES = Object.fromEntries(
+  LANGUAGE_RECORDS.map((r) => [r.id, `src/${r.mainFile}`]),
+) as {
+  readonly [K in Language]: string;
+};
+
+const BY_EXTENSION: ReadonlyMap<string, AnyRecord> = new Map(
+  LANGUAGE_RECORDS.flatMap((r) => r.extensions.map((ext) => [ext, r] as const)),
+);
+
+/** The language whose files end with `extension` (no dot, any case), or undefined. */
+export function languageOfExtension(extension: string): AnyRecord | undefined {
+  return BY_EXTENSION.get(extension.toLowerCase());
+}
