@@ -1,6 +1,7 @@
-import type { Runtime } from "@ensemble/protocol";
+import { LANGUAGES, type LanguageRecord, type Runtime } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
-import { matchRuntime } from "./runtimes";
+import { detectRuntimes, matchRuntime } from "./runtimes";
+import { NODE_STDIO_PRELOAD } from "./sandbox";
 
 const node20: Runtime = {
   language: "javascript",
@@ -40,5 +41,45 @@ describe("matchRuntime", () => {
   it("compares versions as numbers, not text", () => {
     const python310: Runtime = { ...python39, version: "3.10.1" };
     expect(matchRuntime([python39, python310], "python", "3.x")).toBe(python310);
+  });
+});
+
+describe("detectRuntimes", () => {
+  it("derives each runtime from its language record, the server adding only Node's preload", async () => {
+    const { runtimes } = await detectRuntimes();
+    const node = runtimes.find((r) => r.id === "javascript");
+    expect(node).toMatchObject({
+      language: "javascript",
+      aliases: [...LANGUAGES.javascript.aliases],
+      runtime: "node",
+      defaultFile: "main.js",
+      flags: ["--require", NODE_STDIO_PRELOAD.path],
+      extraFiles: [NODE_STDIO_PRELOAD],
+    });
+    expect(node?.version).toMatch(/^\d+\.\d+\.\d+$/);
+    const python = runtimes.find((r) => r.id === "python");
+    expect(python).toMatchObject({ defaultFile: "main.py", flags: ["-E", "-s", "-u", "-B"], extraFiles: [] });
+    expect(python?.binary.startsWith("/usr/")).toBe(true);
+  });
+
+  it("leaves out a missing toolchain and a compiled language, saying why", async () => {
+    const missing: LanguageRecord = {
+      ...LANGUAGES.python,
+      run: { command: "python-that-is-not-here", args: ["{file}"] },
+    };
+    const compiled: LanguageRecord = {
+      ...LANGUAGES.python,
+      mainFile: "Main.py",
+      compile: { command: "python3", args: ["-m", "py_compile", "{file}"] },
+      run: { command: "python3", args: ["{stem}.pyc"] },
+    };
+    const unknown: LanguageRecord = { ...LANGUAGES.python, id: "brainfuck" };
+    const { runtimes, problems } = await detectRuntimes(undefined, [missing, compiled, unknown]);
+    expect(runtimes).toEqual([]);
+    expect(problems).toEqual([
+      "python-that-is-not-here not found under /usr on PATH",
+      "python: compiled languages are not run yet",
+      "brainfuck: not a language of LANGUAGE_RECORDS",
+    ]);
   });
 });

@@ -1,7 +1,13 @@
 import { execFile } from "node:child_process";
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { Language, Runtime } from "@ensemble/protocol";
+import {
+  isLanguage,
+  LANGUAGE_RECORDS,
+  type Language,
+  type LanguageRecord,
+  type Runtime,
+} from "@ensemble/protocol";
 import { rcompare, satisfies } from "semver";
 import { type ExtraFile, NODE_STDIO_PRELOAD } from "./sandbox";
 
@@ -18,63 +24,73 @@ export interface LocalRuntime extends Runtime {
   extraFiles: ExtraFile[];
 }
 
-const SPECS = [
-  {
-    id: "javascript" as const,
-    command: "node",
-    aliases: ["js", "node-js", "node-javascript", "javascript", "node"],
-    runtime: "node",
-    defaultFile: "main.js",
-    // No V8 flag such as --max-old-space-size: with any, Node's start with a preload took
-    // 6 ms longer here (36 ms instead of 30); a heap bomb meets the memory cgroup instead.
-    flags: ["--require", NODE_STDIO_PRELOAD.path],
-    extraFiles: [NODE_STDIO_PRELOAD],
-    parse: (out: string) => out.trim().replace(/^v/, ""),
-  },
-  {
-    id: "python" as const,
-    command: "python3",
-    aliases: ["py", "py3", "python3", "python"],
-    runtime: undefined,
-    defaultFile: "main.py",
-    // -E -s: no PYTHON* variables, no user site; -u: unbuffered so output interleaves truly;
-    // -B: no .pyc writes. Not -I: the script's folder stays on sys.path for multi-file runs.
-    flags: ["-E", "-s", "-u", "-B"],
-    extraFiles: [],
-    parse: (out: string) => out.trim().replace(/^Python\s+/, ""),
-  },
-];
+/** What the server adds to a language's record: files the sandbox needs, flags before the file. */
+const SERVER_EXTRAS: Readonly<Record<string, { flags: string[]; extraFiles: ExtraFile[] }>> = {
+  // No V8 flag such as --max-old-space-size: with any, Node's start with a preload took
+  // 6 ms longer here (36 ms instead of 30); a heap bomb meets the memory cgroup instead.
+  javascript: { flags: ["--require", NODE_STDIO_PRELOAD.path], extraFiles: [NODE_STDIO_PRELOAD] },
+};
 
 /**
- * Finds node and python3 on PATH (the first whose real path is under /usr) and reads their
- * versions. A missing interpreter is simply absent from the list; `problems` says why.
+ * The sandbox runs `binary flags… file args…`: the flags are the record's run arguments before
+ * `{file}`. A record with a compile stage, or one whose run does not end with `{file}`, waits for
+ * the compile stage (issue 29) and is not offered yet.
+ */
+function interpreterFlags(record: LanguageRecord): string[] | undefined {
+  const args = record.run.args;
+  if (record.compile || args.at(-1) !== "{file}" || args.indexOf("{file}") !== args.length - 1)
+    return undefined;
+  if (args.some((a) => a.includes("{stem}"))) return undefined;
+  return [...(SERVER_EXTRAS[record.id]?.flags ?? []), ...args.slice(0, -1)];
+}
+
+/**
+ * Finds each language's command on PATH (the first whose real path is under /usr) and reads its
+ * version as its record says. A missing toolchain is simply absent from the list; `problems` says why.
  */
 export async function detectRuntimes(
   searchPath = process.env.PATH ?? "/usr/bin:/bin",
+  records: readonly LanguageRecord[] = LANGUAGE_RECORDS,
 ): Promise<{ runtimes: LocalRuntime[]; problems: string[] }> {
   const runtimes: LocalRuntime[] = [];
   const problems: string[] = [];
-  for (const spec of SPECS) {
-    const binary = await findUnderUsr(spec.command, searchPath);
-    if (!binary) {
-      problems.push(`${spec.command} not found under /usr on PATH`);
+  for (const record of records) {
+    if (!isLanguage(record.id)) {
+      problems.push(`${record.id}: not a language of LANGUAGE_RECORDS`);
       continue;
     }
+    const flags = interpreterFlags(record);
+    if (!flags) {
+      problems.push(`${record.id}: compiled languages are not run yet`);
+      continue;
+    }
+    const binary = await findUnderUsr(record.run.command, searchPath);
+    if (!binary) {
+      problems.push(`${record.run.command} not found under /usr on PATH`);
+      continue;
+    }
+    const versionBinary =
+      record.version.command === record.run.command
+        ? binary
+        : await findUnderUsr(record.version.command, searchPath);
     try {
-      const out = await run(binary, ["--version"]);
+      if (!versionBinary) throw new Error(`${record.version.command} not found under /usr on PATH`);
+      const out = await run(versionBinary, [...record.version.args]);
       runtimes.push({
-        id: spec.id,
-        language: spec.id,
-        version: spec.parse(out),
-        aliases: spec.aliases,
-        ...(spec.runtime ? { runtime: spec.runtime } : {}),
+        id: record.id,
+        language: record.id,
+        version: record.version.parse(out),
+        aliases: [...record.aliases],
+        ...(record.runtime ? { runtime: record.runtime } : {}),
         binary,
-        defaultFile: spec.defaultFile,
-        flags: spec.flags,
-        extraFiles: spec.extraFiles,
+        defaultFile: record.mainFile,
+        flags,
+        extraFiles: SERVER_EXTRAS[record.id]?.extraFiles ?? [],
       });
     } catch (error) {
-      problems.push(`${binary} --version failed: ${error instanceof Error ? error.message : String(error)}`);
+      problems.push(
+        `${versionBinary ?? record.version.command} ${record.version.args.join(" ")} failed: ${error instanceof Error ? error.message : String(error)}`,
+      );
     }
   }
   return { runtimes, problems };
