@@ -37,7 +37,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const limiters = createLimiters(logger, config.REDIS_URL);
   const cluster = createCluster(config, logger);
   const auth = createAuthFeature(db, config, jwtSecret, limiters, logger);
-  const sessions = createSessionsFeature(db, auth.service, config, limiters);
+  const sessions = createSessionsFeature(db, auth.service, config, limiters, logger);
   const execution = createExecutionFeature(config, auth.service, limiters, logger);
 
   const app = express();

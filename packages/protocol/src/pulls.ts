@@ -1,6 +1,5 @@
 import { z } from "zod";
 import { GIT_MESSAGES, GithubTargetSchema, isGitBranchName } from "./git";
-import { LanguageSchema } from "./languages/index";
 import { SessionIdSchema } from "./sessions";
 
 const COMMENT_NOT_POSTED = "The review comment was not posted there";
@@ -59,7 +58,11 @@ export const PullRequestSchema = z.object({
   sourceBranch: z.string(),
   targetBranch: z.string(),
   status: PrStatusSchema,
-  language: LanguageSchema,
+  /**
+   * The session's language when the PR was made, as stored: a record may since have been
+   * removed, and a PR is history, so this is not checked against the records.
+   */
+  language: z.string(),
   /** The paths the PR changes. */
   files: z.array(z.string()),
   createdAt: z.string(),

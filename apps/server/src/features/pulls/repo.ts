@@ -1,4 +1,4 @@
-import type { Language, PrStatus, PullRequest } from "@ensemble/protocol";
+import type { PrStatus, PullRequest } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 
 interface PullRequestRow {
@@ -11,7 +11,7 @@ interface PullRequestRow {
   source_branch: string;
   target_branch: string;
   status: PrStatus;
-  language: Language;
+  language: string;
   files: string[] | string;
   head_sha: string;
   base_sha: string | null;

@@ -6,7 +6,8 @@ export interface SessionRecord {
   title: string;
   hostId: string | null;
   isPublic: boolean;
-  language: Language;
+  /** As stored: a language id, which may no longer be a known one (the service falls back). */
+  language: string;
   createdAt: Date;
   /** When the host ended the session (read-only from then), or null while it is open. */
   endedAt: Date | null;
@@ -29,7 +30,7 @@ interface SessionRow {
   title: string;
   host_id: string | null;
   is_public: boolean;
-  language: Language;
+  language: string;
   created_at: Date;
   ended_at: Date | null;
   is_locked: boolean;

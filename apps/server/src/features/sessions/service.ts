@@ -1,7 +1,9 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import {
   type CreateSessionResponse,
+  DEFAULT_LANGUAGE,
   type GrantableRole,
+  isLanguage,
   type JoinSessionResponse,
   type Language,
   ROLE_MESSAGES,
@@ -31,7 +33,22 @@ function keyMatches(sent: string, stored: string | null): boolean {
 export type Admission = { kind: "in"; role: Role; isNew: boolean } | { kind: "lobby"; role: GrantableRole };
 
 /** Coding sessions: create (caller becomes host), join, read; roles, lock and share links. */
-export function createSessionService(db: Db, sessions: SessionRepo) {
+/**
+ * The sessions feature's logic. `onUnknownLanguage` hears of a session whose stored language is
+ * no longer a record (one was removed): the session still opens, in the default language.
+ */
+export function createSessionService(
+  db: Db,
+  sessions: SessionRepo,
+  onUnknownLanguage: (sessionId: string, stored: string) => void = () => {},
+) {
+  /** The session's language: its stored one when known, else the default (see `onUnknownLanguage`). */
+  function languageOf(session: { id: string; language: string }): Language {
+    if (isLanguage(session.language)) return session.language;
+    onUnknownLanguage(session.id, session.language);
+    return DEFAULT_LANGUAGE;
+  }
+
   const notFound = () => new DomainError("not_found", "Session not found");
 
   /**
@@ -118,7 +135,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
       return {
         admission,
         title: session.title,
-        language: session.language,
+        language: languageOf(session),
         endedAt: session.endedAt,
         isLocked: session.isLocked,
       };
@@ -189,7 +206,7 @@ export function createSessionService(db: Db, sessions: SessionRepo) {
     async language(sessionId: string): Promise<Language> {
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
-      return session.language;
+      return languageOf(session);
     },
 
     roleOf: (sessionId: string, userId: string) => sessions.roleOf(sessionId, userId),
