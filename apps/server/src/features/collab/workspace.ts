@@ -8,6 +8,7 @@ import {
   type WorkspaceListing,
 } from "@ensemble/collab";
 import {
+  DEFAULT_LANGUAGE,
   LANGUAGE_MAIN_FILES,
   type Language,
   STARTER_CODE,
@@ -84,7 +85,7 @@ export class Workspace implements GuardedWorkspace {
       if (legacy.length > 0) {
         for (const name of legacy) this.register(name, LEGACY_FILES[name] as string);
       } else {
-        this.register(newFileId(), LANGUAGE_MAIN_FILES.javascript, STARTER_CODE.javascript);
+        this.register(newFileId(), LANGUAGE_MAIN_FILES[DEFAULT_LANGUAGE], STARTER_CODE[DEFAULT_LANGUAGE]);
       }
       for (const folder of STARTER_FOLDERS) this.folders.set(folder, true);
     }, WORKSPACE_ORIGIN);

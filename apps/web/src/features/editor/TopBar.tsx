@@ -1,4 +1,4 @@
-import { LANGUAGES, type Language, LanguageSchema } from "@ensemble/protocol";
+import { LANGUAGE_RECORDS, type Language, LanguageSchema } from "@ensemble/protocol";
 import { type ReactNode, useId } from "react";
 import { CallPanelToggle } from "../calls/CallPanelToggle";
 import { ChatToggle } from "../chat/ChatToggle";
@@ -93,7 +93,7 @@ export function TopBar(props: TopBarProps) {
             if (parsed.success) props.onChangeLanguage(parsed.data);
           }}
         >
-          {Object.values(LANGUAGES).map((option) => (
+          {LANGUAGE_RECORDS.map((option) => (
             <option key={option.id} value={option.id}>
               {option.name}
             </option>

@@ -1,4 +1,5 @@
 import type { WorkspaceEntry } from "@ensemble/collab";
+import { LANGUAGE_RECORDS } from "@ensemble/protocol";
 
 /** A node of the file sidebar's tree (spec: name, type, children), with its workspace path. */
 export interface TreeNode {
@@ -68,19 +69,32 @@ export function join(folder: string, name: string): string {
   return folder ? `${folder}/${name}` : name;
 }
 
-/** File-type colours by extension: the spec's list, plus Python and module JavaScript. */
-export const EXTENSION_COLORS: Readonly<Record<string, string>> = {
-  js: "#f7df1e",
-  mjs: "#f7df1e",
-  jsx: "#61dafb",
-  ts: "#3b82f6",
-  tsx: "#38bdf8",
-  css: "#60a5fa",
-  html: "#f97316",
-  json: "#cbcb41",
-  md: "#7dd3fc",
-  py: "#4b8bbe",
+/** Files that are no runnable language: the spec's list of colours and Monaco ids. */
+const OTHER_FILE_TYPES: Readonly<Record<string, { color: string; monaco: string }>> = {
+  jsx: { color: "#61dafb", monaco: "javascript" },
+  ts: { color: "#3b82f6", monaco: "typescript" },
+  tsx: { color: "#38bdf8", monaco: "typescript" },
+  css: { color: "#60a5fa", monaco: "css" },
+  html: { color: "#f97316", monaco: "html" },
+  // Monaco has no JSON tokenizer without the JSON language service; JavaScript's colours it well.
+  json: { color: "#cbcb41", monaco: "javascript" },
+  md: { color: "#7dd3fc", monaco: "markdown" },
 };
+
+// A language's record wins over the list above: a record for TypeScript will claim `ts`.
+const FILE_TYPES: Readonly<Record<string, { color: string; monaco: string }>> = {
+  ...OTHER_FILE_TYPES,
+  ...Object.fromEntries(
+    LANGUAGE_RECORDS.flatMap((r) =>
+      r.extensions.map((ext) => [ext, { color: r.iconColor, monaco: r.monaco }]),
+    ),
+  ),
+};
+
+/** File-type colours by extension: each language's record, plus the spec's other file types. */
+export const EXTENSION_COLORS: Readonly<Record<string, string>> = Object.fromEntries(
+  Object.entries(FILE_TYPES).map(([ext, type]) => [ext, type.color]),
+);
 
 const DEFAULT_FILE_COLOR = "#a1a1aa";
 
@@ -96,20 +110,7 @@ export function fileColor(name: string): string {
   return EXTENSION_COLORS[extensionOf(name)] ?? DEFAULT_FILE_COLOR;
 }
 
-/** Monaco's language id for a file, from its extension. */
+/** Monaco's language id for a file, from its extension (a language's record, else the other file types). */
 export function editorLanguage(path: string): string {
-  const languages: Record<string, string> = {
-    js: "javascript",
-    mjs: "javascript",
-    jsx: "javascript",
-    ts: "typescript",
-    tsx: "typescript",
-    css: "css",
-    html: "html",
-    // Monaco has no JSON tokenizer without the JSON language service; JavaScript's colours it well.
-    json: "javascript",
-    md: "markdown",
-    py: "python",
-  };
-  return languages[extensionOf(path)] ?? "plaintext";
+  return FILE_TYPES[extensionOf(path)]?.monaco ?? "plaintext";
 }
