@@ -1,4 +1,6 @@
-import { LANGUAGES, type LanguageRecord, type Runtime } from "@ensemble/protocol";
+import fs from "node:fs";
+import path from "node:path";
+import { LANGUAGE_RECORDS, LANGUAGES, type LanguageRecord, type Runtime } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
 import { detectRuntimes, matchRuntime } from "./runtimes";
 import { NODE_STDIO_PRELOAD } from "./sandbox";
@@ -81,5 +83,12 @@ describe("detectRuntimes", () => {
       "python: compiled languages are not run yet",
       "brainfuck: not a language of LANGUAGE_RECORDS",
     ]);
+  });
+});
+
+describe("docs/languages.md", () => {
+  it("lists every language record", () => {
+    const doc = fs.readFileSync(path.join(import.meta.dirname, "../../../../../docs/languages.md"), "utf8");
+    for (const r of LANGUAGE_RECORDS) expect(doc).toContain(`| \`${r.id}\` | ${r.name} |`);
   });
 });
