@@ -1,17 +1,18 @@
 import { ExecuteRequestSchema } from "@ensemble/protocol";
 import { type Request, Router } from "express";
-import { requireUser } from "../../http/auth";
+import { clientAddress } from "../../http/auth";
 import { parseBody } from "../../http/validate";
-import type { AuthService } from "../auth/index";
+import type { ExecuteCaller } from "./caller";
 import { isRunCancelled } from "./errors";
 import type { ExecutionService } from "./service";
 
 /**
  * Piston's v2 API under /api/v2. The runtime list is public, as Piston's is; running code
- * needs a signed-in user (session participants, guests included, run through the socket's
- * `runCode`). A client that disconnects cancels its run, waiting or running.
+ * needs a signed-in user or a personal API token (or nothing, with EXECUTE_ANONYMOUS; session
+ * participants, guests included, run through the socket's `runCode`). A client that
+ * disconnects cancels its run, waiting or running.
  */
-export function executionRoutes(execution: ExecutionService, auth: AuthService): Router {
+export function executionRoutes(execution: ExecutionService, callerOf: ExecuteCaller): Router {
   const router = Router();
 
   router.get("/v2/runtimes", async (_req, res) => {
@@ -19,14 +20,14 @@ export function executionRoutes(execution: ExecutionService, auth: AuthService):
   });
 
   router.post("/v2/execute", async (req: Request, res) => {
-    const user = await requireUser(req, auth.authenticate);
+    const rateKey = await callerOf(req.get("authorization"), clientAddress(req));
     const request = parseBody(req, ExecuteRequestSchema);
     const cancel = new AbortController();
     res.on("close", () => {
       if (!res.writableFinished) cancel.abort();
     });
     try {
-      res.json(await execution.execute(request, { signal: cancel.signal, rateKey: `user:${user.id}` }));
+      res.json(await execution.execute(request, { signal: cancel.signal, rateKey }));
     } catch (error) {
       // Nobody is listening any more; there is nothing to answer.
       if (isRunCancelled(error) || cancel.signal.aborted) return;
