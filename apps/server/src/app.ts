@@ -55,7 +55,13 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const server = http.createServer(app);
   const events = new SocketEvents(logger);
   const io = attachRealtime(server, auth.service, events, cluster.adapter);
-  const pistonConnect = mountPistonConnect(server, execution.service, auth.service.authenticate, logger);
+  const pistonConnect = mountPistonConnect(
+    server,
+    execution.service,
+    execution.callerOf,
+    logger,
+    config.TRUST_PROXY === "true",
+  );
   const presence = new PresenceRegistry(io);
   const lobby = new Lobby(presence);
   const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);

@@ -110,6 +110,14 @@ export const EnvSchema = z.object({
   RUN_TMPFS_BYTES: positiveInt(16 * 1024 * 1024),
   RUN_RATE_MAX: positiveInt(30),
   RUN_RATE_WINDOW_SECONDS: positiveInt(60),
+  /**
+   * A private deployment's choice: `/api/v2/execute` and `/api/v2/connect` without credentials,
+   * as a self-hosted Piston takes them, rate-limited per address (RUN_RATE_MAX).
+   */
+  EXECUTE_ANONYMOUS: z
+    .enum(["true", "false"], { error: "must be true or false" })
+    .default("false")
+    .transform((value) => value === "true"),
   RUN_NICE: z.coerce.number().int().min(0).max(19).default(10),
   RUN_UID_BASE: z.coerce.number().int().min(1000).max(4_294_000_000).default(62_000),
   // Calls (docs/calls.md): RTCPeerConnection's iceServers as JSON; none on one machine or a LAN.

@@ -2,6 +2,8 @@ import type { Queryable } from "../../db/index";
 import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
+import { createApiTokenRepo } from "./apiTokenRepo";
+import { createApiTokens } from "./apiTokens";
 import { createGitConsentSealer } from "./gitConsent";
 import { createLoginCodes } from "./loginCodes";
 import { createLoginThrottle } from "./loginThrottle";
@@ -40,6 +42,7 @@ export function createAuthFeature(
       points: config.REGISTER_MAX_PER_ADDRESS,
       durationSeconds: config.REGISTER_WINDOW_SECONDS,
     }),
+    apiTokens: createApiTokens(createApiTokenRepo(db)),
   });
   const gitConsent = createGitConsentSealer(jwtSecret, LOGIN_CODE_SECONDS);
   return { service, routes: authRoutes(service, gitConsent, config, logger) };

@@ -1,5 +1,8 @@
 import { randomBytes, timingSafeEqual } from "node:crypto";
 import {
+  type ApiTokenList,
+  CreateApiTokenBodySchema,
+  type CreatedApiToken,
   type GithubConsentResponse,
   GithubExchangeBodySchema,
   LoginBodySchema,
@@ -76,6 +79,29 @@ export function authRoutes(
     await auth.signOutEverywhere(caller.id);
     const body: LogoutAllResponse = { message: "Signed out everywhere" };
     res.json(body);
+  });
+
+  // Personal API tokens, for Piston clients. Only a sign-in token manages them: an API token
+  // is refused here as everywhere but the execute API.
+  router.get("/users/me/tokens", async (req, res) => {
+    const caller = await authenticate(req);
+    const body: ApiTokenList = { tokens: await auth.listApiTokens(caller.id) };
+    res.json(body);
+  });
+
+  router.post("/users/me/tokens", async (req, res) => {
+    const caller = await authenticate(req);
+    const body: CreatedApiToken = await auth.createApiToken(
+      caller.id,
+      parseBody(req, CreateApiTokenBodySchema),
+    );
+    res.status(201).json(body);
+  });
+
+  router.delete("/users/me/tokens/:id", async (req, res) => {
+    const caller = await authenticate(req);
+    await auth.revokeApiToken(caller.id, req.params.id);
+    res.status(204).end();
   });
 
   router.get("/auth/providers", (_req, res) => {

@@ -1,5 +1,7 @@
 import {
+  API_TOKEN_MESSAGES,
   AUTH_MESSAGES,
+  type CreateApiTokenBody,
   type LoginBody,
   OAUTH_ERROR_MESSAGES,
   type RegisterBody,
@@ -9,6 +11,7 @@ import {
 import { isUniqueViolation } from "../../db/index";
 import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
+import { type ApiTokens, isApiToken } from "./apiTokens";
 import type { LoginCodes } from "./loginCodes";
 import type { LoginThrottle } from "./loginThrottle";
 import { hashPassword, verifyPassword } from "./passwords";
@@ -21,10 +24,18 @@ export interface AuthDeps {
   loginCodes: LoginCodes;
   loginThrottle: LoginThrottle;
   signUpsPerAddress: Limiter;
+  apiTokens: ApiTokens;
 }
 
 /** Accounts: register, login, the bearer token's user, and changes to one's own record. */
-export function createAuthService({ users, tokens, loginCodes, loginThrottle, signUpsPerAddress }: AuthDeps) {
+export function createAuthService({
+  users,
+  tokens,
+  loginCodes,
+  loginThrottle,
+  signUpsPerAddress,
+  apiTokens,
+}: AuthDeps) {
   async function ensureFree(name: string | undefined, email: string | undefined, exceptId?: string) {
     const { nameTaken, emailTaken } = await users.nameOrEmailTaken(name, email, exceptId);
     if (emailTaken) throw new DomainError("conflict", AUTH_MESSAGES.emailTaken);
@@ -50,6 +61,21 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
 
   async function issue(record: UserRecord, message: string) {
     return { token: await sign(record), user: toUser(record), message };
+  }
+
+  /**
+   * The user a bearer token names, in one query; a token of a deleted user, or one signed
+   * before a password change or a sign-out everywhere, is an invalid token.
+   */
+  async function authenticate(token: string): Promise<User> {
+    // The one place every bearer check passes: an API token authorizes the execute API only.
+    if (isApiToken(token)) throw new DomainError("forbidden", API_TOKEN_MESSAGES.onlyExecute);
+    const { userId, version } = await tokens.verify(token);
+    const record = await users.findById(userId);
+    if (!record || record.tokenVersion !== version) {
+      throw new DomainError("invalid_token", AUTH_MESSAGES.invalidToken);
+    }
+    return toUser(record);
   }
 
   return {
@@ -81,18 +107,25 @@ export function createAuthService({ users, tokens, loginCodes, loginThrottle, si
       return issue(record, "Login successful");
     },
 
+    authenticate,
+
     /**
-     * The user a bearer token names, in one query; a token of a deleted user, or one signed
-     * before a password change or a sign-out everywhere, is an invalid token.
+     * The caller of the execute API: `Authorization` holds a sign-in token or a personal API
+     * token, as `Bearer <token>` or bare (as Piston's public instance takes its key). Throws 401.
      */
-    async authenticate(token: string): Promise<User> {
-      const { userId, version } = await tokens.verify(token);
-      const record = await users.findById(userId);
-      if (!record || record.tokenVersion !== version) {
-        throw new DomainError("invalid_token", AUTH_MESSAGES.invalidToken);
-      }
+    async authenticateExecute(authorization: string | undefined): Promise<User> {
+      const credential = executeCredential(authorization);
+      if (!credential) throw new DomainError("unauthenticated", AUTH_MESSAGES.noToken);
+      if (!isApiToken(credential)) return authenticate(credential);
+      const ownerId = await apiTokens.ownerOf(credential);
+      const record = ownerId ? await users.findById(ownerId) : undefined;
+      if (!record) throw new DomainError("invalid_token", AUTH_MESSAGES.invalidToken);
       return toUser(record);
     },
+
+    createApiToken: (callerId: string, body: CreateApiTokenBody) => apiTokens.create(callerId, body.name),
+    listApiTokens: (callerId: string) => apiTokens.list(callerId),
+    revokeApiToken: (callerId: string, id: string) => apiTokens.revoke(callerId, id),
 
     /** Ends every token of the caller, on every device. */
     async signOutEverywhere(callerId: string): Promise<void> {
@@ -173,6 +206,15 @@ async function insertGithubUser(
     }
   }
   throw new DomainError("conflict", AUTH_MESSAGES.usernameTaken);
+}
+
+/** `Bearer <token>` or a bare token; undefined when the header holds neither. */
+function executeCredential(authorization: string | undefined): string | undefined {
+  const value = authorization?.trim();
+  if (!value) return undefined;
+  const bearer = value.match(/^Bearer\s+(\S+)$/i);
+  if (bearer) return bearer[1];
+  return /^\S+$/.test(value) ? value : undefined;
 }
 
 export type AuthService = ReturnType<typeof createAuthService>;

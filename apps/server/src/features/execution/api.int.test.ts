@@ -131,7 +131,11 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       [{ run_timeout: 10_001 }, "run_timeout cannot exceed the configured limit of 10000"],
       [{ compile_timeout: 20_000 }, "compile_timeout cannot exceed the configured limit of 10000"],
       [{ run_memory_limit: 2 ** 40 }, "run_memory_limit cannot exceed the configured limit of 268435456"],
-      [{ run_memory_limit: -1 }, "run_memory_limit must be non-negative"],
+      // As Piston with its positive default maxima: a negative wall clock or CPU time is refused.
+      [{ run_timeout: -1 }, "run_timeout must be non-negative"],
+      [{ compile_timeout: -1 }, "compile_timeout must be non-negative"],
+      [{ run_cpu_time: -1 }, "run_cpu_time must be non-negative"],
+      [{ compile_cpu_time: -5 }, "compile_cpu_time must be non-negative"],
       [{ run_cpu_time: "fast" }, "If specified, run_cpu_time must be a number"],
       // Bytes and milliseconds are whole numbers: a fraction is the client's mistake, not a 500.
       [{ run_memory_limit: 50_000_000.5 }, "If specified, run_memory_limit must be a whole number"],
@@ -145,6 +149,48 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
     // The spec's client sends both timeouts at 10000 ms: accepted.
     const ok = await execute(js("console.log(1)", { run_timeout: 10_000, compile_timeout: 10_000 }));
     expect(ok.body.run).toMatchObject({ stdout: "1\n" });
+  });
+
+  it("takes Piston's -1 memory limits as the server's maximum, as the published piston-client sends them", async () => {
+    // piston-client 1.0.2's request, field for field, with its defaults.
+    const res = await execute(
+      js("console.log(process.argv.slice(2).join(','))", {
+        stdin: "",
+        args: ["1", "2", "3"],
+        compile_timeout: 10_000,
+        run_timeout: 3000,
+        compile_memory_limit: -1,
+        run_memory_limit: -1,
+      }),
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.run).toMatchObject({ stdout: "1,2,3\n", code: 0 });
+    // "No limit" is still the server's maximum: a program that needs more memory is stopped.
+    const hog = await execute({
+      language: "python",
+      version: "*",
+      files: [{ content: "a = []\nwhile True: a.append(bytearray(10**7))" }],
+      run_memory_limit: -1,
+    });
+    expect(hog.status).toBe(200);
+    expect(hog.body.run).toMatchObject({ status: "SG", message: "Memory limit exceeded" });
+  });
+
+  it("runs a request that omits every optional field, with Piston's defaults", async () => {
+    const res = await execute({
+      language: "py",
+      version: "3.x",
+      files: [{ content: "print(input() == '', 1)" }],
+    });
+    expect(res.status).toBe(200);
+    expect(res.body).toMatchObject({ language: "python" });
+    expect(res.body.run).toMatchObject({
+      stdout: "True 1\n",
+      stderr: "",
+      code: 0,
+      signal: null,
+      status: null,
+    });
   });
 
   it("refuses malformed requests with 400 before any sandbox work", async () => {

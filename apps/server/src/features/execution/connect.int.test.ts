@@ -13,8 +13,8 @@ class PistonClient {
   private readonly ws: WebSocket;
   readonly opened: Promise<void>;
 
-  constructor(url: string, token?: string) {
-    this.ws = new WebSocket(url, token ? { headers: { Authorization: `Bearer ${token}` } } : {});
+  constructor(url: string, token?: string, authorization = token ? `Bearer ${token}` : undefined) {
+    this.ws = new WebSocket(url, authorization ? { headers: { Authorization: authorization } } : {});
     this.ws.on("message", (raw) => this.messages.push(JSON.parse(raw.toString())));
     this.opened = new Promise((resolve, reject) => {
       this.ws.once("open", () => resolve());
@@ -79,6 +79,18 @@ describe("Piston's WebSocket API (/api/v2/connect)", () => {
   it("is for signed-in users: no token or a bad one is refused with 401 before the upgrade", async () => {
     await expect(new PistonClient(url()).opened).rejects.toThrow("HTTP 401");
     await expect(new PistonClient(url(), "not-a-token").opened).rejects.toThrow("HTTP 401");
+    await expect(new PistonClient(url(), "ens_not-a-token").opened).rejects.toThrow("HTTP 401");
+  });
+
+  it("takes a personal API token, as Bearer or bare, as /api/v2/execute does", async () => {
+    const created = await server.api.post("/api/users/me/tokens", { name: "connect" }, user.token);
+    const token = String(created.body.token);
+    for (const c of [new PistonClient(url(), token), new PistonClient(url(), undefined, token)]) {
+      await c.opened;
+      c.init("python", "print('via token')\n");
+      expect(await c.closed).toEqual({ code: 4999, reason: "Job Completed" });
+      expect(c.stdout()).toBe("via token\n");
+    }
   });
 
   it("runs an interactive program: runtime, stage, stdout as written, stdin, exit, then 4999", async () => {

@@ -9,12 +9,12 @@ import {
   findNul,
   LIMITS,
   nulRefusal,
-  type User,
 } from "@ensemble/protocol";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import { z } from "zod";
 import { DomainError } from "../../errors";
 import type { Logger } from "../../logger";
+import { type ExecuteCaller, upgradeAddress } from "./caller";
 import { isRunCancelled } from "./errors";
 import { LiveIo } from "./liveIo";
 import type { ExecutionService } from "./service";
@@ -53,29 +53,29 @@ function isSignal(name: unknown): name is NodeJS.Signals {
 
 /**
  * Serves Piston's WebSocket API (`init`, then `data` on stdin and `signal`; answered with
- * `runtime`, `stage`, `data` on stdout and stderr, `exit`, and `error`) for signed-in users
- * (a bearer token on the upgrade request), with `/api/v2/execute`'s validation, limits and
+ * `runtime`, `stage`, `data` on stdout and stderr, `exit`, and `error`) for the callers
+ * `/api/v2/execute` takes (the upgrade request's Authorization, or none with EXECUTE_ANONYMOUS), with `/api/v2/execute`'s validation, limits and
  * per-user rate, and a bound on the stdin a run takes. A closed connection cancels its run.
  */
 export function mountPistonConnect(
   httpServer: HttpServer,
   execution: Pick<ExecutionService, "execute">,
-  authenticate: (token: string) => Promise<User>,
+  callerOf: ExecuteCaller,
   logger: Logger,
+  trustProxy = false,
 ) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: LIMITS.jsonBodyBytes });
 
   httpServer.on("upgrade", (req: IncomingMessage, socket: Duplex, head: Buffer) => {
     if (new URL(req.url ?? "/", "http://localhost").pathname !== CONNECT_PATH) return;
-    const token = req.headers.authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
-    const user = token ? authenticate(token).catch(() => undefined) : Promise.resolve(undefined);
-    void user.then((found) => {
-      if (!found) return refuseUpgrade(socket, token ? AUTH_MESSAGES.invalidToken : AUTH_MESSAGES.noToken);
-      wss.handleUpgrade(req, socket, head, (ws) => serve(ws, found));
-    });
+    void callerOf(req.headers.authorization, upgradeAddress(req, trustProxy)).then(
+      (rateKey) => wss.handleUpgrade(req, socket, head, (ws) => serve(ws, rateKey)),
+      (error: unknown) =>
+        refuseUpgrade(socket, error instanceof DomainError ? error.message : AUTH_MESSAGES.invalidToken),
+    );
   });
 
-  function serve(ws: WebSocket, user: User) {
+  function serve(ws: WebSocket, rateKey: string) {
     let job: LiveIo | undefined;
     let inputBytes = 0;
     let signals = 0;
@@ -108,7 +108,7 @@ export function mountPistonConnect(
       job = io;
       const response = await execution.execute(parsed.data, {
         signal: cancel.signal,
-        rateKey: `user:${user.id}`,
+        rateKey,
         io,
         onStart: (runtime) => {
           send({ type: "runtime", language: runtime.language, version: runtime.version });

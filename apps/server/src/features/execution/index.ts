@@ -2,9 +2,11 @@ import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
 import type { AuthService } from "../auth/index";
+import { createExecuteCaller } from "./caller";
 import { executionRoutes } from "./routes";
 import { createExecutionService } from "./service";
 
+export type { ExecuteCaller } from "./caller";
 export { CONNECT_CLOSE, CONNECT_PATH, mountPistonConnect } from "./connect";
 export { isRunCancelled } from "./errors";
 export { LiveIo } from "./liveIo";
@@ -18,5 +20,6 @@ export function createExecutionFeature(
   logger: Logger,
 ) {
   const service = createExecutionService(config, limiters, logger);
-  return { service, routes: executionRoutes(service, auth), close: () => service.close() };
+  const callerOf = createExecuteCaller(auth, config.EXECUTE_ANONYMOUS);
+  return { service, callerOf, routes: executionRoutes(service, callerOf), close: () => service.close() };
 }

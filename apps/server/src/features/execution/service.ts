@@ -86,6 +86,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
 
   function checkLimits(request: ExecuteRequest) {
     for (const field of LIMIT_FIELDS) {
+      if (isNoMemoryLimit(field, request[field])) continue;
       const value = request[field];
       if (value === undefined) continue;
       if (value > maxima[field]) {
@@ -121,6 +122,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     }
     const runtime = resolve(await localRuntimes(), request.language, request.version);
     checkLimits(request);
+    const limits = withoutNoLimits(request);
     const files = request.files.map((file, i) => ({
       name: file.name ?? (i === 0 ? runtime.defaultFile : `file${i}.code`),
       content: Buffer.from(file.content, file.encoding ?? "utf8"),
@@ -135,9 +137,9 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       files,
       args: request.args ?? [],
       stdin: stdin.endsWith("\n") ? stdin : `${stdin}\n`,
-      timeoutMs: request.run_timeout ?? options.timeoutMs ?? config.RUN_TIMEOUT_MS,
-      cpuTimeMs: request.run_cpu_time ?? config.RUN_CPU_TIME_MS,
-      memoryBytes: request.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
+      timeoutMs: limits.run_timeout ?? options.timeoutMs ?? config.RUN_TIMEOUT_MS,
+      cpuTimeMs: limits.run_cpu_time ?? config.RUN_CPU_TIME_MS,
+      memoryBytes: limits.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
     };
     const runner = local as LocalRunner;
     const run = await queued(
@@ -195,6 +197,23 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
   function jobSignal(signal: AbortSignal | undefined): AbortSignal {
     return signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
   }
+}
+
+/**
+ * Piston's "no memory limit": a negative memory limit (the published `piston-client` sends -1
+ * by default). Piston skips its checks when its own maximum is "none" and then sets no rlimit;
+ * ours always has a maximum, so the run gets that. Negative timeouts and CPU times are refused,
+ * as Piston refuses them with its positive default maxima.
+ */
+function isNoMemoryLimit(field: LimitField, value: number | undefined): boolean {
+  return value !== undefined && value < 0 && field.endsWith("_memory_limit");
+}
+
+/** The request with each "no memory limit" taken out, so it takes the server's maximum. */
+function withoutNoLimits(request: ExecuteRequest): ExecuteRequest {
+  const out = { ...request };
+  for (const field of LIMIT_FIELDS) if (isNoMemoryLimit(field, out[field])) out[field] = undefined;
+  return out;
 }
 
 /**

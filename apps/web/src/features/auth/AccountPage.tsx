@@ -2,6 +2,7 @@ import type { User } from "@ensemble/protocol";
 import { type FormEvent, useState } from "react";
 import { Link } from "react-router-dom";
 import { Spinner } from "../../ui/Spinner";
+import { ApiTokensSection } from "./ApiTokensSection";
 import { avatarColor, initialsOf } from "./avatar";
 import { type AccountDraft, useAccount } from "./useAccount";
 import { useLogoutEverywhere } from "./useLogoutEverywhere";
@@ -22,7 +23,7 @@ const FIELDS = [
   },
 ] as const;
 
-/** /account: view and edit name, email and password (spec §2, §5). */
+/** /account: view and edit name, email and password (spec §2, §5), and personal API tokens. */
 export function AccountPage() {
   const { hasToken, user, isSaving, saveError, clearSaveError, save } = useAccount();
   const [draft, setDraft] = useState<AccountDraft | null>(null);
@@ -123,6 +124,7 @@ export function AccountPage() {
           Sign out everywhere
         </button>
       </section>
+      <ApiTokensSection />
     </div>
   );
 }
