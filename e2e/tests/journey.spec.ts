@@ -50,7 +50,7 @@ test("two users: sign up, sign in, create and join a session, edit the account, 
   await expect(page.getByText(alice.email)).toBeVisible();
   await page.getByRole("button", { name: "Edit Info" }).click();
   const renamed = `${alice.name}_x`;
-  await page.getByLabel("Name").fill(renamed);
+  await page.getByLabel("Name", { exact: true }).fill(renamed);
   await page.getByRole("button", { name: "Save Changes" }).click();
   await expect(page.getByText("Profile updated successfully")).toBeVisible();
   await expect(page.getByTestId("user-menu")).toHaveText(new RegExp(renamed));
