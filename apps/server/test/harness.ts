@@ -49,6 +49,24 @@ export async function openTestDb(
 }
 
 /**
+ * A database migrated up to, not including, `migration` (a file name of ours, such as
+ * `016_language_data.sql`): the schema a migration's test starts from. `migrate(db)` then
+ * applies the rest.
+ */
+export async function openTestDbBefore(kind: DbKind, migration: string) {
+  const ours = path.join(import.meta.dirname, "../src/db/migrations");
+  const earlier = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-migrations-"));
+  try {
+    for (const file of await fs.readdir(ours)) {
+      if (file < migration) await fs.copyFile(path.join(ours, file), path.join(earlier, file));
+    }
+    return await openTestDb(kind, undefined, earlier);
+  } finally {
+    await fs.rm(earlier, { recursive: true, force: true });
+  }
+}
+
+/**
  * A migrated database for the enclosing `describe`: opened before its tests, dropped after them;
  * the getter gives it to a test.
  */

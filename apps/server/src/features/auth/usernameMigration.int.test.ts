@@ -1,24 +1,15 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { DATABASES, openTestDb, startTestServer, type TestServer } from "../../../test/harness";
+import {
+  DATABASES,
+  type openTestDb,
+  openTestDbBefore,
+  startTestServer,
+  type TestServer,
+} from "../../../test/harness";
 import type { Db } from "../../db/index";
 import { migrate } from "../../db/migrate";
 
-const MIGRATIONS = path.join(import.meta.dirname, "../../db/migrations");
 const HARDENING = "008_account_hardening.sql";
-
-/** A database at the version before migration 008, where usernames could hold '@'. */
-async function openBeforeHardening(kind: (typeof DATABASES)[number]) {
-  const earlier = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-migrations-"));
-  for (const file of await fs.readdir(MIGRATIONS)) {
-    if (file < HARDENING) await fs.copyFile(path.join(MIGRATIONS, file), path.join(earlier, file));
-  }
-  const opened = await openTestDb(kind, undefined, earlier);
-  await fs.rm(earlier, { recursive: true, force: true });
-  return opened;
-}
 
 async function insertUser(db: Db, name: string, email: string, createdAt: string) {
   const [row] = await db.query<{ id: string }>(
@@ -34,7 +25,7 @@ describe.each(DATABASES)("migration 008 (usernames without '@') on %s", (kind) =
   let server: TestServer;
 
   beforeAll(async () => {
-    opened = await openBeforeHardening(kind);
+    opened = await openTestDbBefore(kind, HARDENING);
     const { db } = opened;
     // The collision of the issue: a username that spells someone else's email...
     ids.owner = await insertUser(db, "alice", "alice@x.test", "2020-01-01");

@@ -1,27 +1,12 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { fileText, listWorkspace } from "@ensemble/collab";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { DATABASES, openTestDb } from "../../../test/harness";
+import { DATABASES, openTestDbBefore } from "../../../test/harness";
 import { migrate } from "../../db/migrate";
 import { documentAt } from "./history";
 import { createReplayRepo } from "./repo";
 
-const MIGRATIONS = path.join(import.meta.dirname, "../../db/migrations");
 const HISTORY = "011_history.sql";
-
-/** A database at the version before migration 011, when compaction deleted the history. */
-async function openBeforeHistory(kind: (typeof DATABASES)[number]) {
-  const earlier = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-migrations-"));
-  for (const file of await fs.readdir(MIGRATIONS)) {
-    if (file < HISTORY) await fs.copyFile(path.join(MIGRATIONS, file), path.join(earlier, file));
-  }
-  const opened = await openTestDb(kind, undefined, earlier);
-  await fs.rm(earlier, { recursive: true, force: true });
-  return opened;
-}
 
 const textOf = (doc: Y.Doc) => {
   const [file] = listWorkspace(doc).files;
@@ -29,13 +14,13 @@ const textOf = (doc: Y.Doc) => {
 };
 
 describe.each(DATABASES)("migration 011 (history) on %s", (kind) => {
-  let opened: Awaited<ReturnType<typeof openBeforeHistory>>;
+  let opened: Awaited<ReturnType<typeof openTestDbBefore>>;
   const sessionId = "s-before-history";
   const doc = new Y.Doc();
   let snapshotText = "";
 
   beforeAll(async () => {
-    opened = await openBeforeHistory(kind);
+    opened = await openTestDbBefore(kind, HISTORY);
     const { db } = opened;
     const [user] = await db.query<{ id: string }>(
       "INSERT INTO users (name, email, password_hash) VALUES ('old', 'old@x.test', NULL) RETURNING id",

@@ -1,26 +1,18 @@
-import fs from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { DEFAULT_LANGUAGE, STARTER_CODE } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, waitFor } from "../../../test/collabClient";
-import { buildSession, DATABASES, openTestDb, startTestServer, type TestServer } from "../../../test/harness";
+import {
+  buildSession,
+  DATABASES,
+  type openTestDb,
+  openTestDbBefore,
+  startTestServer,
+  type TestServer,
+} from "../../../test/harness";
 import type { Db } from "../../db/index";
 import { migrate } from "../../db/migrate";
 
-const MIGRATIONS = path.join(import.meta.dirname, "../../db/migrations");
 const LANGUAGE_DATA = "016_language_data.sql";
-
-/** A database at the version before migration 016, where the schema listed the languages. */
-async function openBeforeLanguageData(kind: (typeof DATABASES)[number]) {
-  const earlier = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-migrations-"));
-  for (const file of await fs.readdir(MIGRATIONS)) {
-    if (file < LANGUAGE_DATA) await fs.copyFile(path.join(MIGRATIONS, file), path.join(earlier, file));
-  }
-  const opened = await openTestDb(kind, undefined, earlier);
-  await fs.rm(earlier, { recursive: true, force: true });
-  return opened;
-}
 
 async function languageChecks(db: Db) {
   const rows = await db.query<{ n: number }>(
@@ -37,7 +29,7 @@ describe.each(DATABASES)("a session's language as data (migration 016) on %s", (
   let checksBefore: number | undefined;
 
   beforeAll(async () => {
-    opened = await openBeforeLanguageData(kind);
+    opened = await openTestDbBefore(kind, LANGUAGE_DATA);
     checksBefore = await languageChecks(opened.db);
     await migrate(opened.db);
     server = await startTestServer(kind, {}, { db: opened.db });
