@@ -115,8 +115,13 @@ test.describe("a project of many files", () => {
     await page.keyboard.press("Delete");
     await expect(page.getByRole("dialog")).toContainText("Delete src/main.js");
     await page.getByRole("dialog").getByRole("button", { name: "Cancel" }).click();
+    // The closed dialog hands focus back to the item it was opened from; only then does
+    // focusing another item stick (on a slow machine the hand-back came after it).
+    await expect(page.getByRole("dialog")).toHaveCount(0);
+    await expect(screen.treeItem("src/main.js")).toBeFocused();
     await screen.treeItem("src/components").focus();
     await page.keyboard.press("Delete");
+    await expect(page.getByRole("dialog")).toContainText("Delete src/components");
     await page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
     await expect(screen.treeItem("src/components")).toHaveCount(0);
     // A refused name says why and changes nothing.
