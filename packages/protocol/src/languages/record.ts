@@ -1,7 +1,15 @@
 /**
- * A command run in the sandbox: `command` is looked up under /usr on PATH, then `args` follow.
- * In `args`, `{file}` is the main file's path and `{stem}` its name without the extension
- * (`Main` for `Main.java`).
+ * A command run in the sandbox: `command` is looked up under /usr on PATH (or, for a compiled
+ * program, is a path under `{out}`), then `args` follow. Placeholders in `command` and `args`:
+ *
+ * - `{file}`: the entry file's path inside the sandbox (`/box/src/main.c`);
+ * - `{stem}`: the entry's name without its extension (`Main` for `Main.java`);
+ * - `{dir}`: the entry's folder (`/box/src`);
+ * - `{sources}`: as its own argument, every file of the entry's folder (and below) with one of
+ *   the language's extensions, the entry first: a C project's `.c` files, a Go package;
+ * - `{out}`: an empty writable folder (`/tmp/out`) the compile writes to and the run reads.
+ *
+ * The compile and the run both start in `/box`, where the project's files are.
  */
 export interface LanguageCommand {
   readonly command: string;
@@ -47,6 +55,11 @@ export interface LanguageRecord {
   readonly compile?: LanguageCommand;
   /** The run stage; the program's own arguments follow `args`. */
   readonly run: LanguageCommand;
+  /**
+   * Environment both stages get besides PATH, HOME=/tmp and LANG (a toolchain's caches and
+   * settings, e.g. GOCACHE under /tmp); values may use the placeholders.
+   */
+  readonly env?: Readonly<Record<string, string>>;
   /** Limits that differ from the server's defaults. */
   readonly limits?: LanguageLimits;
   /** How to read the installed version: a command whose output (stdout and stderr) `parse` turns into SemVer. */
