@@ -158,10 +158,11 @@ export const StageResultSchema = z.object({
 });
 export type StageResult = z.infer<typeof StageResultSchema>;
 
+/** Piston's answer: a compiled language's `compile`, and `run` unless the compile failed. */
 export const ExecuteResponseSchema = z.object({
   language: z.string(),
   version: z.string(),
-  run: StageResultSchema,
+  run: StageResultSchema.optional(),
   compile: StageResultSchema.optional(),
 });
 export type ExecuteResponse = z.infer<typeof ExecuteResponseSchema>;
@@ -231,7 +232,8 @@ export type RunCode = z.infer<typeof RunCodeSchema>;
 export const RunCodeAckSchema = z.object({
   language: z.string(),
   version: z.string(),
-  run: StageResultSchema,
+  run: StageResultSchema.optional(),
+  compile: StageResultSchema.optional(),
 });
 
 /** terminalCommand: a line typed in the shared terminal (`run`, `clear`, `help`, ...). */

@@ -64,11 +64,11 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
   const shutdown = new AbortController();
 
   const maxima: Record<LimitField, number> = {
-    compile_memory_limit: config.RUN_MEMORY_LIMIT_BYTES,
+    compile_memory_limit: config.COMPILE_MEMORY_LIMIT_BYTES,
     run_memory_limit: config.RUN_MEMORY_LIMIT_BYTES,
     compile_timeout: config.COMPILE_TIMEOUT_MS,
     run_timeout: config.RUN_TIMEOUT_MS,
-    compile_cpu_time: config.RUN_CPU_TIME_MS,
+    compile_cpu_time: config.COMPILE_CPU_TIME_MS,
     run_cpu_time: config.RUN_CPU_TIME_MS,
   };
 
@@ -112,12 +112,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       await checkRate(options.rateKey);
       options.onStart?.({ language: request.language, version: request.version });
       const response = await queued(() => remote.execute(request, options.signal), options.signal);
-      if (options.io) {
-        for (const stream of ["stdout", "stderr"] as const) {
-          if (response.run[stream]) options.io.onOutput(stream, response.run[stream]);
-        }
-        options.io.finish();
-      }
+      if (options.io) replay(response, options.io);
       return response;
     }
     const runtime = resolve(await localRuntimes(), request.language, request.version);
@@ -137,16 +132,31 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       files,
       args: request.args ?? [],
       stdin: stdin.endsWith("\n") ? stdin : `${stdin}\n`,
-      timeoutMs: limits.run_timeout ?? options.timeoutMs ?? config.RUN_TIMEOUT_MS,
-      cpuTimeMs: limits.run_cpu_time ?? config.RUN_CPU_TIME_MS,
-      memoryBytes: limits.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
+      timeoutMs:
+        limits.run_timeout ?? options.timeoutMs ?? runtime.limits.runTimeoutMs ?? config.RUN_TIMEOUT_MS,
+      cpuTimeMs: limits.run_cpu_time ?? runtime.limits.runCpuTimeMs ?? config.RUN_CPU_TIME_MS,
+      memoryBytes: limits.run_memory_limit ?? runtime.limits.runMemoryBytes ?? config.RUN_MEMORY_LIMIT_BYTES,
+      ...(runtime.compile
+        ? {
+            compile: {
+              timeoutMs:
+                limits.compile_timeout ?? runtime.limits.compileTimeoutMs ?? config.COMPILE_TIMEOUT_MS,
+              cpuTimeMs:
+                limits.compile_cpu_time ?? runtime.limits.compileCpuTimeMs ?? config.COMPILE_CPU_TIME_MS,
+              memoryBytes:
+                limits.compile_memory_limit ??
+                runtime.limits.compileMemoryBytes ??
+                config.COMPILE_MEMORY_LIMIT_BYTES,
+            },
+          }
+        : {}),
     };
     const runner = local as LocalRunner;
-    const run = await queued(
+    const result = await queued(
       (slot) => runner.run({ ...job, signal: jobSignal(options.signal), io: options.io }, slot),
       options.signal,
     );
-    return { language: runtime.language, version: runtime.version, run };
+    return { language: runtime.language, version: runtime.version, ...result };
   }
 
   return {
@@ -197,6 +207,19 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
   function jobSignal(signal: AbortSignal | undefined): AbortSignal {
     return signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
   }
+}
+
+/** A Piston server's finished answer told to a live run's listener, stage by stage. */
+function replay(response: ExecuteResponse, io: LiveIo) {
+  for (const stage of ["compile", "run"] as const) {
+    const result = response[stage];
+    if (!result) continue;
+    io.onStage?.(stage);
+    for (const stream of ["stdout", "stderr"] as const)
+      if (result[stream]) io.onOutput(stream, result[stream]);
+    if (stage === "compile") io.onStage?.(stage, { code: result.code, signal: result.signal });
+  }
+  io.finish();
 }
 
 /**
