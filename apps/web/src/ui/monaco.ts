@@ -38,11 +38,17 @@ import "monaco-editor/features/unusualLineTerminators/register";
 import "monaco-editor/features/wordHighlighter/register";
 import "monaco-editor/features/wordOperations/register";
 import "monaco-editor/features/wordPartOperations/register";
+import "monaco-editor/languages/definitions/cpp/register";
+import "monaco-editor/languages/definitions/csharp/register";
 import "monaco-editor/languages/definitions/css/register";
+import "monaco-editor/languages/definitions/go/register";
 import "monaco-editor/languages/definitions/html/register";
+import "monaco-editor/languages/definitions/java/register";
 import "monaco-editor/languages/definitions/javascript/register";
 import "monaco-editor/languages/definitions/markdown/register";
+import "monaco-editor/languages/definitions/pascal/register";
 import "monaco-editor/languages/definitions/python/register";
+import "monaco-editor/languages/definitions/rust/register";
 import "monaco-editor/languages/definitions/typescript/register";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 

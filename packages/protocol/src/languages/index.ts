@@ -1,14 +1,49 @@
 import { z } from "zod";
+import { c } from "./c";
+import { cobol } from "./cobol";
+import { cpp } from "./cpp";
+import { csharp } from "./csharp";
+import { d } from "./d";
+import { fortran } from "./fortran";
+import { go } from "./go";
+import { haskell } from "./haskell";
+import { java } from "./java";
 import { javascript } from "./javascript";
+import { nasm } from "./nasm";
+import { nim } from "./nim";
+import { ocaml } from "./ocaml";
+import { pascal } from "./pascal";
 import { python } from "./python";
+import { rust } from "./rust";
+import { typescript } from "./typescript";
 
 export type { LanguageCommand, LanguageLimits, LanguageRecord } from "./record";
+export { coerceVersion } from "./version";
 
 /**
  * Every language, one record each, in the picker's order (the spec's JavaScript and Python
  * first). Adding a language is one file in this folder and one entry here.
  */
-export const LANGUAGE_RECORDS = [javascript, python] as const;
+export const LANGUAGE_RECORDS = [
+  javascript,
+  python,
+  // Compiled, by how often interviews use them, then the rest by name.
+  java,
+  cpp,
+  c,
+  go,
+  rust,
+  typescript,
+  csharp,
+  cobol,
+  d,
+  fortran,
+  haskell,
+  nasm,
+  nim,
+  ocaml,
+  pascal,
+] as const;
 
 type AnyRecord = (typeof LANGUAGE_RECORDS)[number];
 

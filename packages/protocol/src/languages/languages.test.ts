@@ -27,31 +27,24 @@ function expectConsistent(r: LanguageRecord) {
   expect(r.monaco).toMatch(/^[a-z0-9-]+$/);
   expect(r.iconColor).toMatch(/^#[0-9a-f]{6}$/);
   expect(r.debianPackages.length).toBeGreaterThan(0);
-  expect(r.run.command).toMatch(/^[\w.+-]+$/);
+  // A command on PATH, or (a compiled language's run) the program its compile wrote under {out}.
+  expect(r.run.command).toMatch(r.compile ? /^([\w.+-]+|\{out\}\/[\w.+-]+)$/ : /^[\w.+-]+$/);
+  if (r.compile) expect(r.compile.command).toMatch(/^[\w.+-]+$/);
   expect(r.version.command).toMatch(/^[\w.+-]+$/);
-  // An interpreted language runs the main file; a compiled one compiles it and runs what it built.
-  const stage = r.compile ?? r.run;
-  expect(stage.args.some((a) => a.includes("{file}") || a.includes("{stem}"))).toBe(true);
+  // An interpreted language runs the main file; a compiled one compiles it (or its folder) and
+  // runs what it wrote to {out}.
+  const source = /\{(file|stem|dir|sources)\}/;
+  if (r.compile) {
+    expect(r.compile.args.some((a) => source.test(a))).toBe(true);
+    expect(r.compile.args.some((a) => a.includes("{out}"))).toBe(true);
+    expect([r.run.command, ...r.run.args].some((a) => a.includes("{out}"))).toBe(true);
+  } else expect(r.run.args.some((a) => a.includes("{file}"))).toBe(true);
+  for (const ext of r.sourceExtensions ?? []) expect(r.extensions).toContain(ext);
+  // Only folders of Debian's own, never /etc itself (its secrets) nor a way out by "..".
+  for (const p of r.systemPaths ?? []) expect(p).toMatch(/^\/(etc|var\/lib)(\/[\w.+-]+)+$/);
+  for (const p of r.systemPaths ?? []) expect(p.split("/")).not.toContain("..");
   for (const value of Object.values(r.limits ?? {})) expect(value).toBeGreaterThan(0);
 }
-
-/** A compiled language, as a record will declare it once the compile stage lands: the shape holds it. */
-const java = {
-  id: "java",
-  name: "Java",
-  aliases: [],
-  extensions: ["java"],
-  mainFile: "Main.java",
-  starter:
-    'public class Main {\n  public static void main(String[] args) {\n    System.out.println("Hello, world!");\n  }\n}\n',
-  monaco: "java",
-  iconColor: "#e76f00",
-  debianPackages: ["openjdk-17-jdk-headless"],
-  compile: { command: "javac", args: ["-d", ".", "{file}"] },
-  run: { command: "java", args: ["-cp", ".", "{stem}"] },
-  limits: { compileTimeoutMs: 20_000, runMemoryBytes: 512 * 1024 * 1024 },
-  version: { command: "javac", args: ["-version"], parse: (out) => out.trim().replace(/^javac\s+/, "") },
-} as const satisfies LanguageRecord;
 
 function duplicates(values: string[]): string[] {
   return values.filter((v, i) => values.indexOf(v) !== i);
@@ -70,9 +63,10 @@ describe("language records", () => {
     expectConsistent(r);
   });
 
-  it("hold a compiled language (compile stage, a main file named for its class, its own limits)", () => {
-    expectConsistent(java);
-    expect(java.version.parse("javac 17.0.15\n")).toBe("17.0.15");
+  it("install the languages most people need by default", () => {
+    const defaults = records.filter((r) => r.install === "default").map((r) => r.id);
+    for (const id of ["c", "c++", "java", "go", "rust", "typescript", "csharp"])
+      expect(defaults).toContain(id);
   });
 
   it("derive the protocol: schema, starters, main files, default", () => {
@@ -101,5 +95,23 @@ describe("language records", () => {
     const byId = Object.fromEntries(records.map((r) => [r.id, r]));
     expect(byId.javascript?.version.parse("v18.19.0\n")).toBe("18.19.0");
     expect(byId.python?.version.parse("Python 3.11.2\n")).toBe("3.11.2");
+    const printed: [string, string, string][] = [
+      ["c", "12.2.0\n", "12.2.0"],
+      ["c++", "12.2.0\n", "12.2.0"],
+      ["java", "javac 17.0.15\n", "17.0.15"],
+      ["go", "go version go1.19.8 linux/amd64\n", "1.19.8"],
+      ["rust", "rustc 1.63.0\n", "1.63.0"],
+      ["typescript", "0.17.0\n", "0.17.0"],
+      ["csharp", "Mono C# compiler version 6.8.0.105\n", "6.8.0"],
+      ["d", "12.2.0\n", "12.2.0"],
+      ["fortran", "12.2.0\n", "12.2.0"],
+      ["haskell", "9.0.2\n", "9.0.2"],
+      ["ocaml", "4.13.1\n", "4.13.1"],
+      ["pascal", "3.2.2\n", "3.2.2"],
+      ["cobol", "cobc (GnuCOBOL) 3.1.2.0\nCopyright (C) 2020 Free Software Foundation, Inc.\n", "3.1.2"],
+      ["nasm", "NASM version 2.16.01\n", "2.16.1"],
+      ["nim", "Nim Compiler Version 1.6.10 [Linux: amd64]\nCompiled at 2023-02-12\n", "1.6.10"],
+    ];
+    for (const [id, output, version] of printed) expect(byId[id]?.version.parse(output)).toBe(version);
   });
 });

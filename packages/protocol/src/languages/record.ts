@@ -56,6 +56,12 @@ export interface LanguageRecord {
   readonly iconColor: string;
   /** Debian packages that provide the toolchain (all of it under /usr). */
   readonly debianPackages: readonly string[];
+  /**
+   * Whether the README's first command installs this language (`scripts/install-languages.sh
+   * default`): "default" for the languages most people need, "optional" (also when absent) for
+   * those `scripts/install-languages.sh all` or a list of ids adds.
+   */
+  readonly install?: "default" | "optional";
   /** The compile stage, absent for an interpreted language. */
   readonly compile?: LanguageCommand;
   /** The run stage; the program's own arguments follow `args`. */
@@ -65,6 +71,12 @@ export interface LanguageRecord {
    * settings, e.g. GOCACHE under /tmp); values may use the placeholders.
    */
   readonly env?: Readonly<Record<string, string>>;
+  /**
+   * Folders outside /usr where Debian puts what the toolchain reads at run time (the JDK's
+   * `/etc/java-17-openjdk`, Mono's `/etc/mono`, GHC's package database in `/var/lib/ghc`): the
+   * sandbox binds each read-only when it exists, and nothing else outside /usr.
+   */
+  readonly systemPaths?: readonly string[];
   /** Limits that differ from the server's defaults. */
   readonly limits?: LanguageLimits;
   /** How to read the installed version: a command whose output (stdout and stderr) `parse` turns into SemVer. */

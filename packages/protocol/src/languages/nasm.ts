@@ -1,0 +1,31 @@
+import type { LanguageRecord } from "./record";
+import { coerceVersion } from "./version";
+
+/** x86-64 assembly on Debian's NASM, linked by binutils' ld into a static program without libc. */
+export const nasm = {
+  id: "nasm",
+  name: "Assembly (NASM)",
+  aliases: ["nasm64"],
+  extensions: ["asm", "nasm"],
+  mainFile: "main.asm",
+  starter:
+    '; Welcome to Ensemble: edit together, run, review.\n        global  _start\n\n        section .data\nmessage: db     "Hello, world!", 10\nlength  equ     $ - message\n\n        section .text\n_start: mov     eax, 1                  ; write(1, message, length)\n        mov     edi, 1\n        lea     rsi, [rel message]\n        mov     edx, length\n        syscall\n        mov     eax, 60                 ; exit(0)\n        xor     edi, edi\n        syscall\n',
+  // Monaco has no x86 assembly grammar.
+  monaco: "plaintext",
+  iconColor: "#6e4c13",
+  debianPackages: ["nasm", "binutils"],
+  install: "optional",
+  // Two tools, one stage: a shell runs them in turn ($1 is {out}, $2 the entry).
+  compile: {
+    command: "sh",
+    args: [
+      "-c",
+      'nasm -f elf64 -o "$1/main.o" "$2" && exec ld -o "$1/main" "$1/main.o"',
+      "nasm",
+      "{out}",
+      "{file}",
+    ],
+  },
+  run: { command: "{out}/main", args: [] },
+  version: { command: "nasm", args: ["-v"], parse: coerceVersion },
+} as const satisfies LanguageRecord;

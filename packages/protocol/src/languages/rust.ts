@@ -1,0 +1,24 @@
+import type { LanguageRecord } from "./record";
+import { coerceVersion } from "./version";
+
+/** Rust on Debian's rustc (no cargo, no crates): `main.rs` and the modules it declares with `mod`. */
+export const rust = {
+  id: "rust",
+  name: "Rust",
+  aliases: ["rs"],
+  extensions: ["rs"],
+  mainFile: "main.rs",
+  starter:
+    '// Welcome to Ensemble: edit together, run, review.\nfn main() {\n    println!("Hello, world!");\n}\n',
+  monaco: "rust",
+  iconColor: "#dea584",
+  debianPackages: ["rustc"],
+  install: "default",
+  // rustc links with `cc`, an /etc/alternatives link the sandbox does not have: gcc is the same.
+  compile: {
+    command: "rustc",
+    args: ["--edition", "2021", "-C", "linker=gcc", "-o", "{out}/main", "{file}"],
+  },
+  run: { command: "{out}/main", args: [] },
+  version: { command: "rustc", args: ["--version"], parse: coerceVersion },
+} as const satisfies LanguageRecord;
