@@ -33,6 +33,8 @@ export interface LocalRuntime extends Runtime {
   extraFiles: ExtraFile[];
   /** The record's defaults where they differ from the server's. */
   limits: LanguageLimits;
+  /** The record's folders outside /usr that the sandbox binds read-only (see LanguageRecord). */
+  systemPaths?: readonly string[];
 }
 
 /** What the server adds to a language's record: files the sandbox needs, flags before the record's own. */
@@ -40,6 +42,8 @@ const SERVER_EXTRAS: Readonly<Record<string, { flags: string[]; extraFiles: Extr
   // No V8 flag such as --max-old-space-size: with any, Node's start with a preload took
   // 6 ms longer here (36 ms instead of 30); a heap bomb meets the memory cgroup instead.
   javascript: { flags: ["--require", NODE_STDIO_PRELOAD.path], extraFiles: [NODE_STDIO_PRELOAD] },
+  // TypeScript runs on the same Node once esbuild has stripped its types.
+  typescript: { flags: ["--require", NODE_STDIO_PRELOAD.path], extraFiles: [NODE_STDIO_PRELOAD] },
 };
 
 /**
@@ -96,6 +100,7 @@ async function detectRuntime(record: LanguageRecord, searchPath: string): Promis
     env: record.env ?? {},
     extraFiles: extras?.extraFiles ?? [],
     limits: record.limits ?? {},
+    ...(record.systemPaths ? { systemPaths: record.systemPaths } : {}),
   };
 }
 

@@ -253,6 +253,9 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
     "--ro-bind-try",
     "/etc/ld.so.cache",
     "/etc/ld.so.cache",
+    // Debian keeps some of a toolchain outside /usr (the JDK's and Mono's configuration): only
+    // the folders its record names, read-only.
+    ...(job.runtime.systemPaths ?? []).flatMap((p) => ["--ro-bind-try", p, p]),
     "--proc",
     "/proc",
     "--dev",
