@@ -151,6 +151,8 @@ export const StageResultSchema = z.object({
   status: RunStatusSchema.nullable(),
   /** Ours, not Piston's: true when an output cap cut stdout or stderr. */
   truncated: z.boolean().optional(),
+  /** Ours, not Piston's: on a compile, true when an earlier run's program of the same sources was reused. */
+  cached: z.boolean().optional(),
   cpu_time: z.number().nullable(),
   wall_time: z.number().nullable(),
   /** Peak memory in bytes, where the machine measures it. */

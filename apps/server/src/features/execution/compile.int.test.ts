@@ -5,6 +5,7 @@ import { LiveIo } from "./liveIo";
 import { sandboxConfig } from "./local";
 import { findUnderUsr, type LocalRuntime } from "./runtimes";
 import { parkSandbox, type SandboxConfig, type SandboxJob, type StageLimits } from "./sandbox";
+import type { Artifact } from "./stages";
 import { claimUids } from "./uids";
 
 const MEMORY = 512 * 1024 * 1024;
@@ -50,7 +51,13 @@ describe("the compile stage", () => {
 
   async function run(
     files: Record<string, string>,
-    options: { compile?: Partial<StageLimits>; runtime?: LocalRuntime; io?: LiveIo; stdin?: string } = {},
+    options: {
+      compile?: Partial<StageLimits> & { exportMaxBytes?: number };
+      artifacts?: Artifact[] | undefined;
+      runtime?: LocalRuntime;
+      io?: LiveIo;
+      stdin?: string;
+    } = {},
   ) {
     const box = await parkSandbox(config, { uid: uids?.uids[0], cgroup: await cgroups.prepare(0) });
     const job: SandboxJob = {
@@ -63,6 +70,7 @@ describe("the compile stage", () => {
       memoryBytes: 128 * 1024 * 1024,
       compile: { timeoutMs: 10_000, cpuTimeMs: 10_000, memoryBytes: MEMORY, ...options.compile },
       io: options.io,
+      artifacts: options.artifacts,
     };
     try {
       return await box.run(job);
@@ -113,6 +121,25 @@ int main(int argc, char **argv) {
     const big = await run(project, { runtime: hungry, compile: { memoryBytes: 64 * 1024 * 1024 } });
     expect(big.compile).toMatchObject({ status: "SG", message: "Memory limit exceeded" });
     expect(big.run).toBeUndefined();
+  });
+
+  it("exports a successful compile's program, which a re-run then runs without compiling", async () => {
+    const first = await run(project, { compile: { exportMaxBytes: 1 << 20 } });
+    expect(first.run?.stdout).toBe("Hello, Ada!\na b|c\n");
+    expect(first.artifacts?.map((a) => [a.path, a.mode & 0o700])).toEqual([["main", 0o700]]);
+    const elf = first.artifacts?.[0]?.content.subarray(0, 4).toString("latin1");
+    expect(elf).toBe("\x7fELF");
+    // The sources are not even there to compile: the program alone runs.
+    const again = await run({ "src/main.c": "" }, { artifacts: first.artifacts, stdin: "Lin\n" });
+    expect(again.compile).toBeUndefined();
+    expect(again.run).toMatchObject({ stdout: "Hello, Lin!\na b|c\n", code: 3 });
+    // A failed compile exports nothing.
+    const broken = await run(
+      { ...project, "src/main.c": "int main( {" },
+      { compile: { exportMaxBytes: 1 << 20 } },
+    );
+    expect(broken.compile?.code).toBe(1);
+    expect(broken.artifacts).toBeUndefined();
   });
 
   it("tells a live run's listener each stage in order, the compile's output first", async () => {

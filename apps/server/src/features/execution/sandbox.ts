@@ -10,7 +10,7 @@ import type { LiveIo } from "./liveIo";
 import type { LocalRuntime } from "./runtimes";
 import { signalProgram } from "./signalTree";
 import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
-import { compileThenRun, StageSplitter } from "./stages";
+import { type Artifact, compileThenRun, StageSplitter } from "./stages";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
@@ -38,6 +38,8 @@ export interface SandboxConfig {
 export interface ExtraFile {
   path: string;
   content: Buffer;
+  /** Its permission bits in the sandbox; read-only (0444) when absent. */
+  mode?: number;
 }
 
 export const NODE_STDIO_PRELOAD: ExtraFile = {
@@ -62,8 +64,13 @@ export interface SandboxJob {
   timeoutMs: number;
   cpuTimeMs: number;
   memoryBytes: number;
-  /** The compile stage's limits; required when the runtime compiles. */
-  compile?: StageLimits | undefined;
+  /**
+   * The compile stage's limits; required when the runtime compiles. With `exportMaxBytes`, a
+   * successful compile's files in `{out}` come back in the result (for the run cache).
+   */
+  compile?: (StageLimits & { exportMaxBytes?: number | undefined }) | undefined;
+  /** A compile's files from an earlier run of the same sources: the compile is skipped. */
+  artifacts?: Artifact[] | undefined;
   signal?: AbortSignal | undefined;
   /** A live run: output reported as it comes, stdin left open for `io` (`stdin` is then unused), signals. */
   io?: LiveIo | undefined;
@@ -139,7 +146,7 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
     rlimits.push(["AS", bytes, bytes]);
   }
   const run = [...expandCommand(job.runtime.run, job), ...job.args];
-  const compile = job.runtime.compile;
+  const compile = job.artifacts ? undefined : job.runtime.compile;
   const nonce = compile ? randomBytes(12).toString("hex") : undefined;
   const program =
     compile && nonce
@@ -152,6 +159,7 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
             run,
             compileCpuSeconds: seconds(job.compile?.cpuTimeMs ?? job.cpuTimeMs),
             runCpuSeconds: seconds(job.cpuTimeMs),
+            exportMaxFileBytes: job.compile?.exportMaxBytes,
           }),
         ]
       : run;
@@ -275,7 +283,8 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
     WORK_DIR,
   ];
   allFiles(job).forEach((file, i) => {
-    args.push("--perms", "0444", "--file", String(FIRST_FILE_FD + i), file.path);
+    const mode = (file.mode ?? 0o444).toString(8).padStart(4, "0");
+    args.push("--perms", mode, "--file", String(FIRST_FILE_FD + i), file.path);
   });
   // Last: the bwrap root and /dev are writable tmpfs until remounted read-only.
   args.push("--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_DIR);
@@ -286,6 +295,12 @@ function allFiles(job: SandboxJob): ExtraFile[] {
   return [
     ...job.files.map((f) => ({ path: `${WORK_DIR}/${f.name}`, content: f.content })),
     ...(job.extraFiles ?? []),
+    // Owner bits only: the program runs as the file's owner inside the sandbox.
+    ...(job.artifacts ?? []).map((a) => ({
+      path: `${OUT_DIR}/${a.path}`,
+      content: a.content,
+      mode: a.mode & 0o700,
+    })),
   ];
 }
 
@@ -373,24 +388,34 @@ export async function parkSandbox(
         run: new OutputCapture(config.outputMaxBytes, (stream) => stop(stream), onText),
       };
       let compiled: Promise<StageResult> | undefined;
+      let artifacts: Artifact[] | undefined;
       let timer: NodeJS.Timeout | undefined;
       const startTimer = (ms: number) => {
         clearTimeout(timer);
         timer = setTimeout(() => stop("timeout"), ms);
       };
+      const exportMaxBytes = compiling?.exportMaxBytes;
       const splitter =
         compiling && nonce
-          ? new StageSplitter(nonce, {
-              output: (which, stream, chunk) => captures[which].push(stream, chunk),
-              compiled: (code) => {
-                compiled = compileResult(code);
-                if (code === 0) {
-                  stage = "run";
-                  startTimer(job.timeoutMs);
-                  void slot.cgroup?.limit(job.memoryBytes);
-                }
+          ? new StageSplitter(
+              nonce,
+              {
+                output: (which, stream, chunk) => captures[which].push(stream, chunk),
+                exported: (files) => {
+                  artifacts = files;
+                },
+                compiled: (code) => {
+                  compiled = compileResult(code);
+                  if (code === 0) {
+                    stage = "run";
+                    startTimer(job.timeoutMs);
+                    void slot.cgroup?.limit(job.memoryBytes);
+                  }
+                },
               },
-            })
+              exportMaxBytes !== undefined,
+              exportMaxBytes,
+            )
           : undefined;
       // The compile's result the moment its marker arrives: its output so far and the group's meters.
       const compileResult = async (code: number): Promise<StageResult> => {
@@ -469,6 +494,7 @@ export async function parkSandbox(
       return {
         compile,
         run: ended(captures.run, job.timeoutMs, { cpu: compile.cpu_time ?? 0, wall: compile.wall_time ?? 0 }),
+        ...(artifacts ? { artifacts } : {}),
       };
     },
   };
@@ -478,6 +504,8 @@ export async function parkSandbox(
 export interface SandboxResult {
   compile?: StageResult;
   run?: StageResult;
+  /** A successful compile's files, when the job asked to export them. */
+  artifacts?: Artifact[];
 }
 
 type Outcome = Pick<StageResult, "code" | "signal" | "status" | "message">;

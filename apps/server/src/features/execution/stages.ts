@@ -9,6 +9,10 @@ import type { StreamName } from "./capture";
  */
 export class StageSplitter {
   private readonly prefix: Buffer;
+  private readonly end: Buffer;
+  /** A successful compile's exported files, gathered between its marker and the end marker. */
+  private exported: Buffer[] | undefined;
+  private exportedBytes = 0;
   private readonly phase: Record<StreamName, "compile" | "run"> = { stdout: "compile", stderr: "compile" };
   private readonly held: Record<StreamName, Buffer> = { stdout: Buffer.alloc(0), stderr: Buffer.alloc(0) };
   private code: number | undefined;
@@ -20,9 +24,17 @@ export class StageSplitter {
       output(stage: "compile" | "run", stream: StreamName, chunk: Buffer): void;
       /** The compile ended with `code`: called once, at the first marker of either stream. */
       compiled(code: number): void;
+      /**
+       * The files a successful compile left in `{out}`, when the script exports them: called
+       * once, before the program's output; undefined when they were more than `maxBytes`.
+       */
+      exported?(files: Artifact[] | undefined): void;
     },
+    private readonly exporting = false,
+    private readonly maxBytes = 0,
   ) {
     this.prefix = Buffer.from(markerPrefix(nonce));
+    this.end = Buffer.from(`${markerPrefix(nonce)}end\x1e`);
   }
 
   /** Whether a marker arrived, and with which exit code of the compile. */
@@ -31,6 +43,10 @@ export class StageSplitter {
   }
 
   push(stream: StreamName, chunk: Buffer): void {
+    if (this.exported && stream === "stdout") {
+      this.collect(chunk);
+      return;
+    }
     if (this.phase[stream] === "run") {
       this.sink.output("run", stream, chunk);
       return;
@@ -55,7 +71,10 @@ export class StageSplitter {
           this.sink.compiled(this.code);
         }
         const rest = buffer.subarray(end + 1);
-        if (rest.length > 0) this.sink.output("run", stream, rest);
+        if (stream === "stdout" && this.exporting && digits === "0") {
+          this.exported = [];
+          this.collect(rest);
+        } else if (rest.length > 0) this.sink.output("run", stream, rest);
         return;
       }
     }
@@ -63,6 +82,26 @@ export class StageSplitter {
     const keep = partialPrefixLength(buffer, this.prefix);
     if (buffer.length > keep) this.sink.output("compile", stream, buffer.subarray(0, buffer.length - keep));
     if (keep > 0) this.held[stream] = buffer.subarray(buffer.length - keep);
+  }
+
+  /** Gathers the exported files up to their end marker; what follows is the program's. */
+  private collect(chunk: Buffer) {
+    const parts = this.exported ?? [];
+    const last = parts.at(-1);
+    // The end marker may straddle the previous chunk and this one.
+    const window = last ? Buffer.concat([last.subarray(-this.end.length), chunk]) : chunk;
+    parts.push(chunk);
+    this.exportedBytes += chunk.length;
+    this.exported = parts;
+    if (window.indexOf(this.end) < 0) return;
+    this.exported = undefined;
+    const block = Buffer.concat(parts);
+    const at = block.indexOf(this.end, Math.max(0, block.length - chunk.length - this.end.length));
+    const files =
+      this.exportedBytes > this.maxBytes * 1.4 ? undefined : parseExport(block.subarray(0, at), this.prefix);
+    this.sink.exported?.(files);
+    const rest = block.subarray(at + this.end.length);
+    if (rest.length > 0) this.sink.output("run", "stdout", rest);
   }
 
   /** The end of the run: a tail held back as a possible marker was the compile's output after all. */
@@ -73,6 +112,31 @@ export class StageSplitter {
       if (rest.length > 0) this.sink.output(this.phase[stream], stream, rest);
     }
   }
+}
+
+/** A file a compile left for its program: its path under `{out}`, mode and content. */
+export interface Artifact {
+  path: string;
+  mode: number;
+  content: Buffer;
+}
+
+/** The export block: for each file, a marker `file-<octal mode>-<path>`, then its base64. */
+function parseExport(block: Buffer, prefix: Buffer): Artifact[] | undefined {
+  const files: Artifact[] = [];
+  const text = block.toString("latin1");
+  const head = `${prefix.toString("latin1")}file-`;
+  for (const piece of text.split(head).slice(1)) {
+    const close = piece.indexOf("\x1e");
+    const match = /^([0-7]{3,4})-\.\/(.+)$/s.exec(piece.slice(0, close));
+    if (close < 0 || !match?.[1] || !match[2]) return undefined;
+    files.push({
+      path: match[2],
+      mode: Number.parseInt(match[1], 8),
+      content: Buffer.from(piece.slice(close + 1), "base64"),
+    });
+  }
+  return files;
 }
 
 /** The record separator that opens and closes a marker. */
@@ -106,15 +170,31 @@ export function compileThenRun(options: {
   run: readonly string[];
   compileCpuSeconds: number;
   runCpuSeconds: number;
+  /**
+   * Export what the compile left in `{out}` on stdout after its marker (files below this
+   * size each), so the server can keep it for a re-run (see runCache.ts).
+   */
+  exportMaxFileBytes?: number | undefined;
 }): string {
   const words = (argv: readonly string[]) => argv.map(shellQuote).join(" ");
-  const marker = `printf '\\036ENSEMBLE-%s-%s\\036' ${shellQuote(options.nonce)} "$s"`;
+  const nonce = shellQuote(options.nonce);
+  const marker = `printf '\\036ENSEMBLE-%s-%s\\036' ${nonce} "$s"`;
+  const exporting =
+    options.exportMaxFileBytes === undefined
+      ? []
+      : [
+          // find, stat and base64 are Debian's essential findutils and coreutils, under /usr.
+          `(cd /tmp/out && find . -type f -size -${Math.ceil(options.exportMaxFileBytes / 1024)}k | while IFS= read -r f; do ` +
+            `printf '\\036ENSEMBLE-%s-file-%s-%s\\036' ${nonce} "$(stat -c %a -- "$f")" "$f"; base64 -w0 -- "$f"; done) </dev/null`,
+          `printf '\\036ENSEMBLE-%s-end\\036' ${nonce}`,
+        ];
   return [
     `(ulimit -t ${options.compileCpuSeconds}; exec ${words(options.compile)}) </dev/null`,
     "s=$?",
     marker,
     `${marker} >&2`,
     `[ "$s" -eq 0 ] || exit 0`,
+    ...exporting,
     `ulimit -t ${options.runCpuSeconds}`,
     `exec ${words(options.run)}`,
   ].join("\n");
