@@ -22,6 +22,6 @@ export const haskell = {
     args: ["-v0", "-i{dir}", "-outputdir", "{out}/build", "-o", "{out}/main", "{file}"],
   },
   run: { command: "{out}/main", args: [] },
-  limits: { compileTimeoutMs: 20_000, compileMemoryBytes: 512 * 1024 * 1024 },
+  limits: { compileTimeoutMs: 20_000 },
   version: { command: "ghc", args: ["--numeric-version"], parse: coerceVersion },
 } as const satisfies LanguageRecord;

@@ -14,11 +14,12 @@ export const nim = {
   iconColor: "#ffc200",
   debianPackages: ["nim"],
   install: "optional",
-  // Its cache under {out}, not ~/.cache; -w: without /etc/nim/nim.cfg the generated C's
-  // warnings would reach the compile output.
+  // Debian's /etc/nim/nim.cfg gives the standard library's search paths and GCC's flags.
+  systemPaths: ["/etc/nim"],
+  // Its cache under {out}, not ~/.cache.
   compile: {
     command: "nim",
-    args: ["compile", "--hints:off", "--passC:-w", "--nimcache:{out}/nimcache", "--out:{out}/main", "{file}"],
+    args: ["compile", "--hints:off", "--nimcache:{out}/nimcache", "--out:{out}/main", "{file}"],
   },
   run: { command: "{out}/main", args: [] },
   version: { command: "nim", args: ["--version"], parse: coerceVersion },
