@@ -194,7 +194,8 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       (slot) => runner.run({ ...withExport, signal: jobSignal(options.signal), io: options.io }, slot),
       options.signal,
     );
-    if (key && built && result.compile?.code === 0) void cache?.put(key, built);
+    // Kept before answering, so a re-run that follows at once finds it.
+    if (key && built && result.compile?.code === 0) await cache?.put(key, built);
     return { language: runtime.language, version: runtime.version, ...result };
   }
 
