@@ -62,7 +62,7 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
 
   const ready: Promise<LocalRunnerState> = (async () => {
     const { runtimes, problems } = await detectRuntimes();
-    for (const problem of problems) logger.warn({ problem }, "code runner: interpreter unavailable");
+    for (const problem of problems) logger.warn({ problem }, "code runner: language not offered");
     const base = { runtimes, cgroups: "none" as const, isRoot, uids: [] };
     const bwrap = config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which("bwrap");
     const python = runtimes.find((r) => r.id === "python")?.run[0];

@@ -74,6 +74,11 @@ export interface SandboxJob {
   signal?: AbortSignal | undefined;
   /** A live run: output reported as it comes, stdin left open for `io` (`stdin` is then unused), signals. */
   io?: LiveIo | undefined;
+  /**
+   * The output is shown by a terminal emulator (the shared terminal): the program is told it
+   * may use colours (TERM, FORCE_COLOR), which a Piston client reading plain text is not.
+   */
+  colour?: boolean | undefined;
 }
 
 /** One stage's limits (Piston's timeout, CPU time and memory limit). */
@@ -241,6 +246,7 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
     "--setenv",
     "LANG",
     "C.UTF-8",
+    ...(job.colour ? ["--setenv", "TERM", "xterm-256color", "--setenv", "FORCE_COLOR", "1"] : []),
     ...Object.entries(job.runtime.env).flatMap(([name, value]) => [
       "--setenv",
       name,

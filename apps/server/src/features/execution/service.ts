@@ -40,6 +40,8 @@ export interface ExecuteOptions {
    * id); without it the run compiles every time (the Piston API's runs).
    */
   cacheScope?: string | undefined;
+  /** The output goes to the shared terminal, which renders colours (see SandboxJob.colour). */
+  colour?: boolean | undefined;
 }
 
 /** A project to run: its files by path inside the work folder, the first one the entry. */
@@ -152,6 +154,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
         limits.run_timeout ?? options.timeoutMs ?? runtime.limits.runTimeoutMs ?? config.RUN_TIMEOUT_MS,
       cpuTimeMs: limits.run_cpu_time ?? runtime.limits.runCpuTimeMs ?? config.RUN_CPU_TIME_MS,
       memoryBytes: limits.run_memory_limit ?? runtime.limits.runMemoryBytes ?? config.RUN_MEMORY_LIMIT_BYTES,
+      colour: options.colour,
       ...(runtime.compile
         ? {
             compile: {
@@ -191,7 +194,8 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       (slot) => runner.run({ ...withExport, signal: jobSignal(options.signal), io: options.io }, slot),
       options.signal,
     );
-    if (key && built && result.compile?.code === 0) void cache?.put(key, built);
+    // Kept before answering, so a re-run that follows at once finds it.
+    if (key && built && result.compile?.code === 0) await cache?.put(key, built);
     return { language: runtime.language, version: runtime.version, ...result };
   }
 
