@@ -7,6 +7,8 @@ export const ocaml = {
   name: "OCaml",
   aliases: ["ocaml", "ml"],
   extensions: ["ml", "mli"],
+  // An interface (.mli) is not where a run starts.
+  sourceExtensions: ["ml"],
   mainFile: "main.ml",
   starter: '(* Welcome to Ensemble: edit together, run, review. *)\nlet () = print_endline "Hello, world!"\n',
   // Monaco has no OCaml grammar.
