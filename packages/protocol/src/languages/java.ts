@@ -3,8 +3,16 @@ import { coerceVersion } from "./version";
 
 // A JVM sizes itself from the host, not from the run's limits (the sandbox has no /sys): a
 // fixed heap, a small class space and the serial collector (no GC threads) keep it within
-// the memory limit and the sandbox's process count, and start it faster.
-const JVM = ["-Xmx256m", "-XX:CompressedClassSpaceSize=64m", "-XX:+UseSerialGC", "-XX:-UsePerfData"];
+// the memory limit and the sandbox's process count, and start it faster. The JVM's own
+// warnings (a thread it could not start) go to stderr, not into the program's stdout.
+const JVM = [
+  "-Xmx256m",
+  "-XX:CompressedClassSpaceSize=64m",
+  "-XX:+UseSerialGC",
+  "-XX:-UsePerfData",
+  "-Xlog:disable",
+  "-Xlog:all=warning:stderr",
+];
 
 /** Java on Debian's OpenJDK: every `.java` of the entry's folder is compiled, then the entry's class runs. */
 export const java = {
