@@ -15,8 +15,8 @@ export const fortran = {
   iconColor: "#4d41b1",
   debianPackages: ["gfortran"],
   install: "optional",
-  // -J: module files go to {out}, not next to the sources.
-  compile: { command: "gfortran", args: ["-J{out}", "-o", "{out}/main", "{sources}"] },
+  // -J: module files go to the run's /tmp, not beside the sources nor into {out} (which a re-run keeps).
+  compile: { command: "gfortran", args: ["-J/tmp", "-o", "{out}/main", "{sources}"] },
   run: { command: "{out}/main", args: [] },
   version: { command: "gfortran", args: ["-dumpfullversion"], parse: coerceVersion },
 } as const satisfies LanguageRecord;

@@ -17,9 +17,10 @@ export const haskell = {
   install: "optional",
   // Debian's GHC keeps its package database (base included) in /var/lib/ghc.
   systemPaths: ["/var/lib/ghc"],
+  // Interface and object files in the run's /tmp; {out} holds only the program a re-run keeps.
   compile: {
     command: "ghc",
-    args: ["-v0", "-i{dir}", "-outputdir", "{out}/build", "-o", "{out}/main", "{file}"],
+    args: ["-v0", "-i{dir}", "-outputdir", "/tmp/ghc", "-o", "{out}/main", "{file}"],
   },
   run: { command: "{out}/main", args: [] },
   limits: { compileTimeoutMs: 20_000 },

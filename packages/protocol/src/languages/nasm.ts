@@ -20,7 +20,7 @@ export const nasm = {
     command: "sh",
     args: [
       "-c",
-      'nasm -f elf64 -o "$1/main.o" "$2" && exec ld -o "$1/main" "$1/main.o"',
+      'nasm -f elf64 -o /tmp/main.o "$2" && exec ld -o "$1/main" /tmp/main.o',
       "nasm",
       "{out}",
       "{file}",

@@ -16,10 +16,10 @@ export const nim = {
   install: "optional",
   // Debian's /etc/nim/nim.cfg gives the standard library's search paths and GCC's flags.
   systemPaths: ["/etc/nim"],
-  // Its cache under {out}, not ~/.cache.
+  // Its C files and objects in the run's /tmp (not ~/.cache, and not {out}, which a re-run keeps).
   compile: {
     command: "nim",
-    args: ["compile", "--hints:off", "--nimcache:{out}/nimcache", "--out:{out}/main", "{file}"],
+    args: ["compile", "--hints:off", "--nimcache:/tmp/nimcache", "--out:{out}/main", "{file}"],
   },
   run: { command: "{out}/main", args: [] },
   version: { command: "nim", args: ["--version"], parse: coerceVersion },

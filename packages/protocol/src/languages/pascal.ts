@@ -27,7 +27,8 @@ export const pascal = {
       "-l-",
       "-v0",
       "-Fu{dir}",
-      "-FU{out}",
+      // Units' objects in the run's /tmp; {out} holds only the program a re-run keeps.
+      "-FU/tmp",
       "-o{out}/main",
       "{file}",
     ],
