@@ -1,5 +1,7 @@
 import { execFileSync } from "node:child_process";
+import { RuntimeSchema } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
 import { startFakePiston } from "../../../test/fakePiston";
 import { type BuiltUser, buildUser, startTestServer, type TestServer } from "../../../test/harness";
 
@@ -28,7 +30,8 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
     const node = execFileSync("node", ["--version"]).toString().trim().slice(1);
     const python = execFileSync("/usr/bin/python3", ["--version"]).toString().trim().replace("Python ", "");
     // The spec's two first, then every other language whose toolchain this machine has.
-    expect(res.body.slice(0, 2)).toEqual([
+    const runtimes = z.array(RuntimeSchema).parse(res.body);
+    expect(runtimes.slice(0, 2)).toEqual([
       {
         language: "javascript",
         version: node,
@@ -38,8 +41,8 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       { language: "python", version: python, aliases: expect.arrayContaining(["py", "py3", "python3"]) },
     ]);
     const gcc = execFileSync("/usr/bin/gcc", ["-dumpfullversion"]).toString().trim();
-    expect(res.body).toContainEqual({ language: "c", version: gcc, aliases: ["gcc"] });
-    expect(res.body).toContainEqual(
+    expect(runtimes).toContainEqual({ language: "c", version: gcc, aliases: ["gcc"] });
+    expect(runtimes).toContainEqual(
       expect.objectContaining({
         language: "csharp",
         runtime: "mono",
@@ -130,7 +133,9 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
   });
 
   it("refuses unknown runtimes and versions with Piston's message", async () => {
-    expect((await execute(js("1", { language: "brainfuck" }))).body.message).toBe("brainfuck-* runtime is unknown");
+    expect((await execute(js("1", { language: "brainfuck" }))).body.message).toBe(
+      "brainfuck-* runtime is unknown",
+    );
     const res = await execute(js("1", { version: "18.x" }));
     expect(res.status).toBe(400);
     expect(res.body.message).toBe("javascript-18.x runtime is unknown");
