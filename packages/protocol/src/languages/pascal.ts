@@ -16,7 +16,8 @@ export const pascal = {
     "{ Welcome to Ensemble: edit together, run, review. }\nprogram Main;\n\nbegin\n  writeln('Hello, world!');\nend.\n",
   monaco: "pascal",
   iconColor: "#e3f171",
-  debianPackages: ["fp-compiler", "fp-units-rtl"],
+  // fp-compiler brings the run-time library units (fp-units-rtl-3.2.2).
+  debianPackages: ["fp-compiler"],
   install: "optional",
   compile: {
     command: "fpc",
