@@ -1,7 +1,7 @@
 import type { LanguageRecord } from "./record";
 import { coerceVersion } from "./version";
 
-/** COBOL on Debian's GnuCOBOL (fixed format): the entry is the main program, the folder's other sources its subprograms. */
+/** COBOL on Debian's GnuCOBOL in free format, as Piston compiles it: the entry is the main program, the folder's other sources its subprograms. */
 export const cobol = {
   id: "cobol",
   name: "COBOL",
@@ -11,7 +11,7 @@ export const cobol = {
   sourceExtensions: ["cob", "cbl"],
   mainFile: "main.cob",
   starter:
-    '      * Welcome to Ensemble: edit together, run, review.\n       IDENTIFICATION DIVISION.\n       PROGRAM-ID. MAIN.\n       PROCEDURE DIVISION.\n           DISPLAY "Hello, world!".\n           STOP RUN.\n',
+    '*> Welcome to Ensemble: edit together, run, review.\n       IDENTIFICATION DIVISION.\n       PROGRAM-ID. MAIN.\n       PROCEDURE DIVISION.\n           DISPLAY "Hello, world!".\n           STOP RUN.\n',
   // Monaco has no COBOL grammar.
   monaco: "plaintext",
   iconColor: "#005ca5",
@@ -19,7 +19,7 @@ export const cobol = {
   install: "optional",
   // cobc reads its dialect configuration (default.conf) from /etc/gnucobol.
   systemPaths: ["/etc/gnucobol"],
-  compile: { command: "cobc", args: ["-x", "-I{dir}", "-o", "{out}/main", "{sources}"] },
+  compile: { command: "cobc", args: ["-x", "-free", "-I{dir}", "-o", "{out}/main", "{sources}"] },
   run: { command: "{out}/main", args: [] },
   version: { command: "cobc", args: ["--version"], parse: coerceVersion },
 } as const satisfies LanguageRecord;

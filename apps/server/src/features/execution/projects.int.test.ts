@@ -41,6 +41,11 @@ const projects: Record<string, Record<string, string>> = {
       "package demo.app;\n\npublic class Main {\n  public static void main(String[] a) { System.out.println(Helper.answer()); }\n}\n",
     "src/Helper.java": "package demo.app;\n\nclass Helper { static int answer() { return 42; } }\n",
   },
+  // Piston's nasm is i386 (its nasm64 x86-64): Linux's 32-bit system calls build for i386.
+  "nasm i386": {
+    "test.asm":
+      "SECTION .DATA\ngood:     db '42',10\ntxtlen:  equ $-good\n\nSECTION .TEXT\nGLOBAL _start\n\n_start:\nmov eax,4\nmov ebx,1\nmov ecx,good\nmov edx,txtlen\nint 80h\nmov eax,1\nmov ebx,0\nint 80h",
+  },
   go: {
     "src/main.go":
       'package main\n\nimport (\n\t"fmt"\n\n\t"./calc"\n)\n\nfunc main() { fmt.Println(answer() + calc.Zero()) }\n',
