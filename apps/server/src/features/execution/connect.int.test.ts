@@ -215,8 +215,8 @@ describe("Piston's WebSocket API (/api/v2/connect)", () => {
     const cases: [unknown, string][] = [
       [{ type: "init", version: "*", files: [{ content: "1" }] }, "language is required as a string"],
       [
-        { type: "init", language: "cobol", version: "*", files: [{ content: "1" }] },
-        "cobol-* runtime is unknown",
+        { type: "init", language: "brainfuck", version: "*", files: [{ content: "1" }] },
+        "brainfuck-* runtime is unknown",
       ],
       [
         {
