@@ -161,6 +161,22 @@ describe("a compiled language's launch", () => {
     expect(plan.argv.join(" ")).toContain("--tmpfs /tmp --dir /tmp/out");
   });
 
+  it("binds a record's systemPaths read-only, before / is remounted read-only, and nothing of /etc otherwise", () => {
+    const java = { ...c, systemPaths: ["/etc/java-17-openjdk"] };
+    const argv = buildLaunch(config, { ...project, runtime: java }, { uid: 62001, cgroup: undefined }).argv;
+    const at = argv.indexOf("/etc/java-17-openjdk");
+    expect(argv.slice(at - 1, at + 2)).toEqual([
+      "--ro-bind-try",
+      "/etc/java-17-openjdk",
+      "/etc/java-17-openjdk",
+    ]);
+    expect(at).toBeLessThan(argv.lastIndexOf("--remount-ro"));
+    const etc = argv.filter((arg) => arg.startsWith("/etc"));
+    expect(new Set(etc)).toEqual(new Set(["/etc/ld.so.cache", "/etc/java-17-openjdk"]));
+    const plain = buildLaunch(config, project, { uid: 62001, cgroup: undefined }).argv;
+    expect(plain.filter((arg) => arg.startsWith("/etc"))).toEqual(["/etc/ld.so.cache", "/etc/ld.so.cache"]);
+  });
+
   it("splits each stream at its marker, held across chunks, and hides the marker", () => {
     const seen: string[] = [];
     let code: number | undefined;
