@@ -65,6 +65,17 @@ describe("detectRuntimes", () => {
     expect(python?.run[0]?.startsWith("/usr/")).toBe(true);
   });
 
+  it("carries a compiled record's systemPaths, and gives TypeScript's Node the same preload as JavaScript's", async () => {
+    const { runtimes } = await detectRuntimes(undefined, [LANGUAGES.java, LANGUAGES.typescript]);
+    const java = runtimes.find((r) => r.id === "java");
+    if (java) expect(java.systemPaths).toEqual(["/etc/java-17-openjdk"]);
+    const typescript = runtimes.find((r) => r.id === "typescript");
+    if (typescript) {
+      expect(typescript.run.slice(1, 3)).toEqual(["--require", NODE_STDIO_PRELOAD.path]);
+      expect(typescript.extraFiles).toEqual([NODE_STDIO_PRELOAD]);
+    }
+  });
+
   it("leaves out a missing toolchain, saying why, and takes a compiled program's path as it is", async () => {
     const missing: LanguageRecord = {
       ...LANGUAGES.python,
