@@ -39,10 +39,18 @@ import "monaco-editor/features/wordHighlighter/register";
 import "monaco-editor/features/wordOperations/register";
 import "monaco-editor/features/wordPartOperations/register";
 import "monaco-editor/languages/definitions/css/register";
+import "monaco-editor/languages/definitions/elixir/register";
 import "monaco-editor/languages/definitions/html/register";
 import "monaco-editor/languages/definitions/javascript/register";
+import "monaco-editor/languages/definitions/lua/register";
 import "monaco-editor/languages/definitions/markdown/register";
+import "monaco-editor/languages/definitions/perl/register";
+import "monaco-editor/languages/definitions/php/register";
 import "monaco-editor/languages/definitions/python/register";
+import "monaco-editor/languages/definitions/ruby/register";
+import "monaco-editor/languages/definitions/scheme/register";
+import "monaco-editor/languages/definitions/shell/register";
+import "monaco-editor/languages/definitions/sql/register";
 import "monaco-editor/languages/definitions/typescript/register";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 

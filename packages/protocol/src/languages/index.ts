@@ -1,14 +1,40 @@
 import { z } from "zod";
+import { bash } from "./bash";
+import { elixir } from "./elixir";
+import { erlang } from "./erlang";
 import { javascript } from "./javascript";
+import { lisp } from "./lisp";
+import { lua } from "./lua";
+import { perl } from "./perl";
+import { php } from "./php";
+import { prolog } from "./prolog";
 import { python } from "./python";
+import { racket } from "./racket";
+import { ruby } from "./ruby";
+import { sqlite3 } from "./sqlite3";
 
 export type { LanguageCommand, LanguageLimits, LanguageRecord } from "./record";
+export { coerceVersion } from "./version";
 
 /**
  * Every language, one record each, in the picker's order (the spec's JavaScript and Python
  * first). Adding a language is one file in this folder and one entry here.
  */
-export const LANGUAGE_RECORDS = [javascript, python] as const;
+export const LANGUAGE_RECORDS = [
+  javascript,
+  python,
+  ruby,
+  php,
+  bash,
+  lua,
+  sqlite3,
+  perl,
+  elixir,
+  erlang,
+  racket,
+  lisp,
+  prolog,
+] as const;
 
 type AnyRecord = (typeof LANGUAGE_RECORDS)[number];
 

@@ -51,6 +51,12 @@ export interface LanguageRecord {
   readonly iconColor: string;
   /** Debian packages that provide the toolchain (all of it under /usr). */
   readonly debianPackages: readonly string[];
+  /**
+   * Whether the README's first command installs this language (`scripts/install-languages.sh
+   * default`): "default" for the languages most people need, "optional" (also when absent) for
+   * those `scripts/install-languages.sh all` or a list of ids adds.
+   */
+  readonly install?: "default" | "optional";
   /** The compile stage, absent for an interpreted language. */
   readonly compile?: LanguageCommand;
   /** The run stage; the program's own arguments follow `args`. */

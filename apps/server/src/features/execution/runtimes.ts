@@ -20,6 +20,8 @@ export interface LocalRuntime extends Runtime {
   defaultFile: string;
   /** argv after the binary, before the file name. */
   flags: string[];
+  /** The record's environment, set in the sandbox besides PATH, HOME and LANG. */
+  env: Record<string, string>;
   /** Files the runtime needs in the sandbox besides the user's. */
   extraFiles: ExtraFile[];
 }
@@ -44,39 +46,42 @@ function interpreterFlags(record: LanguageRecord): string[] | undefined {
   return [...(SERVER_EXTRAS[record.id]?.flags ?? []), ...args.slice(0, -1)];
 }
 
+/** One record's detection: its runtime, or why it is not offered. */
+type Detected = { runtime: LocalRuntime } | { problem: string };
+
 /**
  * Finds each language's command on PATH (the first whose real path is under /usr) and reads its
  * version as its record says. A missing toolchain is simply absent from the list; `problems` says why.
+ * The version commands run at once (a JVM or BEAM start takes a second; thirty in a row would
+ * hold the server's start), and the list keeps the records' order.
  */
 export async function detectRuntimes(
   searchPath = process.env.PATH ?? "/usr/bin:/bin",
   records: readonly LanguageRecord[] = LANGUAGE_RECORDS,
 ): Promise<{ runtimes: LocalRuntime[]; problems: string[] }> {
-  const runtimes: LocalRuntime[] = [];
-  const problems: string[] = [];
-  for (const record of records) {
-    if (!isLanguage(record.id)) {
-      problems.push(`${record.id}: not a language of LANGUAGE_RECORDS`);
-      continue;
-    }
-    const flags = interpreterFlags(record);
-    if (!flags) {
-      problems.push(`${record.id}: compiled languages are not run yet`);
-      continue;
-    }
-    const binary = await findUnderUsr(record.run.command, searchPath);
-    if (!binary) {
-      problems.push(`${record.run.command} not found under /usr on PATH`);
-      continue;
-    }
-    const versionBinary =
-      record.version.command === record.run.command
-        ? binary
-        : await findUnderUsr(record.version.command, searchPath);
-    try {
-      if (!versionBinary) throw new Error(`${record.version.command} not found under /usr on PATH`);
-      const out = await run(versionBinary, [...record.version.args]);
-      runtimes.push({
+  const detected = await Promise.all(records.map((record) => detectRuntime(record, searchPath)));
+  return {
+    runtimes: detected.flatMap((d) => ("runtime" in d ? [d.runtime] : [])),
+    problems: detected.flatMap((d) => ("problem" in d ? [d.problem] : [])),
+  };
+}
+
+async function detectRuntime(record: LanguageRecord, searchPath: string): Promise<Detected> {
+  if (!isLanguage(record.id)) return { problem: `${record.id}: not a language of LANGUAGE_RECORDS` };
+  const flags = interpreterFlags(record);
+  if (!flags) return { problem: `${record.id}: compiled languages are not run yet` };
+  const binary = await findUnderUsr(record.run.command, searchPath);
+  if (!binary) return { problem: `${record.run.command} not found under /usr on PATH` };
+  const versionBinary =
+    record.version.command === record.run.command
+      ? binary
+      : await findUnderUsr(record.version.command, searchPath);
+  try {
+    if (!versionBinary) throw new Error(`${record.version.command} not found under /usr on PATH`);
+    const out = await run(versionBinary, [...record.version.args]);
+    const extras = SERVER_EXTRAS[record.id];
+    return {
+      runtime: {
         id: record.id,
         language: record.id,
         version: record.version.parse(out),
@@ -85,15 +90,15 @@ export async function detectRuntimes(
         binary,
         defaultFile: record.mainFile,
         flags,
-        extraFiles: SERVER_EXTRAS[record.id]?.extraFiles ?? [],
-      });
-    } catch (error) {
-      problems.push(
-        `${versionBinary ?? record.version.command} ${record.version.args.join(" ")} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+        env: { ...record.env },
+        extraFiles: extras?.extraFiles ?? [],
+      },
+    };
+  } catch (error) {
+    return {
+      problem: `${versionBinary ?? record.version.command} ${record.version.args.join(" ")} failed: ${error instanceof Error ? error.message : String(error)}`,
+    };
   }
-  return { runtimes, problems };
 }
 
 /**

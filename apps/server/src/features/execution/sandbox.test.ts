@@ -16,6 +16,7 @@ const python: LocalRuntime = {
   binary: "/usr/bin/python3.11",
   defaultFile: "main.py",
   flags: ["-E", "-s", "-u", "-B"],
+  env: {},
   extraFiles: [],
 };
 

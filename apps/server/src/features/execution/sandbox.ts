@@ -169,6 +169,7 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
     "--setenv",
     "LANG",
     "C.UTF-8",
+    ...Object.entries(job.runtime.env).flatMap(([name, value]) => ["--setenv", name, value]),
     "--ro-bind",
     "/usr",
     "/usr",

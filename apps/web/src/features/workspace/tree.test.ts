@@ -26,7 +26,8 @@ describe("file types by extension", () => {
 
   it("register each record's Monaco language in the editor bundle", () => {
     const bundle = fs.readFileSync(path.join(import.meta.dirname, "../../ui/monaco.ts"), "utf8");
-    for (const record of LANGUAGE_RECORDS) {
+    // "plaintext" is Monaco's own, for languages it has no highlighting for.
+    for (const record of LANGUAGE_RECORDS.filter((r) => r.monaco !== "plaintext")) {
       expect(bundle).toContain(`"monaco-editor/languages/definitions/${record.monaco}/register"`);
     }
   });
