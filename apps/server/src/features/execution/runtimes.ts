@@ -22,6 +22,8 @@ export interface LocalRuntime extends Runtime {
   flags: string[];
   /** The record's environment, set in the sandbox besides PATH, HOME and LANG. */
   env: Record<string, string>;
+  /** The record's own RLIMIT_FSIZE, when the server's is too small for the runtime (see LanguageLimits). */
+  maxFileSizeBytes?: number;
   /** Files the runtime needs in the sandbox besides the user's. */
   extraFiles: ExtraFile[];
 }
@@ -91,6 +93,7 @@ async function detectRuntime(record: LanguageRecord, searchPath: string): Promis
         defaultFile: record.mainFile,
         flags,
         env: { ...record.env },
+        ...(record.limits?.fileSizeBytes ? { maxFileSizeBytes: record.limits.fileSizeBytes } : {}),
         extraFiles: extras?.extraFiles ?? [],
       },
     };
