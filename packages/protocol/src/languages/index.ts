@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { bash } from "./bash";
+import { clojure } from "./clojure";
 import { elixir } from "./elixir";
 import { erlang } from "./erlang";
 import { javascript } from "./javascript";
@@ -31,6 +32,7 @@ export const LANGUAGE_RECORDS = [
   perl,
   elixir,
   erlang,
+  clojure,
   racket,
   lisp,
   prolog,

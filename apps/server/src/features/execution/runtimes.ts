@@ -9,6 +9,7 @@ import {
   type Runtime,
 } from "@ensemble/protocol";
 import { rcompare, satisfies } from "semver";
+import { jvmFiles } from "./jvm";
 import { type ExtraFile, NODE_STDIO_PRELOAD } from "./sandbox";
 
 /** An interpreter the sandbox can run: its real path lives under /usr, the only tree bound in. */
@@ -28,11 +29,15 @@ export interface LocalRuntime extends Runtime {
   extraFiles: ExtraFile[];
 }
 
-/** What the server adds to a language's record: files the sandbox needs, flags before the file. */
-const SERVER_EXTRAS: Readonly<Record<string, { flags: string[]; extraFiles: ExtraFile[] }>> = {
+/**
+ * What the server adds to a language's record: files the sandbox needs, flags before the file;
+ * `jvm`: the run is a JVM's, which needs its security file (see jvmFiles).
+ */
+const SERVER_EXTRAS: Readonly<Record<string, { flags?: string[]; extraFiles?: ExtraFile[]; jvm?: true }>> = {
   // No V8 flag such as --max-old-space-size: with any, Node's start with a preload took
   // 6 ms longer here (36 ms instead of 30); a heap bomb meets the memory cgroup instead.
   javascript: { flags: ["--require", NODE_STDIO_PRELOAD.path], extraFiles: [NODE_STDIO_PRELOAD] },
+  clojure: { jvm: true },
 };
 
 /**
@@ -94,7 +99,7 @@ async function detectRuntime(record: LanguageRecord, searchPath: string): Promis
         flags,
         env: { ...record.env },
         ...(record.limits?.fileSizeBytes ? { maxFileSizeBytes: record.limits.fileSizeBytes } : {}),
-        extraFiles: extras?.extraFiles ?? [],
+        extraFiles: [...(extras?.extraFiles ?? []), ...(extras?.jvm ? await jvmFiles(binary) : [])],
       },
     };
   } catch (error) {
