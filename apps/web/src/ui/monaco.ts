@@ -38,6 +38,7 @@ import "monaco-editor/features/unusualLineTerminators/register";
 import "monaco-editor/features/wordHighlighter/register";
 import "monaco-editor/features/wordOperations/register";
 import "monaco-editor/features/wordPartOperations/register";
+import "monaco-editor/languages/definitions/clojure/register";
 import "monaco-editor/languages/definitions/css/register";
 import "monaco-editor/languages/definitions/elixir/register";
 import "monaco-editor/languages/definitions/html/register";

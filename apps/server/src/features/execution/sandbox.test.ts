@@ -34,6 +34,20 @@ const job = {
 };
 
 describe("buildLaunch", () => {
+  it("sets the record's environment and raises RLIMIT_FSIZE for a runtime that needs it, never lowers it", () => {
+    const beam = {
+      ...python,
+      env: { PLTCOMPILEDROOTS: "same:/usr/lib/racket/compiled" },
+      maxFileSizeBytes: 1 << 26,
+    };
+    const plan = buildLaunch(config, { ...job, runtime: beam }, { uid: 62001, cgroup: undefined });
+    expect(plan.argv.join(" ")).toContain("--setenv PLTCOMPILEDROOTS same:/usr/lib/racket/compiled");
+    expect(plan.rlimits).toContainEqual(["FSIZE", 1 << 26, 1 << 26]);
+    const small = { ...python, maxFileSizeBytes: 1000 };
+    const smallPlan = buildLaunch(config, { ...job, runtime: small }, { uid: 62001, cgroup: undefined });
+    expect(smallPlan.rlimits).toContainEqual(["FSIZE", 10_000_000, 10_000_000]);
+  });
+
   it("sets rlimits, drops to the slot's uid, then bwraps with / read-only last", () => {
     const plan = buildLaunch(config, job, { uid: 62001, cgroup: fakeCgroup(["/cg/memory/procs"]) });
     expect(plan.uid).toBe(62001);
