@@ -41,7 +41,7 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       },
       { language: "python", version: python, aliases: expect.arrayContaining(["py", "py3", "python3"]) },
     ]);
-    const order = LANGUAGE_RECORDS.map((r) => r.id);
+    const order: string[] = LANGUAGE_RECORDS.map((r) => r.id);
     const ids = list.map((r) => r.language);
     expect(ids).toEqual([...ids].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
     for (const runtime of list) expect(runtime.version).toMatch(/^\d+\.\d+\.\d+$/);

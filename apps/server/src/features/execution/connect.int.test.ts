@@ -85,7 +85,12 @@ describe("Piston's WebSocket API (/api/v2/connect)", () => {
   it("takes a personal API token, as Bearer or bare, as /api/v2/execute does", async () => {
     const created = await server.api.post("/api/users/me/tokens", { name: "connect" }, user.token);
     const token = String(created.body.token);
-    for (const c of [new PistonClient(url(), token), new PistonClient(url(), undefined, token)]) {
+    // One at a time: a connection has 1 s to send its init, and the first run may take longer.
+    for (const open of [
+      () => new PistonClient(url(), token),
+      () => new PistonClient(url(), undefined, token),
+    ]) {
+      const c = open();
       await c.opened;
       c.init("python", "print('via token')\n");
       expect(await c.closed).toEqual({ code: 4999, reason: "Job Completed" });
@@ -105,6 +110,44 @@ describe("Piston's WebSocket API (/api/v2/connect)", () => {
     expect(await c.closed).toEqual({ code: 4999, reason: "Job Completed" });
     expect(c.stdout()).toBe("name? hi Ada\n");
     expect(c.messages.at(-1)).toEqual({ type: "exit", stage: "run", code: 0, signal: null });
+  });
+
+  it("compiles a compiled language first: stage compile, its output, exit compile, then the interactive run", async () => {
+    const c = await client();
+    c.init(
+      "c",
+      '#include <stdio.h>\nint main(void) { char s[32]; printf("name? "); fflush(stdout); if (scanf("%31s", s) == 1) printf("hi %s\\n", s); return 0; }\n',
+      { name: "main.c" },
+    );
+    await c.waitFor(() => c.stdout() === "name? ");
+    c.stdin("Ada\n");
+    expect(await c.closed).toEqual({ code: 4999, reason: "Job Completed" });
+    const types = c.messages.map((m) =>
+      m.type === "data" ? `data ${m.stream}` : `${m.type} ${m.stage ?? ""}`.trim(),
+    );
+    expect(types).toEqual([
+      "runtime",
+      "stage compile",
+      "exit compile",
+      "stage run",
+      "data stdout",
+      "data stdout",
+      "exit run",
+    ]);
+    expect(c.ofType("exit")[0]).toEqual({ type: "exit", stage: "compile", code: 0, signal: null });
+    expect(c.stdout()).toBe("name? hi Ada\n");
+    const failed = await client();
+    failed.init("c", "int main(void) { return x; }\n");
+    expect((await failed.closed).code).toBe(4999);
+    const stderr = failed
+      .ofType("data")
+      .filter((m) => m.stream === "stderr")
+      .map((m) => m.data)
+      .join("");
+    expect(stderr).toMatch(/error: .x. undeclared/);
+    // No run stage after a failed compile.
+    expect(failed.ofType("stage")).toEqual([{ type: "stage", stage: "compile" }]);
+    expect(failed.ofType("exit")).toEqual([{ type: "exit", stage: "compile", code: 1, signal: null }]);
   });
 
   it("streams stderr as its own stream, and a signal ends the run (SIGKILL)", async () => {

@@ -1,3 +1,6 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
 import { Writable } from "node:stream";
 import { type Language, type TerminalEntry, WORKSPACE_LIMITS } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -75,11 +78,17 @@ const joined = (entries: TerminalEntry[]) =>
 // The real sandbox: the whole workspace is written into the work folder and the entry runs there.
 describe("Run Code runs the session's project in the sandbox", () => {
   let execution: ExecutionService;
+  let dataDir: string;
 
   beforeAll(() => {
-    execution = createExecutionService(loadConfig({ RUN_RATE_MAX: "1000" }), createLimiters(logger), logger);
+    dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-project-"));
+    const config = loadConfig({ RUN_RATE_MAX: "1000", DATA_DIR: dataDir });
+    execution = createExecutionService(config, createLimiters(logger), logger);
   });
-  afterAll(() => execution.close());
+  afterAll(async () => {
+    await execution.close();
+    rmSync(dataDir, { recursive: true, force: true });
+  });
 
   it("runs src/main.js, which requires a module in a subfolder", async () => {
     const { shown } = terminalOver(execution, [
@@ -120,6 +129,44 @@ describe("Run Code runs the session's project in the sandbox", () => {
     expect(await run("web/app.mjs")).toEqual([{ type: "output", content: "esm\n" }]);
     // Not runnable: the session language's main file runs instead.
     expect(await run("notes.txt")).toEqual([{ type: "output", content: "main\n" }]);
+  });
+
+  it("compiles a C project of the entry's folder once; a re-run of the same sources reuses the program", async () => {
+    const files = [
+      {
+        path: "src/main.c",
+        content: '#include <stdio.h>\n#include "greet.h"\nint main(void) { greet(); return 0; }\n',
+      },
+      { path: "src/greet.h", content: '#define WHO "C"\nvoid greet(void);\n' },
+      {
+        path: "src/greet.c",
+        content: '#include <stdio.h>\n#include "greet.h"\nvoid greet(void) { printf("hi " WHO "\\n"); }\n',
+      },
+    ];
+    const { terminal, shown } = terminalOver(execution, files, "c");
+    const first = await terminal.runCode(SESSION, who, {});
+    expect(first.response?.compile).toMatchObject({ code: 0 });
+    expect(first.response?.compile?.cached).toBeUndefined();
+    expect(first.response?.run?.stdout).toBe("hi C\n");
+    const again = await terminal.runCode(SESSION, who, {});
+    expect(again.response?.compile?.cached).toBe(true);
+    expect(again.response?.run?.stdout).toBe("hi C\n");
+    // A changed header is a changed build.
+    files[1] = { path: "src/greet.h", content: '#define WHO "header"\nvoid greet(void);\n' };
+    const changed = await terminal.runCode(SESSION, who, {});
+    expect(changed.response?.compile?.cached).toBeUndefined();
+    expect(changed.response?.run?.stdout).toBe("hi header\n");
+    // A compile error is shown as the compiler printed it, then why nothing ran.
+    files[0] = { path: "src/main.c", content: "int main(void) { return missing; }\n" };
+    const failed = await shown({});
+    expect(failed).toEqual([
+      {
+        type: "error",
+        content: expect.stringMatching(
+          /src\/main\.c:1:\d+: error: .missing. undeclared.*Compilation failed: exited with error status 1$/s,
+        ),
+      },
+    ]);
   });
 
   it("runs a workspace of as many files as a session holds, each in the work folder", async () => {
