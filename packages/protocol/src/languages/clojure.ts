@@ -27,7 +27,15 @@ export const clojure = {
   // "1.11.1"
   version: {
     command: "java",
-    args: ["-cp", CLOJURE_JAR, "clojure.main", "-e", "(print (clojure-version))"],
+    args: [
+      "-XX:+UseSerialGC",
+      "-XX:TieredStopAtLevel=1",
+      "-cp",
+      CLOJURE_JAR,
+      "clojure.main",
+      "-e",
+      "(print (clojure-version))",
+    ],
     parse: coerceVersion,
   },
 } as const satisfies LanguageRecord;
