@@ -11,6 +11,7 @@ import { php } from "./php";
 import { prolog } from "./prolog";
 import { python } from "./python";
 import { racket } from "./racket";
+import { rscript } from "./rscript";
 import { ruby } from "./ruby";
 import { sqlite3 } from "./sqlite3";
 
@@ -30,6 +31,7 @@ export const LANGUAGE_RECORDS = [
   lua,
   sqlite3,
   perl,
+  rscript,
   elixir,
   erlang,
   clojure,
