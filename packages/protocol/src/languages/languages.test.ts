@@ -124,6 +124,7 @@ describe("language records", () => {
       ],
       ["erlang", "25.2.3\n", "25.2.3"],
       ["clojure", "1.11.1", "1.11.1"],
+      ["rscript", "Rscript (R) version 4.2.2 Patched (2022-11-10 r83330)\n", "4.2.2"],
       ["racket", "Welcome to Racket v8.7 [cs].\n", "8.7.0"],
       ["lisp", "SBCL 2.2.9.debian\n", "2.2.9"],
       ["prolog", "SWI-Prolog version 9.0.4 for x86_64-linux\n", "9.0.4"],
@@ -144,7 +145,7 @@ describe("language records", () => {
     expect(defaults).toEqual(
       expect.arrayContaining(["javascript", "python", "ruby", "php", "bash", "lua", "sqlite3"]),
     );
-    for (const id of ["perl", "elixir", "erlang", "clojure", "racket", "lisp", "prolog"])
+    for (const id of ["perl", "rscript", "elixir", "erlang", "clojure", "racket", "lisp", "prolog"])
       expect(defaults).not.toContain(id);
   });
 });

@@ -129,6 +129,19 @@ describe("detectRuntimes of every kind of record", () => {
     }
   });
 
+  it("gives R what Debian links into /etc/R and /etc/alternatives, made from the host's own", async () => {
+    const { runtimes } = await detectRuntimes(undefined, [LANGUAGES.rscript]);
+    const files = new Map((runtimes[0]?.extraFiles ?? []).map((f) => [f.path, f]));
+    expect(files.get("/etc/R/ldpaths")?.content.toString()).toMatch(
+      /^LD_LIBRARY_PATH="\/usr\/lib\/R\/lib:.*\/usr\/lib\/[\w-]+\/blas:.*lapack/,
+    );
+    expect(files.get("/etc/R/Renviron")?.content.toString()).toContain("R_LIBS_SITE");
+    expect(files.get("/etc/R/Rprofile.site")?.content.toString()).toContain("parse(file");
+    const which = files.get("/etc/alternatives/which");
+    expect(which?.mode).toBe(0o555);
+    expect(which?.content.toString()).toMatch(/^#!\/bin\/sh\nexec \/usr\/bin\/which\S* "\$@"\n$/);
+  });
+
   it("carries a record's environment and file-size limit, and a JVM's security file", async () => {
     const { runtimes } = await detectRuntimes(undefined, [
       LANGUAGES.racket,
