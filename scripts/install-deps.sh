@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
-# Installs the Debian packages the app needs: bubblewrap, the sandbox of Run Code;
+# Installs the Debian packages the app needs (run after `npm ci`): bubblewrap, the sandbox of Run Code;
 # python3, which runs Python programs and the sandbox's launcher (it must be Debian's, under
 # /usr: only /usr is visible inside the sandbox); and git, each session's repository (2.38+
 # for merge-tree --write-tree; bookworm has 2.39); and haproxy, the load balancer of
 # scripts/cluster.sh (several nodes on one machine; docs/operations.md). With --tests, also Debian's
 # chromium for Playwright (its own browser download is never used) and redis-server. Runs apt only when
 # something is missing; uses sudo when not root. Without bwrap the server still starts, but
-# Run Code answers 503 (there is no unsandboxed fallback).
+# Run Code answers 503 (there is no unsandboxed fallback). Last, the default languages'
+# toolchains (scripts/install-languages.sh default).
 set -euo pipefail
 
 packages=()
@@ -22,11 +23,14 @@ fi
 
 if [ ${#packages[@]} -eq 0 ]; then
   echo "Debian dependencies already installed"
-  exit 0
+else
+  sudo_cmd=()
+  if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
+  echo "installing: ${packages[*]}"
+  "${sudo_cmd[@]}" apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}"
 fi
 
-sudo_cmd=()
-if [ "$(id -u)" -ne 0 ]; then sudo_cmd=(sudo); fi
-echo "installing: ${packages[*]}"
-"${sudo_cmd[@]}" apt-get update -qq
-DEBIAN_FRONTEND=noninteractive "${sudo_cmd[@]}" apt-get install -y -qq --no-install-recommends "${packages[@]}"
+# The default languages' toolchains (their records say which; needs node_modules, so `npm ci`
+# first). More: scripts/install-languages.sh all, or a list of ids.
+bash "$(dirname "$0")/install-languages.sh" default

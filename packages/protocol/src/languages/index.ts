@@ -1,20 +1,33 @@
 import { z } from "zod";
+import { bash } from "./bash";
 import { c } from "./c";
+import { clojure } from "./clojure";
 import { cobol } from "./cobol";
 import { cpp } from "./cpp";
 import { csharp } from "./csharp";
 import { d } from "./d";
+import { elixir } from "./elixir";
+import { erlang } from "./erlang";
 import { fortran } from "./fortran";
 import { go } from "./go";
 import { haskell } from "./haskell";
 import { java } from "./java";
 import { javascript } from "./javascript";
+import { lisp } from "./lisp";
+import { lua } from "./lua";
 import { nasm } from "./nasm";
 import { nim } from "./nim";
 import { ocaml } from "./ocaml";
 import { pascal } from "./pascal";
+import { perl } from "./perl";
+import { php } from "./php";
+import { prolog } from "./prolog";
 import { python } from "./python";
+import { racket } from "./racket";
+import { rscript } from "./rscript";
+import { ruby } from "./ruby";
 import { rust } from "./rust";
+import { sqlite3 } from "./sqlite3";
 import { typescript } from "./typescript";
 
 export type { LanguageCommand, LanguageLimits, LanguageRecord } from "./record";
@@ -43,6 +56,19 @@ export const LANGUAGE_RECORDS = [
   nim,
   ocaml,
   pascal,
+  ruby,
+  php,
+  bash,
+  lua,
+  sqlite3,
+  perl,
+  rscript,
+  elixir,
+  erlang,
+  clojure,
+  racket,
+  lisp,
+  prolog,
 ] as const;
 
 type AnyRecord = (typeof LANGUAGE_RECORDS)[number];

@@ -12,6 +12,7 @@ export const javascript = {
   monaco: "javascript",
   iconColor: "#f7df1e",
   debianPackages: ["nodejs"],
+  install: "default",
   // The server adds its stdio preload (`--require`) before the file: see execution/runtimes.ts.
   run: { command: "node", args: ["{file}"] },
   version: { command: "node", args: ["--version"], parse: (out) => out.trim().replace(/^v/, "") },

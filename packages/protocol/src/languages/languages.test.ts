@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { runEntry, runnableLanguage } from "../workspace";
 import {
+  coerceVersion,
   DEFAULT_LANGUAGE,
   isLanguage,
   LANGUAGE_MAIN_FILES,
@@ -111,7 +112,49 @@ describe("language records", () => {
       ["cobol", "cobc (GnuCOBOL) 3.1.2.0\nCopyright (C) 2020 Free Software Foundation, Inc.\n", "3.1.2"],
       ["nasm", "NASM version 2.16.01\n", "2.16.1"],
       ["nim", "Nim Compiler Version 1.6.10 [Linux: amd64]\nCompiled at 2023-02-12\n", "1.6.10"],
+      ["ruby", "ruby 3.1.2p20 (2022-04-12 revision 4491bb740a) [x86_64-linux-gnu]\n", "3.1.2"],
+      [
+        "php",
+        "PHP 8.2.36 (cli) (built: Nov 18 2026 20:02:04) (NTS)\nCopyright (c) The PHP Group\n",
+        "8.2.36",
+      ],
+      ["bash", "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)\n", "5.2.15"],
+      ["lua", "Lua 5.4.4  Copyright (C) 1994-2022 Lua.org, PUC-Rio\n", "5.4.4"],
+      [
+        "sqlite3",
+        "3.40.1 2022-12-28 14:03:47 df5c253c0b3dd24916e4ec7cf77d3db5294cc9fd45ae7b9c5e82ad8197f3alt1\n",
+        "3.40.1",
+      ],
+      ["perl", "v5.36.0", "5.36.0"],
+      [
+        "elixir",
+        "Erlang/OTP 25 [erts-13.1.5] [source] [64-bit]\n\nElixir 1.14.0 (compiled with Erlang/OTP 24)\n",
+        "1.14.0",
+      ],
+      ["erlang", "25.2.3\n", "25.2.3"],
+      ["clojure", "1.11.1", "1.11.1"],
+      ["rscript", "Rscript (R) version 4.2.2 Patched (2022-11-10 r83330)\n", "4.2.2"],
+      ["racket", "Welcome to Racket v8.7 [cs].\n", "8.7.0"],
+      ["lisp", "SBCL 2.2.9.debian\n", "2.2.9"],
+      ["prolog", "SWI-Prolog version 9.0.4 for x86_64-linux\n", "9.0.4"],
     ];
-    for (const [id, output, version] of printed) expect(byId[id]?.version.parse(output)).toBe(version);
+    for (const [id, out, version] of printed) expect(byId[id]?.version.parse(out), id).toBe(version);
+  });
+
+  it("coerce a version as semver.coerce does, and refuse output without one", () => {
+    expect(coerceVersion("8")).toBe("8.0.0");
+    expect(coerceVersion("v8.7")).toBe("8.7.0");
+    expect(coerceVersion("1.2.3.4-beta")).toBe("1.2.3");
+    expect(coerceVersion("version 010.02.3")).toBe("10.2.3");
+    expect(() => coerceVersion("command not found")).toThrow(/no version number/);
+  });
+
+  it("install the spec's languages and the cheap common ones by default", () => {
+    const defaults = records.filter((r) => r.install === "default").map((r) => r.id);
+    expect(defaults).toEqual(
+      expect.arrayContaining(["javascript", "python", "ruby", "php", "bash", "lua", "sqlite3"]),
+    );
+    for (const id of ["perl", "rscript", "elixir", "erlang", "clojure", "racket", "lisp", "prolog"])
+      expect(defaults).not.toContain(id);
   });
 });

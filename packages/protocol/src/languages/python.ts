@@ -11,6 +11,7 @@ export const python = {
   monaco: "python",
   iconColor: "#4b8bbe",
   debianPackages: ["python3"],
+  install: "default",
   // -E -s: no PYTHON* variables, no user site; -u: unbuffered so output interleaves truly;
   // -B: no .pyc writes. Not -I: the script's folder stays on sys.path for multi-file runs.
   run: { command: "python3", args: ["-E", "-s", "-u", "-B", "{file}"] },

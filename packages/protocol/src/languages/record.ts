@@ -24,6 +24,12 @@ export interface LanguageLimits {
   readonly runTimeoutMs?: number;
   readonly runCpuTimeMs?: number;
   readonly runMemoryBytes?: number;
+  /**
+   * The largest file a run may write (RLIMIT_FSIZE), when the server's RUN_MAX_FILE_SIZE_BYTES
+   * is too small for the runtime itself; the larger of the two applies. Memory files count too:
+   * Erlang's JIT maps its code through one. Files on disk stay within the sandbox's tmpfs size.
+   */
+  readonly fileSizeBytes?: number;
 }
 
 /**

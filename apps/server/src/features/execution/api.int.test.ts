@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { RuntimeSchema } from "@ensemble/protocol";
+import { LANGUAGE_RECORDS, RuntimeSchema } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { startFakePiston } from "../../../test/fakePiston";
@@ -29,9 +29,10 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
     expect(res.status).toBe(200);
     const node = execFileSync("node", ["--version"]).toString().trim().slice(1);
     const python = execFileSync("/usr/bin/python3", ["--version"]).toString().trim().replace("Python ", "");
-    // The spec's two first, then every other language whose toolchain this machine has.
-    const runtimes = z.array(RuntimeSchema).parse(res.body);
-    expect(runtimes.slice(0, 2)).toEqual([
+    const list = z.array(RuntimeSchema).parse(res.body);
+    // The spec's two first, then the other installed languages in the records' order
+    // (languages.int.test.ts runs each one).
+    expect(list.slice(0, 2)).toEqual([
       {
         language: "javascript",
         version: node,
@@ -40,9 +41,13 @@ describe("Piston API (/api/v2) with the built-in sandbox", () => {
       },
       { language: "python", version: python, aliases: expect.arrayContaining(["py", "py3", "python3"]) },
     ]);
+    const order: string[] = LANGUAGE_RECORDS.map((r) => r.id);
+    const ids = list.map((r) => r.language);
+    expect(ids).toEqual([...ids].sort((a, b) => order.indexOf(a) - order.indexOf(b)));
+    for (const runtime of list) expect(runtime.version).toMatch(/^\d+\.\d+\.\d+$/);
     const gcc = execFileSync("/usr/bin/gcc", ["-dumpfullversion"]).toString().trim();
-    expect(runtimes).toContainEqual({ language: "c", version: gcc, aliases: ["gcc"] });
-    expect(runtimes).toContainEqual(
+    expect(list).toContainEqual({ language: "c", version: gcc, aliases: ["gcc"] });
+    expect(list).toContainEqual(
       expect.objectContaining({
         language: "csharp",
         runtime: "mono",

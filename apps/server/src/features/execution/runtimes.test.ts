@@ -1,6 +1,13 @@
 import fs from "node:fs";
+import os from "node:os";
 import path from "node:path";
-import { LANGUAGE_RECORDS, LANGUAGES, type LanguageRecord, type Runtime } from "@ensemble/protocol";
+import {
+  coerceVersion,
+  LANGUAGE_RECORDS,
+  LANGUAGES,
+  type LanguageRecord,
+  type Runtime,
+} from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
 import { detectRuntimes, matchRuntime } from "./runtimes";
 import { NODE_STDIO_PRELOAD } from "./sandbox";
@@ -96,6 +103,69 @@ describe("detectRuntimes", () => {
       "python: pythonc-that-is-not-here, python-that-is-not-here not found under /usr on PATH",
       "brainfuck: not a language of LANGUAGE_RECORDS",
     ]);
+  });
+});
+
+describe("detectRuntimes of every kind of record", () => {
+  it("runs the version commands at once, keeping the records' order", async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), "ensemble-detect-"));
+    // The first record's version answers only once the second's has run: in a row, it would
+    // wait until its 10 s timeout and fail.
+    const waits: LanguageRecord = {
+      ...LANGUAGES.ruby,
+      version: {
+        command: "bash",
+        args: ["-c", `until [ -e ${dir}/second ]; do sleep 0.01; done; echo 1.0.0`],
+        // coerceVersion: bash may print more (a root's .bashrc when its stdin is a socket).
+        parse: coerceVersion,
+      },
+    };
+    const second: LanguageRecord = {
+      ...LANGUAGES.php,
+      version: {
+        command: "bash",
+        args: ["-c", `touch ${dir}/second; echo 2.0.0`],
+        parse: coerceVersion,
+      },
+    };
+    try {
+      const { runtimes, problems } = await detectRuntimes(undefined, [waits, second]);
+      expect(problems).toEqual([]);
+      expect(runtimes.map((r) => [r.id, r.version])).toEqual([
+        ["ruby", "1.0.0"],
+        ["php", "2.0.0"],
+      ]);
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("gives R what Debian links into /etc/R and /etc/alternatives, made from the host's own", async () => {
+    const { runtimes } = await detectRuntimes(undefined, [LANGUAGES.rscript]);
+    const files = new Map((runtimes[0]?.extraFiles ?? []).map((f) => [f.path, f]));
+    expect(files.get("/etc/R/ldpaths")?.content.toString()).toMatch(
+      /^LD_LIBRARY_PATH="\/usr\/lib\/R\/lib:.*\/usr\/lib\/[\w-]+\/blas:.*lapack/,
+    );
+    expect(files.get("/etc/R/Renviron")?.content.toString()).toContain("R_LIBS_SITE");
+    expect(files.get("/etc/R/Rprofile.site")?.content.toString()).toContain("parse(file");
+    const which = files.get("/etc/alternatives/which");
+    expect(which?.mode).toBe(0o555);
+    expect(which?.content.toString()).toMatch(/^#!\/bin\/sh\nexec \/usr\/bin\/which\S* "\$@"\n$/);
+  });
+
+  it("carries a record's environment and file-size limit, and a JVM's security file", async () => {
+    const { runtimes } = await detectRuntimes(undefined, [
+      LANGUAGES.racket,
+      LANGUAGES.elixir,
+      LANGUAGES.clojure,
+    ]);
+    const byId = Object.fromEntries(runtimes.map((r) => [r.id, r]));
+    expect(byId.racket?.env).toEqual({ PLTCOMPILEDROOTS: "same:/usr/lib/racket/compiled" });
+    expect(byId.elixir?.limits.fileSizeBytes).toBe(64 * 1024 * 1024);
+    expect(byId.racket?.limits.fileSizeBytes).toBeUndefined();
+    const [security] = byId.clojure?.extraFiles ?? [];
+    expect(security?.path).toMatch(/^\/etc\/java-\d+-openjdk\/security\/java\.security$/);
+    expect(security?.content.toString()).toContain("security.provider.1=SUN");
   });
 });
 

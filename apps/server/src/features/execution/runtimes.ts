@@ -10,6 +10,8 @@ import {
   type Runtime,
 } from "@ensemble/protocol";
 import { rcompare, satisfies } from "semver";
+import { jvmFiles } from "./jvm";
+import { rFiles } from "./rlang";
 import { type ExtraFile, NODE_STDIO_PRELOAD } from "./sandbox";
 
 /**
@@ -37,13 +39,25 @@ export interface LocalRuntime extends Runtime {
   systemPaths?: readonly string[];
 }
 
-/** What the server adds to a language's record: files the sandbox needs, flags before the record's own. */
-const SERVER_EXTRAS: Readonly<Record<string, { flags: string[]; extraFiles: ExtraFile[] }>> = {
+/** What the server adds to a language's record for the sandbox. */
+interface ServerExtras {
+  /** Flags before the record's own run arguments. */
+  flags?: string[];
+  /** Files the run needs besides the user's. */
+  extraFiles?: ExtraFile[];
+  /** Files made at start for the toolchain found here, from the run command's real path. */
+  toolchainFiles?: (command: string) => Promise<ExtraFile[]>;
+}
+
+const SERVER_EXTRAS: Readonly<Record<string, ServerExtras>> = {
   // No V8 flag such as --max-old-space-size: with any, Node's start with a preload took
   // 6 ms longer here (36 ms instead of 30); a heap bomb meets the memory cgroup instead.
   javascript: { flags: ["--require", NODE_STDIO_PRELOAD.path], extraFiles: [NODE_STDIO_PRELOAD] },
   // TypeScript runs on the same Node once esbuild has stripped its types.
   typescript: { flags: ["--require", NODE_STDIO_PRELOAD.path], extraFiles: [NODE_STDIO_PRELOAD] },
+  // What Debian keeps in /etc for them (see jvm.ts, rlang.ts).
+  clojure: { toolchainFiles: jvmFiles },
+  rscript: { toolchainFiles: () => rFiles() },
 };
 
 /**
@@ -98,7 +112,7 @@ async function detectRuntime(record: LanguageRecord, searchPath: string): Promis
     ...(record.compile && compile ? { compile: [compile, ...record.compile.args] } : {}),
     run: [run, ...(extras?.flags ?? []), ...record.run.args],
     env: record.env ?? {},
-    extraFiles: extras?.extraFiles ?? [],
+    extraFiles: [...(extras?.extraFiles ?? []), ...((await extras?.toolchainFiles?.(run)) ?? [])],
     limits: record.limits ?? {},
     ...(record.systemPaths ? { systemPaths: record.systemPaths } : {}),
   };

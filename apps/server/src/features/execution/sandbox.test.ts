@@ -50,6 +50,15 @@ const job = {
 };
 
 describe("buildLaunch", () => {
+  it("raises RLIMIT_FSIZE for a runtime whose record needs more, never lowers it", () => {
+    const beam = { ...python, limits: { fileSizeBytes: 1 << 26 } };
+    const plan = buildLaunch(config, { ...job, runtime: beam }, { uid: 62001, cgroup: undefined });
+    expect(plan.rlimits).toContainEqual(["FSIZE", 1 << 26, 1 << 26]);
+    const small = { ...python, limits: { fileSizeBytes: 1000 } };
+    const smallPlan = buildLaunch(config, { ...job, runtime: small }, { uid: 62001, cgroup: undefined });
+    expect(smallPlan.rlimits).toContainEqual(["FSIZE", 10_000_000, 10_000_000]);
+  });
+
   it("sets rlimits, drops to the slot's uid, then bwraps with / read-only last", () => {
     const plan = buildLaunch(config, job, { uid: 62001, cgroup: fakeCgroup(["/cg/memory/procs"]) });
     expect(plan.uid).toBe(62001);

@@ -136,9 +136,11 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
   // The launch holds one descriptor per file until bwrap has copied it in (then closes it), so
   // a project of many files needs that many more; the program's own budget stays maxOpenFiles.
   const openFiles = config.maxOpenFiles + allFiles(job).length;
+  // A record may need more for its runtime (Erlang's JIT maps its code through a memory file).
+  const fileSize = Math.max(config.maxFileSizeBytes, job.runtime.limits.fileSizeBytes ?? 0);
   const rlimits: [string, number, number][] = [
     ["NOFILE", openFiles, openFiles],
-    ["FSIZE", config.maxFileSizeBytes, config.maxFileSizeBytes],
+    ["FSIZE", fileSize, fileSize],
     ["CORE", 0, 0],
     ["CPU", cpuSeconds, cpuSeconds + 1],
   ];
