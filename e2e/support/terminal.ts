@@ -30,8 +30,23 @@ export class Terminal {
     return this.page.getByRole("separator", { name: "Resize terminal" });
   }
 
+  /**
+   * The log's entries of one type, by the text a screen reader gets: a typed line is a
+   * `<pre>`; program output (consecutive entries of one type) is a block xterm.js draws, read
+   * through its accessibility tree (screen-reader mode; its drawn rows are aria-hidden).
+   */
   entries(type: "input" | "output" | "error") {
-    return this.log.locator(`[data-type="${type}"]`);
+    return this.log.locator(`pre[data-type="${type}"], [data-type="${type}"] .xterm-accessibility-tree`);
+  }
+
+  /** The drawn (visual) row of an output block that contains `text`. */
+  drawnRow(text: string) {
+    return this.log.locator(".xterm-rows > div", { hasText: text });
+  }
+
+  /** The find box (Ctrl+F in the panel). */
+  get findBox() {
+    return this.page.getByRole("searchbox", { name: "Find in terminal output" });
   }
 
   /** Types a line into the terminal's command line and sends it. */
