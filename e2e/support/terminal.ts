@@ -44,6 +44,38 @@ export class Terminal {
     return this.log.locator(".xterm-rows > div", { hasText: text });
   }
 
+  /** Clicks the middle of `text` where an output block draws it (a link, say). */
+  async clickDrawn(text: string) {
+    const at = await this.drawnRow(text)
+      .first()
+      .evaluate((row, wanted) => {
+        const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        const nodes: Text[] = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
+        const start = nodes
+          .map((n) => n.data)
+          .join("")
+          .indexOf(wanted);
+        if (start === -1) return null;
+        // The character in the middle of `wanted`, in whichever text node holds it.
+        let offset = start + Math.floor(wanted.length / 2);
+        for (const node of nodes) {
+          if (offset < node.data.length) {
+            const range = document.createRange();
+            range.setStart(node, offset);
+            range.setEnd(node, offset + 1);
+            const rect = range.getBoundingClientRect();
+            return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+          }
+          offset -= node.data.length;
+        }
+        return null;
+      }, text);
+    if (!at) throw new Error(`"${text}" is not drawn`);
+    await this.page.mouse.move(at.x, at.y);
+    await this.page.mouse.click(at.x, at.y);
+  }
+
   /** The find box (Ctrl+F in the panel). */
   get findBox() {
     return this.page.getByRole("searchbox", { name: "Find in terminal output" });
