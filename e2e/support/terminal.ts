@@ -39,6 +39,14 @@ export class Terminal {
     return this.log.locator(`pre[data-type="${type}"], [data-type="${type}"] .xterm-accessibility-tree`);
   }
 
+  /**
+   * The last row of the last output block of `type`: where the server's closing line of a run
+   * ("Stopped by Ann.") shows, after the program's own stderr in the same block.
+   */
+  lastLine(type: "output" | "error") {
+    return this.entries(type).last().getByRole("listitem").last();
+  }
+
   /** The drawn (visual) row of an output block that contains `text`. */
   drawnRow(text: string) {
     return this.log.locator(".xterm-rows > div", { hasText: text });
