@@ -57,7 +57,7 @@ export class OutputView {
   private readonly cleanups: (() => void)[] = [];
   /** The text written so far, without a final newline (held back: see show). */
   private written = "";
-  private isVisible = true;
+  private refreshTimer: ReturnType<typeof setTimeout> | null = null;
 
   constructor(host: HTMLElement, options: OutputViewOptions) {
     this.host = host;
@@ -92,14 +92,11 @@ export class OutputView {
     this.cleanups.push(() => links.dispose());
     const resize = new ResizeObserver(() => this.fitColumns());
     resize.observe(host);
-    // xterm stops rendering (and refreshing its accessibility rows) out of view; see show.
-    const seen = new IntersectionObserver((entries) => {
-      this.isVisible = entries.at(-1)?.isIntersecting ?? true;
-    });
-    seen.observe(host);
     this.cleanups.push(
       () => resize.disconnect(),
-      () => seen.disconnect(),
+      () => {
+        if (this.refreshTimer !== null) clearTimeout(this.refreshTimer);
+      },
       registerSearchable({
         element: host,
         find: (query, direction, fromEdge) => this.find(query, direction, fromEdge),
@@ -142,7 +139,25 @@ export class OutputView {
     while (last > cursor && (buffer.getLine(last)?.translateToString(true) ?? "") === "") last--;
     const rows = Math.min(MAX_ROWS, Math.max(1, last + 1));
     if (rows !== this.term.rows) this.term.resize(this.term.cols, rows);
-    if (!this.isVisible) this.refreshAccessibility();
+    if (!this.isInView()) this.scheduleAccessibilityRefresh();
+  }
+
+  /** Whether any of the block shows in the log (which clips it) and in the window. */
+  private isInView(): boolean {
+    const box = this.host.getBoundingClientRect();
+    const clip = this.host.closest(".terminal-log")?.getBoundingClientRect();
+    const top = Math.max(0, clip?.top ?? 0);
+    const bottom = Math.min(window.innerHeight, clip?.bottom ?? window.innerHeight);
+    return box.bottom > top && box.top < bottom;
+  }
+
+  /** One rebuild for a burst of writes out of view (see refreshAccessibility). */
+  private scheduleAccessibilityRefresh(): void {
+    if (this.refreshTimer !== null) return;
+    this.refreshTimer = setTimeout(() => {
+      this.refreshTimer = null;
+      this.refreshAccessibility();
+    }, 50);
   }
 
   private fitColumns(): void {
@@ -154,8 +169,8 @@ export class OutputView {
 
   /**
    * Out of view xterm neither renders nor refreshes its accessibility rows until it is
-   * scrolled into view; a screen reader (and the log's text) must have them now, so the
-   * accessibility tree is built again from the buffer.
+   * scrolled into view (its own IntersectionObserver); a screen reader (and the log's text)
+   * must have them now, so the accessibility tree is built again from the buffer.
    */
   private refreshAccessibility(): void {
     this.term.options.screenReaderMode = false;
