@@ -52,8 +52,8 @@ export class Terminal {
     return this.log.locator(".xterm-rows > div", { hasText: text });
   }
 
-  /** Clicks the middle of `text` where an output block draws it (a link, say). */
-  async clickDrawn(text: string) {
+  /** Clicks (`count` times) the middle of `text` where an output block draws it (a link, a word). */
+  async clickDrawn(text: string, count = 1) {
     const at = await this.drawnRow(text)
       .first()
       .evaluate((row, wanted) => {
@@ -81,7 +81,7 @@ export class Terminal {
       }, text);
     if (!at) throw new Error(`"${text}" is not drawn`);
     await this.page.mouse.move(at.x, at.y);
-    await this.page.mouse.click(at.x, at.y);
+    await this.page.mouse.click(at.x, at.y, { clickCount: count });
   }
 
   /** The find box (Ctrl+F in the panel). */

@@ -186,6 +186,16 @@ test.describe("shared terminal", () => {
     await page.keyboard.type("X");
     await expect.poll(async () => (await screen.text()).split("\n")[1]).toMatch(/^prXocess\.stdout/);
 
+    // A selection in the output is copied with Ctrl+C.
+    await page.evaluate(() => {
+      document.addEventListener("copy", (event) => {
+        document.body.dataset.copied = event.clipboardData?.getData("text/plain") ?? "";
+      });
+    });
+    await term.clickDrawn("plain", 2);
+    await page.keyboard.press("Control+c");
+    await expect(page.locator("body")).toHaveAttribute("data-copied", "plain");
+
     // Ctrl+F in the panel finds in the output; Escape closes the box and gives focus back.
     await term.log.focus();
     await page.keyboard.press("Control+f");

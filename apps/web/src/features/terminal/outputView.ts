@@ -78,6 +78,9 @@ export class OutputView {
       // OSC 8 hyperlinks come from the program anyone in the session ran: never followed.
       linkHandler: { activate: () => {} },
     });
+    // Every key is the page's: Ctrl+C copies the selection (xterm answers the copy event),
+    // Ctrl+F reaches the panel's find; the block takes no input.
+    this.term.attachCustomKeyEventHandler(() => false);
     this.term.loadAddon(this.fit);
     this.term.loadAddon(this.search);
     this.term.open(host);

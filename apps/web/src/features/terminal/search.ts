@@ -12,6 +12,9 @@ export interface SearchableBlock {
   clear(): void;
 }
 
+/** Node.DOCUMENT_POSITION_FOLLOWING, without needing a DOM to load this module. */
+const FOLLOWING = 4;
+
 const blocks = new Set<SearchableBlock>();
 let current: SearchableBlock | null = null;
 
@@ -25,9 +28,7 @@ export function registerSearchable(block: SearchableBlock): () => void {
 }
 
 function inDocumentOrder(): SearchableBlock[] {
-  return [...blocks].sort((a, b) =>
-    a.element.compareDocumentPosition(b.element) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1,
-  );
+  return [...blocks].sort((a, b) => (a.element.compareDocumentPosition(b.element) & FOLLOWING ? -1 : 1));
 }
 
 /**
