@@ -33,10 +33,17 @@ export class Terminal {
   /**
    * The log's entries of one type, by the text a screen reader gets: a typed line is a
    * `<pre>`; program output (consecutive entries of one type) is a block xterm.js draws, read
-   * through its accessibility tree (screen-reader mode; its drawn rows are aria-hidden).
+   * through its accessibility tree (screen-reader mode; its drawn rows are aria-hidden), or,
+   * for blocks older than the newest few (and while xterm loads), a `<pre>` of its text.
    */
   entries(type: "input" | "output" | "error") {
-    return this.log.locator(`pre[data-type="${type}"], [data-type="${type}"] .xterm-accessibility-tree`);
+    return this.log.locator(
+      [
+        `pre[data-type="${type}"]`,
+        `[data-type="${type}"] > pre`,
+        `[data-type="${type}"] .xterm-accessibility-tree`,
+      ].join(", "),
+    );
   }
 
   /**

@@ -1,6 +1,7 @@
 import { lazy, Suspense, useMemo, useRef } from "react";
 import { groupLines } from "./blocks";
 import { plainText } from "./entries";
+import { PlainBlock } from "./PlainBlock";
 import { useAutoScroll } from "./useAutoScroll";
 import { useTypewriter } from "./useTypewriter";
 
@@ -8,6 +9,14 @@ import { useTypewriter } from "./useTypewriter";
 const OutputBlock = lazy(() => import("./OutputBlock"));
 
 export const TERMINAL_EMPTY_TEXT = "Terminal ready. Run code to see output.";
+
+/**
+ * How many of the newest output blocks a terminal emulator renders; older ones show as plain
+ * text. Each emulator measures its glyphs and rows on creation (forced layouts), so a late
+ * joiner with hundreds of blocks would wait seconds. The rule reads the shared entries
+ * only, so everyone still sees the same screen.
+ */
+export const LIVE_BLOCKS = 24;
 
 interface TerminalLogProps {
   /** The workspace's file paths: `path:line` references to them in output are links. */
@@ -23,6 +32,8 @@ interface TerminalLogProps {
 export function TerminalLog({ filePaths, onOpenLocation }: TerminalLogProps) {
   const { lines, isTyping } = useTypewriter();
   const items = useMemo(() => groupLines(lines), [lines]);
+  const blockCount = items.reduce((count, item) => count + (item.kind === "block" ? 1 : 0), 0);
+  let blockIndex = 0;
   const ref = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const handleScroll = useAutoScroll(ref, contentRef);
@@ -48,26 +59,33 @@ export function TerminalLog({ filePaths, onOpenLocation }: TerminalLogProps) {
         {items.length === 0 ? (
           <p className="terminal-empty">{TERMINAL_EMPTY_TEXT}</p>
         ) : (
-          items.map((item) =>
-            item.kind === "line" ? (
-              <pre key={item.key} className="terminal-line is-input" data-type="input">
-                {item.line.text}
-              </pre>
-            ) : (
+          items.map((item) => {
+            if (item.kind === "line")
+              return (
+                <pre key={item.key} className="terminal-line is-input" data-type="input">
+                  {item.line.text}
+                </pre>
+              );
+            const isLive = blockIndex++ >= blockCount - LIVE_BLOCKS;
+            return (
               <div key={item.key} className={`terminal-block is-${item.type}`} data-type={item.type}>
-                <Suspense
-                  fallback={<pre className={`terminal-line is-${item.type}`}>{plainText(item.text)}</pre>}
-                >
-                  <OutputBlock
-                    type={item.type}
-                    text={item.text}
-                    paths={getPaths}
-                    onOpenLocation={onOpenLocation}
-                  />
-                </Suspense>
+                {isLive ? (
+                  <Suspense
+                    fallback={<pre className={`terminal-line is-${item.type}`}>{plainText(item.text)}</pre>}
+                  >
+                    <OutputBlock
+                      type={item.type}
+                      text={item.text}
+                      paths={getPaths}
+                      onOpenLocation={onOpenLocation}
+                    />
+                  </Suspense>
+                ) : (
+                  <PlainBlock type={item.type} text={item.text} />
+                )}
               </div>
-            ),
-          )
+            );
+          })
         )}
       </div>
     </div>
