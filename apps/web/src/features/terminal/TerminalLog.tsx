@@ -1,22 +1,15 @@
-import { lazy, Suspense, useMemo, useRef } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef } from "react";
 import { groupLines } from "./blocks";
 import { plainText } from "./entries";
 import { PlainBlock } from "./PlainBlock";
 import { useAutoScroll } from "./useAutoScroll";
 import { useTypewriter } from "./useTypewriter";
 
-// xterm.js is most of the terminal's weight: its own chunk, loaded with the first output.
-const OutputBlock = lazy(() => import("./OutputBlock"));
+// xterm.js is most of the terminal's weight: its own chunk, fetched once the panel is up.
+const loadOutputBlock = () => import("./OutputBlock");
+const OutputBlock = lazy(loadOutputBlock);
 
 export const TERMINAL_EMPTY_TEXT = "Terminal ready. Run code to see output.";
-
-/**
- * How many of the newest output blocks a terminal emulator renders; older ones show as plain
- * text. Each emulator measures its glyphs and rows on creation (forced layouts), so a late
- * joiner with hundreds of blocks would wait seconds. The rule reads the shared entries
- * only, so everyone still sees the same screen.
- */
-export const LIVE_BLOCKS = 24;
 
 interface TerminalLogProps {
   /** The workspace's file paths: `path:line` references to them in output are links. */
@@ -32,8 +25,6 @@ interface TerminalLogProps {
 export function TerminalLog({ filePaths, onOpenLocation }: TerminalLogProps) {
   const { lines, isTyping } = useTypewriter();
   const items = useMemo(() => groupLines(lines), [lines]);
-  const blockCount = items.reduce((count, item) => count + (item.kind === "block" ? 1 : 0), 0);
-  let blockIndex = 0;
   const ref = useRef<HTMLDivElement>(null);
   const contentRef = useRef<HTMLDivElement>(null);
   const handleScroll = useAutoScroll(ref, contentRef);
@@ -41,6 +32,11 @@ export function TerminalLog({ filePaths, onOpenLocation }: TerminalLogProps) {
   const pathsRef = useRef(paths);
   pathsRef.current = paths;
   const getPaths = useRef(() => pathsRef.current).current;
+
+  useEffect(() => {
+    // The first output then shows in the emulator at once, not after a plain-text flash.
+    void loadOutputBlock();
+  }, []);
   return (
     <div
       ref={ref}
@@ -66,10 +62,9 @@ export function TerminalLog({ filePaths, onOpenLocation }: TerminalLogProps) {
                   {item.line.text}
                 </pre>
               );
-            const isLive = blockIndex++ >= blockCount - LIVE_BLOCKS;
             return (
               <div key={item.key} className={`terminal-block is-${item.type}`} data-type={item.type}>
-                {isLive ? (
+                {item.isLive ? (
                   <Suspense
                     fallback={<pre className={`terminal-line is-${item.type}`}>{plainText(item.text)}</pre>}
                   >

@@ -29,16 +29,25 @@ describe("groupLines", () => {
         type: "output",
         text: "\u001b[32mcount 1\ncount 2\u001b[0m\n",
         isTyping: false,
+        isLive: true,
       },
-      { kind: "block", key: 4, type: "error", text: "warning\n", isTyping: false },
-      { kind: "block", key: 5, type: "output", text: "done", isTyping: false },
+      { kind: "block", key: 4, type: "error", text: "warning\n", isTyping: false, isLive: true },
+      { kind: "block", key: 5, type: "output", text: "done", isTyping: false, isLive: true },
       { kind: "line", key: 6, line: line(6, "input", "Ada") },
-      { kind: "block", key: 7, type: "output", text: "hello Ada\n", isTyping: true },
+      { kind: "block", key: 7, type: "output", text: "hello Ada\n", isTyping: true, isLive: true },
     ]);
   });
 
   it("starts an entry that follows an unended line of its type on a line of its own", () => {
     const [block] = groupLines([line(1, "error", "Stopped by Ann."), line(2, "error", "again")]);
     expect(block).toMatchObject({ kind: "block", text: "Stopped by Ann.\nagain" });
+  });
+
+  it("renders only the newest blocks with the emulator", () => {
+    const items = groupLines(
+      [line(1, "output", "a\n"), line(2, "input", "$ x"), line(3, "error", "b"), line(4, "output", "c")],
+      2,
+    );
+    expect(items.map((i) => (i.kind === "block" ? i.isLive : null))).toEqual([false, null, true, true]);
   });
 });

@@ -10,7 +10,17 @@ export type TerminalItem =
       /** The block's entries as one stream for the terminal emulator, escape sequences and all. */
       text: string;
       isTyping: boolean;
+      /** One of the newest `liveBlocks`: a terminal emulator renders it, else plain text. */
+      isLive: boolean;
     };
+
+/**
+ * How many of the newest output blocks a terminal emulator renders; older ones show as plain
+ * text. Each emulator measures its glyphs and rows on creation (forced layouts): 80 of them
+ * cost a late joiner 2.5 s, 24 half a second. The rule reads the shared entries only, so
+ * everyone still sees the same screen.
+ */
+export const LIVE_BLOCKS = 24;
 
 /**
  * The lines as the log shows them: each input line alone (the spec's typed command lines),
@@ -19,7 +29,7 @@ export type TerminalItem =
  * their meaning. An entry that did not end its line still starts a new one in its block, as
  * it did in the plain log. A block keeps the key of its first entry while it grows.
  */
-export function groupLines(lines: readonly TerminalLine[]): TerminalItem[] {
+export function groupLines(lines: readonly TerminalLine[], liveBlocks = LIVE_BLOCKS): TerminalItem[] {
   const items: TerminalItem[] = [];
   for (const line of lines) {
     if (line.type === "input") {
@@ -32,7 +42,19 @@ export function groupLines(lines: readonly TerminalLine[]): TerminalItem[] {
       last.text += joint + line.text;
       last.isTyping ||= line.isTyping;
     } else
-      items.push({ kind: "block", key: line.id, type: line.type, text: line.text, isTyping: line.isTyping });
+      items.push({
+        kind: "block",
+        key: line.id,
+        type: line.type,
+        text: line.text,
+        isTyping: line.isTyping,
+        isLive: true,
+      });
+  }
+  let live = liveBlocks;
+  for (let i = items.length - 1; i >= 0; i--) {
+    const item = items[i];
+    if (item?.kind === "block") item.isLive = live-- > 0;
   }
   return items;
 }
