@@ -34,6 +34,13 @@ describe("findFileLinks", () => {
     });
   });
 
+  it("finds a Python traceback's file and line", () => {
+    const frame = '  File "/box/src/main.c", line 7, in <module>';
+    const [link] = findFileLinks(frame, paths);
+    expect(link).toEqual({ start: 8, end: 32, path: "src/main.c", line: 7 });
+    expect(frame.slice(link?.start, link?.end)).toBe('/box/src/main.c", line 7');
+  });
+
   it("finds every reference of a line", () => {
     const found = findFileLinks("main.c:1 and src/main.c:2:3", paths);
     expect(found.map((l) => [l.path, l.line, l.column])).toEqual([

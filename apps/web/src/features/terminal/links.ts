@@ -2,10 +2,12 @@
 const SANDBOX_ROOT = "/box/";
 
 /**
- * `path:line`, `path:line:column` (gcc, javac, go, rustc, Node stacks) and `path(line,column)`
- * (tsc). A path is letters, digits, `.`, `_`, `-` and `/`, not glued to a word before it.
+ * `path:line`, `path:line:column` (gcc, javac, go, rustc, Node stacks), `path(line,column)`
+ * (tsc) and `path", line N` (Python tracebacks). A path is letters, digits, `.`, `_`, `-` and
+ * `/`, not glued to a word before it.
  */
-const REFERENCE = /(?<![\w./-])((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*)(?::(\d+)(?::(\d+))?|\((\d+),(\d+)\))/g;
+const REFERENCE =
+  /(?<![\w./-])((?:\.{0,2}\/)?[\w.-]+(?:\/[\w.-]+)*)(?::(\d+)(?::(\d+))?|\((\d+),(\d+)\)|", line (\d+))/g;
 
 /** A reference to a workspace file found in a line of output, by UTF-16 index in the line. */
 export interface FileLink {
@@ -35,9 +37,9 @@ export function workspacePath(printed: string, paths: ReadonlySet<string>): stri
 export function findFileLinks(text: string, paths: ReadonlySet<string>): FileLink[] {
   const links: FileLink[] = [];
   for (const match of text.matchAll(REFERENCE)) {
-    const [whole, printed = "", colonLine, colonColumn, parenLine, parenColumn] = match;
+    const [whole, printed = "", colonLine, colonColumn, parenLine, parenColumn, pythonLine] = match;
     const path = workspacePath(printed, paths);
-    const line = Number(colonLine ?? parenLine);
+    const line = Number(colonLine ?? parenLine ?? pythonLine);
     if (path === null || !(line >= 1)) continue;
     const column = Number(colonColumn ?? parenColumn);
     links.push({

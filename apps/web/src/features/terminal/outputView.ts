@@ -72,7 +72,8 @@ export class OutputView {
       cursorInactiveStyle: "none",
       fontFamily: "'JetBrains Mono', ui-monospace, 'SFMono-Regular', monospace",
       fontSize: 13,
-      lineHeight: 1.5,
+      // 13 px JetBrains Mono at 1.15 is the 19.5 px line of the panel's typed lines.
+      lineHeight: 1.15,
       minimumContrastRatio: 4.5,
       theme: { ...THEME, ...(options.type === "error" ? { foreground: "#f87171" } : {}) },
       // OSC 8 hyperlinks come from the program anyone in the session ran: never followed.
