@@ -179,6 +179,7 @@ test.describe("shared terminal", () => {
       "rgb(248, 113, 113)",
     );
     await expectNoA11yViolations(page, { exclude: [".monaco-editor"] });
+    await page.screenshot({ path: test.info().outputPath("terminal-colours.png") });
 
     // The reference is a link: it opens the file with the caret at line 2, column 3.
     await term.clickDrawn("src/main.js:2:3");
