@@ -58,6 +58,7 @@ export class OutputView {
   /** The text written so far, without a final newline (held back: see show). */
   private written = "";
   private refreshTimer: ReturnType<typeof setTimeout> | null = null;
+  private isDisposed = false;
 
   constructor(host: HTMLElement, options: OutputViewOptions) {
     this.host = host;
@@ -127,12 +128,16 @@ export class OutputView {
   }
 
   dispose(): void {
+    this.isDisposed = true;
     for (const cleanup of this.cleanups) cleanup();
     this.term.dispose();
   }
 
   private write(data: string): void {
-    this.term.write(data, () => this.fitRows());
+    // The parse finishes later; the block may be gone by then (a clear).
+    this.term.write(data, () => {
+      if (!this.isDisposed) this.fitRows();
+    });
   }
 
   /** As many rows as the text takes, up to MAX_ROWS; lines past the rows wait in the scrollback. */
