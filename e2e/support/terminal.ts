@@ -30,8 +30,70 @@ export class Terminal {
     return this.page.getByRole("separator", { name: "Resize terminal" });
   }
 
+  /**
+   * The log's entries of one type, by the text a screen reader gets: a typed line is a
+   * `<pre>`; program output (consecutive entries of one type) is a block xterm.js draws, read
+   * through its accessibility tree (screen-reader mode; its drawn rows are aria-hidden), or,
+   * for blocks older than the newest few (and while xterm loads), a `<pre>` of its text.
+   */
   entries(type: "input" | "output" | "error") {
-    return this.log.locator(`[data-type="${type}"]`);
+    return this.log.locator(
+      [
+        `pre[data-type="${type}"]`,
+        `[data-type="${type}"] > pre`,
+        `[data-type="${type}"] .xterm-accessibility-tree`,
+      ].join(", "),
+    );
+  }
+
+  /**
+   * The last row of the last output block of `type`: where the server's closing line of a run
+   * ("Stopped by Ann.") shows, after the program's own stderr in the same block.
+   */
+  lastLine(type: "output" | "error") {
+    return this.entries(type).last().getByRole("listitem").last();
+  }
+
+  /** The drawn (visual) row of an output block that contains `text`. */
+  drawnRow(text: string) {
+    return this.log.locator(".xterm-rows > div", { hasText: text });
+  }
+
+  /** Clicks (`count` times) the middle of `text` where an output block draws it (a link, a word). */
+  async clickDrawn(text: string, count = 1) {
+    const at = await this.drawnRow(text)
+      .first()
+      .evaluate((row, wanted) => {
+        const walker = document.createTreeWalker(row, NodeFilter.SHOW_TEXT);
+        const nodes: Text[] = [];
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) nodes.push(node as Text);
+        const start = nodes
+          .map((n) => n.data)
+          .join("")
+          .indexOf(wanted);
+        if (start === -1) return null;
+        // The character in the middle of `wanted`, in whichever text node holds it.
+        let offset = start + Math.floor(wanted.length / 2);
+        for (const node of nodes) {
+          if (offset < node.data.length) {
+            const range = document.createRange();
+            range.setStart(node, offset);
+            range.setEnd(node, offset + 1);
+            const rect = range.getBoundingClientRect();
+            return { x: rect.x + rect.width / 2, y: rect.y + rect.height / 2 };
+          }
+          offset -= node.data.length;
+        }
+        return null;
+      }, text);
+    if (!at) throw new Error(`"${text}" is not drawn`);
+    await this.page.mouse.move(at.x, at.y);
+    await this.page.mouse.click(at.x, at.y, { clickCount: count });
+  }
+
+  /** The find box (Ctrl+F in the panel). */
+  get findBox() {
+    return this.page.getByRole("searchbox", { name: "Find in terminal output" });
   }
 
   /** Types a line into the terminal's command line and sends it. */

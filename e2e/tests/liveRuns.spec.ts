@@ -68,7 +68,7 @@ test.describe("live runs", () => {
     for (const term of both) await expect(term.log).toContainText("spinning");
     await benTerm.runButton.click();
     for (const term of both) {
-      await expect(term.entries("error").last()).toHaveText(/^Stopped by .+\.$/);
+      await expect(term.lastLine("error")).toHaveText(/^Stopped by .+\.$/);
       await expect(term.runButton).toHaveText("Run Code");
     }
 

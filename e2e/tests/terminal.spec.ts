@@ -147,4 +147,69 @@ test.describe("shared terminal", () => {
       "true",
     );
   });
+
+  test("program output shows as a terminal shows it: colours, carriage returns, links to path:line, find", async ({
+    page,
+    request,
+  }) => {
+    const { sessionId } = await createHostedSession(request);
+    const screen = new EditorScreen(page);
+    await screen.open(sessionId);
+    const term = new Terminal(page);
+
+    // \x5b is "[": the editor would close a typed bracket.
+    const code = [
+      'console.log("\\x1b\\x5b31mred\\x1b\\x5b0m and plain");',
+      'process.stdout.write("progress 10%\\rprogress 100%\\n");',
+      'console.log("see src/main.js:2:3 for the bar");',
+      "",
+    ].join("\n");
+    await setCode(screen, code, []);
+    await term.runButton.click();
+    const output = term.entries("output").last();
+    await expect(output).toContainText("red and plain");
+    await expect(output).toContainText("progress 100%");
+    await expect(output).toContainText("see src/main.js:2:3 for the bar");
+    // No escape shows as a symbol, and what the carriage return went back over is gone.
+    await expect(term.log).not.toContainText("␛");
+    await expect(term.log).not.toContainText("[31m");
+    await expect(output).not.toContainText("10%");
+    await expect(term.drawnRow("red and plain").getByText("red", { exact: true })).toHaveCSS(
+      "color",
+      "rgb(248, 113, 113)",
+    );
+    await expectNoA11yViolations(page, { exclude: [".monaco-editor"] });
+    await page.screenshot({ path: test.info().outputPath("terminal-colours.png") });
+
+    // The reference is a link: it opens the file with the caret at line 2, column 3.
+    await term.clickDrawn("src/main.js:2:3");
+    await expect(page.getByTestId("code-editor")).toHaveAttribute("data-file", "src/main.js");
+    await page.keyboard.type("X");
+    await expect.poll(async () => (await screen.text()).split("\n")[1]).toMatch(/^prXocess\.stdout/);
+
+    // A selection in the output is copied with Ctrl+C.
+    await page.evaluate(() => {
+      document.addEventListener("copy", (event) => {
+        document.body.dataset.copied = event.clipboardData?.getData("text/plain") ?? "";
+      });
+    });
+    await term.clickDrawn("plain", 2);
+    await page.keyboard.press("Control+c");
+    await expect(page.locator("body")).toHaveAttribute("data-copied", "plain");
+
+    // Ctrl+F in the panel finds in the output; Escape closes the box and gives focus back.
+    await term.log.focus();
+    await page.keyboard.press("Control+f");
+    await expect(term.findBox).toBeFocused();
+    await term.findBox.fill("nowhere to be found");
+    await term.findBox.press("Enter");
+    await expect(term.panel.getByRole("status")).toHaveText("No matches for “nowhere to be found”");
+    await term.findBox.fill("plain");
+    await term.findBox.press("Enter");
+    await expect(term.panel.getByRole("status")).toHaveText("");
+    await expect(term.log.locator(".xterm-selection div").first()).toBeVisible();
+    await term.findBox.press("Escape");
+    await expect(term.findBox).toBeHidden();
+    await expect(term.panel.getByRole("button", { name: "Find" })).toBeFocused();
+  });
 });

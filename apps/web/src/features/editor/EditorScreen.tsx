@@ -1,5 +1,5 @@
 import type { Language } from "@ensemble/protocol";
-import { lazy, Suspense, useEffect, useRef, useState } from "react";
+import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
 import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
@@ -22,7 +22,7 @@ import { terminalChannel } from "../terminal/channel";
 import { setTerminalOpen, useTerminalStore } from "../terminal/store";
 import { TerminalPanel } from "../terminal/TerminalPanel";
 import { FileTabs } from "../workspace/FileTabs";
-import { openFile, useOpenFiles } from "../workspace/store";
+import { openFile, openFileAt, useOpenFiles } from "../workspace/store";
 import { useFollow } from "../workspace/useFollow";
 import { useWorkspaceTabs } from "../workspace/useWorkspaceTabs";
 import {
@@ -66,6 +66,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   useWorkspaceTabs(sessionId, state.language, isCurrent);
   const activeId = useOpenFiles((s) => s.activeId);
   const activePath = state.files.find((f) => f.id === activeId)?.path ?? null;
+  const filePaths = useMemo(() => state.files.map((f) => f.path), [state.files]);
   const file = activePath ?? "No file open";
   const { following, follow, stop: stopFollowing } = useFollow(state.participants);
   const isHost = Boolean(isCurrent && state.self?.isHost);
@@ -204,6 +205,13 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
               toggleId={TERMINAL_TOGGLE_ID}
               selfId={isCurrent ? (state.self?.id ?? null) : null}
               canChange={canChange}
+              filePaths={filePaths}
+              onOpenLocation={(path, line, column) => {
+                const target = state.files.find((f) => f.path === path);
+                if (!target) return;
+                stopFollowing();
+                openFileAt(target.id, line, column);
+              }}
             />
           )}
         </section>

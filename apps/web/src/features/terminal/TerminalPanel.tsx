@@ -1,10 +1,11 @@
 import { EXECUTION_LIMITS } from "@ensemble/protocol";
-import { useId } from "react";
+import { type KeyboardEvent, useId, useRef, useState } from "react";
 import { CloseButton } from "../../ui/CloseButton";
 import type { TerminalChannel } from "./channel";
 import { TERMINAL_HEIGHT } from "./height";
 import { setTerminalOpen, typesIntoRun, useTerminalStore } from "./store";
 import { TerminalLog } from "./TerminalLog";
+import { TerminalSearch } from "./TerminalSearch";
 import { useResizeHandle } from "./useResizeHandle";
 import { useTerminalInput } from "./useTerminalInput";
 
@@ -20,7 +21,13 @@ interface TerminalPanelProps {
   selfId?: string | null;
   /** We may change the session (an editor of an open session): type into runs and stop them. */
   canChange?: boolean;
+  /** The workspace's file paths: `path:line` references to them in output are links. */
+  filePaths?: readonly string[];
+  /** A `path:line[:column]` link in the output was followed: show the file there. */
+  onOpenLocation?: (path: string, line: number, column?: number) => void;
 }
+
+const NO_PATHS: readonly string[] = [];
 
 /** The session's shared terminal: resize handle, header with Clear and close, log, command line. */
 export function TerminalPanel({
@@ -31,6 +38,8 @@ export function TerminalPanel({
   openFile,
   selfId = null,
   canChange = true,
+  filePaths = NO_PATHS,
+  onOpenLocation = () => {},
 }: TerminalPanelProps) {
   const height = useTerminalStore((s) => s.height);
   const isRunning = useTerminalStore((s) => s.isRunning);
@@ -43,6 +52,22 @@ export function TerminalPanel({
   const input = useTerminalInput(channel, { toProgram, canStop: canUse && canChange && isRunning }, openFile);
   const inputId = useId();
   const hintId = useId();
+  const [isFinding, setIsFinding] = useState(false);
+  const findButton = useRef<HTMLButtonElement>(null);
+
+  const closeFind = () => {
+    setIsFinding(false);
+    findButton.current?.focus();
+  };
+
+  // Ctrl+F (Cmd+F) from anywhere in the panel finds in the terminal, not in the page.
+  const handleKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if ((event.ctrlKey || event.metaKey) && !event.altKey && event.key.toLowerCase() === "f") {
+      event.preventDefault();
+      if (isFinding) event.currentTarget.querySelector<HTMLInputElement>(".terminal-search input")?.focus();
+      else setIsFinding(true);
+    }
+  };
 
   const handleClose = () => {
     setTerminalOpen(false);
@@ -50,7 +75,14 @@ export function TerminalPanel({
   };
 
   return (
-    <section id={id} className="terminal" style={{ height }} aria-label="Terminal" data-testid="terminal">
+    <section
+      id={id}
+      className="terminal"
+      style={{ height }}
+      aria-label="Terminal"
+      data-testid="terminal"
+      onKeyDown={handleKeyDown}
+    >
       {/* biome-ignore lint/a11y/useSemanticElements: <hr> cannot take focus or hold a value; a focusable separator is the ARIA splitter */}
       <div
         className="terminal-handle"
@@ -81,7 +113,19 @@ export function TerminalPanel({
             Let everyone type
           </label>
         )}
+        {isFinding && <TerminalSearch onClose={closeFind} />}
         <div className="terminal-actions">
+          <button
+            ref={findButton}
+            type="button"
+            className="terminal-button"
+            title="Find in the terminal (Ctrl+F)"
+            aria-keyshortcuts="Control+F"
+            aria-expanded={isFinding}
+            onClick={() => (isFinding ? closeFind() : setIsFinding(true))}
+          >
+            Find
+          </button>
           <button
             type="button"
             className="terminal-button"
@@ -99,7 +143,7 @@ export function TerminalPanel({
           />
         </div>
       </div>
-      <TerminalLog />
+      <TerminalLog filePaths={filePaths} onOpenLocation={onOpenLocation} />
       <form className="terminal-input" onSubmit={input.onSubmit}>
         <label htmlFor={inputId} className="visually-hidden">
           Terminal command

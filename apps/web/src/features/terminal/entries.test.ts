@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { applyEntries, displayText, MAX_SHOWN_ENTRIES, mergeHistory } from "./entries";
+import { applyEntries, displayText, MAX_SHOWN_ENTRIES, mergeHistory, plainText } from "./entries";
 
 describe("applyEntries", () => {
   it("appends with fresh ids, and a clear entry empties what came before it", () => {
@@ -58,6 +58,21 @@ describe("applyEntries", () => {
   });
 });
 
+describe("raw output", () => {
+  it("keeps a program's escape sequences and carriage returns for the terminal emulator, and shows typed input as text", () => {
+    const { entries } = applyEntries(
+      [],
+      [
+        { type: "output", content: "\u001b[31mred\u001b[0m 10%\r" },
+        { type: "output", content: "\u001b[2K 20%\n" },
+        { type: "input", content: "a\u001b[1mb" },
+      ],
+      1,
+    );
+    expect(entries.map((e) => e.content)).toEqual(["\u001b[31mred\u001b[0m 10%\r\u001b[2K 20%\n", "a␛[1mb"]);
+  });
+});
+
 describe("history and broadcasts that raced", () => {
   const out = (seq: number) => ({ type: "output" as const, content: `line ${seq}\n`, seq });
 
@@ -93,5 +108,13 @@ describe("displayText", () => {
   it("keeps tabs and newlines, and turns CRLF into a newline", () => {
     expect(displayText("a\tb\r\nc\n")).toBe("a\tb\nc\n");
     expect(displayText("<b>not html</b>")).toBe("<b>not html</b>");
+  });
+});
+
+describe("plainText", () => {
+  it("drops escape sequences and keeps what a carriage return leaves on each line", () => {
+    expect(plainText("\u001b[1;31merror\u001b[0m: x\r\n")).toBe("error: x\n");
+    expect(plainText("10%\r20%\r\u001b[2K100%\ndone")).toBe("100%\ndone");
+    expect(plainText("\u001b]8;;http://x\u0007link\u001b]8;;\u0007 a\u0007b")).toBe("link ab");
   });
 });

@@ -1,6 +1,10 @@
 import { EXECUTION_LIMITS, type TerminalEntry } from "@ensemble/protocol";
 
-/** A terminal entry as the panel shows it: with a stable key, and the server's `seq` if stored. */
+/**
+ * A terminal entry as the panel shows it: with a stable key, and the server's `seq` if stored.
+ * Output and error content is kept as the program wrote it (escape sequences and all): the
+ * terminal emulator renders it; typed input is display text (see displayText).
+ */
 export interface ShownEntry {
   id: number;
   type: Exclude<TerminalEntry["type"], "clear">;
@@ -37,14 +41,14 @@ export function applyEntries(
     else if (entry.type !== "input" && last?.type === entry.type && !last.content.endsWith("\n")) {
       entries[entries.length - 1] = {
         ...last,
-        content: last.content + displayText(entry.content),
+        content: last.content + entry.content,
         ...(entry.seq !== undefined ? { seq: entry.seq } : {}),
       };
     } else
       entries.push({
         id: id++,
         type: entry.type,
-        content: displayText(entry.content),
+        content: entry.type === "input" ? displayText(entry.content) : entry.content,
         ...(entry.seq !== undefined ? { seq: entry.seq } : {}),
       });
   }
@@ -75,7 +79,7 @@ export function mergeHistory(
 const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f]/g;
 
 /**
- * Program output as plain visible text: CRLF becomes a newline, and other control
+ * A typed line as plain visible text: CRLF becomes a newline, and other control
  * characters (an ANSI escape's ESC, a bell, a lone CR) become visible symbols such as ␛,
  * so no escape sequence can move, colour or hide anything.
  */
@@ -83,4 +87,23 @@ export function displayText(content: string): string {
   return content
     .replaceAll("\r\n", "\n")
     .replace(CONTROL, (c) => String.fromCharCode(c === "\u007f" ? 0x2421 : 0x2400 + c.charCodeAt(0)));
+}
+
+// CSI (ESC [ ... final), OSC (ESC ] ... BEL or ESC \\) and two-character escapes.
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching escape sequences is the point
+const ESCAPE = /\u001b(?:\[[0-?]*[ -/]*[@-~]|\][^\u0007\u001b]*(?:\u0007|\u001b\\)?|[@-Z\\-_])/g;
+
+/**
+ * Program output without its escape sequences, each line as a terminal would leave it after
+ * carriage returns (the text after the last one that was followed by more): what shows while
+ * the terminal emulator loads.
+ */
+export function plainText(content: string): string {
+  return content
+    .replaceAll("\r\n", "\n")
+    .replace(ESCAPE, "")
+    .split("\n")
+    .map((line) => line.split("\r").findLast((part) => part !== "") ?? "")
+    .join("\n")
+    .replace(CONTROL, "");
 }

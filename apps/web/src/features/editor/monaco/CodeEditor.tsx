@@ -5,7 +5,7 @@ import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
 import { GitBadge } from "../../git/GitBadge";
-import { useOpenFiles } from "../../workspace/store";
+import { revealed, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
 
@@ -57,6 +57,7 @@ export default function CodeEditor({
   const [isBound, setIsBound] = useState(false);
   const openIds = useOpenFiles((s) => s.openIds);
   const activeId = useOpenFiles((s) => s.activeId);
+  const reveal = useOpenFiles((s) => s.reveal);
   const files = useCollabStore((s) => s.files);
   const activePath = files.find((f) => f.id === activeId)?.path ?? null;
   const takeOver = useRef(onTakeOver);
@@ -116,6 +117,16 @@ export default function CodeEditor({
       cursors.dispose();
     };
   }, [editor, models, activeId, session]);
+
+  // A place asked for (a `path:line` link in the terminal): the caret goes there, in view.
+  useEffect(() => {
+    if (!editor || !isBound || !reveal || reveal.id !== activeId) return;
+    const position = { lineNumber: reveal.line, column: reveal.column ?? 1 };
+    editor.setPosition(position);
+    editor.revealPositionInCenter(position);
+    editor.focus();
+    revealed(reveal);
+  }, [editor, isBound, reveal, activeId]);
 
   // Marks our own edits (typing indicator, name label for others).
   useEffect(() => {
