@@ -1,0 +1,72 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { editorPool, waitFor } from "../../../test/collabClient";
+import { startTestServer, type TestServer } from "../../../test/harness";
+
+/**
+ * runDiagnostics on the real server and sandbox: a run's traceback marks its line for
+ * everyone, a late joiner gets the marks, and the next run clears them. The parsers
+ * themselves are unit-tested in the protocol package.
+ */
+describe("a run's diagnostics", () => {
+  let server: TestServer;
+  const editors = editorPool(() => server.url);
+
+  beforeAll(async () => {
+    server = await startTestServer("embedded", { RUN_RATE_MAX: "1000" });
+  });
+  afterAll(async () => {
+    await editors.closeAll();
+    await server.close();
+  });
+
+  it("marks a Python traceback's line for everyone, keeps it for a late joiner, and clears it with the next run", async () => {
+    const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "diagnostics");
+    const broken = 'print("start")\nvalue = 1\nprint(undefined_name)\n';
+    expect(
+      await host.request("createFile", { sessionId, path: "src/main.py", kind: "file", content: broken }),
+    ).toMatchObject({ ok: true });
+    await waitFor(() => guest.text("src/main.py") === broken);
+
+    expect(await guest.request("runCode", { sessionId, file: "src/main.py" }, 30_000)).toMatchObject({
+      ok: true,
+    });
+    const marked = {
+      sessionId,
+      runId: expect.any(String),
+      diagnostics: [
+        {
+          path: "src/main.py",
+          line: 3,
+          severity: "error",
+          message: "NameError: name 'undefined_name' is not defined",
+        },
+      ],
+    };
+    for (const editor of [host, guest]) {
+      await waitFor(() => editor.events("runDiagnostics").length === 2);
+      // Cleared as the run started, then the run's own.
+      expect(editor.events("runDiagnostics")).toEqual([{ sessionId, diagnostics: [] }, marked]);
+    }
+
+    const late = await editors.open();
+    await late.join(sessionId);
+    late.send("getTerminalHistory", sessionId);
+    expect(await late.waitFor("runDiagnostics")).toEqual(marked);
+
+    const text = host.file("src/main.py");
+    text.delete(0, text.length);
+    text.insert(0, 'print("fixed")\n');
+    await waitFor(() => guest.text("src/main.py") === 'print("fixed")\n');
+    expect(await host.request("runCode", { sessionId, file: "src/main.py" }, 30_000)).toMatchObject({
+      ok: true,
+      data: { run: { stdout: "fixed\n" } },
+    });
+    for (const editor of [host, guest, late]) {
+      await waitFor(() => editor.events("runDiagnostics").at(-1)?.diagnostics.length === 0);
+    }
+    const again = await editors.open();
+    await again.join(sessionId);
+    again.send("getTerminalHistory", sessionId);
+    expect(await again.waitFor("runDiagnostics")).toEqual({ sessionId, diagnostics: [] });
+  });
+});
