@@ -1,11 +1,12 @@
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import type * as Y from "yjs";
 import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
+import { type OpenFileModel, useRunMarkers } from "../../diagnostics/useRunMarkers";
 import { GitBadge } from "../../git/GitBadge";
-import { useOpenFiles } from "../../workspace/store";
+import { clearReveal, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
 
@@ -57,6 +58,7 @@ export default function CodeEditor({
   const [isBound, setIsBound] = useState(false);
   const openIds = useOpenFiles((s) => s.openIds);
   const activeId = useOpenFiles((s) => s.activeId);
+  const reveal = useOpenFiles((s) => s.reveal);
   const files = useCollabStore((s) => s.files);
   const activePath = files.find((f) => f.id === activeId)?.path ?? null;
   const takeOver = useRef(onTakeOver);
@@ -99,6 +101,17 @@ export default function CodeEditor({
     models.sync(new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : []))));
   }, [models, openIds, files]);
 
+  // The last run's errors on every open file, for everyone.
+  const openModels = useMemo<OpenFileModel[]>(() => {
+    if (!models) return [];
+    return openIds.flatMap((id) => {
+      const open = models.get(id);
+      const path = files.find((f) => f.id === id)?.path;
+      return open && path ? [{ path, model: open.model }] : [];
+    });
+  }, [models, openIds, files]);
+  useRunMarkers(openModels);
+
   // Shows the active file, with its view state and its people's cursors.
   useEffect(() => {
     if (!editor || !models || activeId === null) return;
@@ -116,6 +129,18 @@ export default function CodeEditor({
       cursors.dispose();
     };
   }, [editor, models, activeId, session]);
+
+  // A place asked for (openFileAt: a click on an error in the terminal), once its file is shown.
+  useEffect(() => {
+    if (!editor || !models || !reveal || reveal.id !== activeId) return;
+    const open = models.get(reveal.id);
+    if (!open || editor.getModel() !== open.model) return;
+    const position = open.model.validatePosition({ lineNumber: reveal.line, column: reveal.column });
+    editor.setPosition(position);
+    editor.revealPositionInCenter(position);
+    editor.focus();
+    clearReveal();
+  }, [editor, models, activeId, reveal]);
 
   // Marks our own edits (typing indicator, name label for others).
   useEffect(() => {
