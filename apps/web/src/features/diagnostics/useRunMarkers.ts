@@ -7,26 +7,29 @@ import { useRunDiagnostics } from "./store";
 /** The markers' owner: the run's, beside any other source of markers. */
 export const RUN_MARKER_OWNER = "run";
 
-/** An open file's model and its workspace path. */
-export interface OpenFileModel {
-  path: string;
-  model: monaco.editor.ITextModel;
+/** The open files' models by file id. */
+export interface ModelSource {
+  get(id: string): { model: monaco.editor.ITextModel } | undefined;
 }
 
 /** What each model was last given, so it is not set again for nothing. */
 const applied = new WeakMap<monaco.editor.ITextModel, { diagnostics: Diagnostic[]; path: string }>();
 
 /**
- * Puts the last run's diagnostics on the open files' models as Monaco markers, and on each
- * file's model when it opens; a run's start (no diagnostics) clears them. A model is set
+ * Puts the last run's diagnostics on the open files' models (`openPaths`: id to path) as
+ * Monaco markers, and on each file's model when it opens; a run's start (no diagnostics) clears them. A model is set
  * again only when the diagnostics or its path change, so markers Monaco moved with later
  * edits stay where the edits put them.
  */
-export function useRunMarkers(open: readonly OpenFileModel[]): void {
+export function useRunMarkers(models: ModelSource | null, openPaths: ReadonlyMap<string, string>): void {
   const diagnostics = useRunDiagnostics((s) => s.diagnostics);
   useEffect(() => {
     const waiting: monaco.IDisposable[] = [];
-    for (const { path, model } of open) {
+    // Read here, not while rendering: the models of newly opened files exist once the
+    // editor's own effect (before this one) has made them.
+    for (const [id, path] of openPaths) {
+      const model = models?.get(id)?.model;
+      if (!model) continue;
       const last = applied.get(model);
       if (last?.diagnostics === diagnostics && last.path === path) continue;
       if (setMarkers(model, path, diagnostics)) continue;
@@ -39,7 +42,7 @@ export function useRunMarkers(open: readonly OpenFileModel[]): void {
     return () => {
       for (const change of waiting) change.dispose();
     };
-  }, [open, diagnostics]);
+  }, [models, openPaths, diagnostics]);
 }
 
 /** Sets the model's run markers; false when some of its diagnostics' lines are past its end. */

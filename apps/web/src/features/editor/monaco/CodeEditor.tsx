@@ -4,7 +4,7 @@ import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
-import { type OpenFileModel, useRunMarkers } from "../../diagnostics/useRunMarkers";
+import { useRunMarkers } from "../../diagnostics/useRunMarkers";
 import { GitBadge } from "../../git/GitBadge";
 import { clearReveal, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
@@ -94,23 +94,19 @@ export default function CodeEditor({
     };
   }, [session, focusRef]);
 
-  // The open tabs, each bound to its file; a renamed file keeps its model (ids never change).
-  useEffect(() => {
-    if (!models) return;
+  // The open tabs' paths by id; a renamed file keeps its model (ids never change).
+  const openPaths = useMemo(() => {
     const paths = new Map(files.map((f) => [f.id, f.path]));
-    models.sync(new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : []))));
-  }, [models, openIds, files]);
+    return new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : [])));
+  }, [openIds, files]);
 
-  // The last run's errors on every open file, for everyone.
-  const openModels = useMemo<OpenFileModel[]>(() => {
-    if (!models) return [];
-    return openIds.flatMap((id) => {
-      const open = models.get(id);
-      const path = files.find((f) => f.id === id)?.path;
-      return open && path ? [{ path, model: open.model }] : [];
-    });
-  }, [models, openIds, files]);
-  useRunMarkers(openModels);
+  // The open tabs, each bound to its file.
+  useEffect(() => {
+    models?.sync(openPaths);
+  }, [models, openPaths]);
+
+  // The last run's errors on every open file, for everyone (after the sync above made their models).
+  useRunMarkers(models, openPaths);
 
   // Shows the active file, with its view state and its people's cursors.
   useEffect(() => {
