@@ -1,0 +1,66 @@
+import type { Page } from "@playwright/test";
+import type { EditorScreen } from "../support/editor";
+import { expect, test } from "../support/fixtures";
+import { setCode, twoAtTerminals } from "../support/terminal";
+
+/** The lines of the shown file that carry an error squiggle, as the editor draws them. */
+function squiggledLines(page: Page): Promise<number[]> {
+  return page.evaluate(() => {
+    const editor = document.querySelector('[data-testid="code-editor"]');
+    if (!editor) return [];
+    const numbers = Array.from(editor.querySelectorAll(".margin-view-overlays .line-numbers"));
+    const lines = Array.from(editor.querySelectorAll(".squiggly-error")).map((squiggle) => {
+      const middle = squiggle.getBoundingClientRect().top + squiggle.getBoundingClientRect().height / 2;
+      const number = numbers.find((n) => {
+        const box = n.getBoundingClientRect();
+        return middle >= box.top && middle < box.bottom;
+      });
+      return Number(number?.textContent ?? 0);
+    });
+    return [...new Set(lines)].sort((a, b) => a - b);
+  });
+}
+
+const showsMarksOn = (screen: EditorScreen, lines: number[]) =>
+  expect.poll(() => squiggledLines(screen.page), { timeout: 15_000 }).toEqual(lines);
+
+test.describe("errors on the lines", () => {
+  test("a traceback marks its line in both editors, and a fixed run clears the marks for both", async ({
+    twoEditors,
+  }) => {
+    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "markers");
+    await ben.page.getByLabel("Language").selectOption("python");
+    for (const screen of [ann, ben]) await expect.poll(() => screen.language()).toBe("python");
+    await ann.waitUntilLive();
+
+    await setCode(ann, 'print("start")\nvalue = 1\nprint(undefined_name)\n', [ben]);
+    await annTerm.runButton.click();
+    for (const term of [annTerm, benTerm]) {
+      await expect(term.entries("error").last()).toContainText(
+        "NameError: name 'undefined_name' is not defined",
+      );
+    }
+    for (const screen of [ann, ben]) await showsMarksOn(screen, [3]);
+    await ann.page.screenshot({ path: test.info().outputPath("marked.png") });
+
+    // The message is the marker's hover.
+    await ben.page.locator(".squiggly-error").first().hover({ force: true });
+    await expect(
+      ben.page
+        .locator(".monaco-hover")
+        .filter({ hasText: "NameError: name 'undefined_name' is not defined" }),
+    ).toBeVisible();
+
+    // A reload (as a late joiner) marks the same line from what the server kept.
+    await ben.page.reload();
+    await ben.waitUntilLive();
+    await expect.poll(() => ben.activeFile()).toBe("src/main.py");
+    await showsMarksOn(ben, [3]);
+
+    // Fixed and run again (by Ben, from his terminal): the marks go for both.
+    await setCode(ann, 'print("fixed")\n', [ben]);
+    await benTerm.command("run");
+    for (const term of [annTerm, benTerm]) await expect(term.entries("output").last()).toHaveText("fixed");
+    for (const screen of [ann, ben]) await showsMarksOn(screen, []);
+  });
+});
