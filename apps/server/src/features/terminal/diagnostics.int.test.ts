@@ -69,4 +69,52 @@ describe("a run's diagnostics", () => {
     again.send("getTerminalHistory", sessionId);
     expect(await again.waitFor("runDiagnostics")).toEqual({ sessionId, diagnostics: [] });
   });
+
+  it("marks a Node error at the innermost frame in the workspace, in another file than the entry", async () => {
+    const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "diagnostics-node");
+    const lib = 'exports.parse = (s) => {\n  if (!s) throw new TypeError("empty input");\n};\n';
+    expect(
+      await host.request("createFile", { sessionId, path: "src/lib.js", kind: "file", content: lib }),
+    ).toMatchObject({ ok: true });
+    const main = host.file("src/main.js");
+    main.delete(0, main.length);
+    main.insert(0, 'const { parse } = require("./lib");\nparse("");\n');
+    await waitFor(
+      () => guest.text("src/main.js").startsWith("const { parse }") && guest.text("src/lib.js") === lib,
+    );
+
+    expect(await host.request("runCode", { sessionId, file: "src/main.js" }, 30_000)).toMatchObject({
+      ok: true,
+    });
+    const marks = await guest.waitFor("runDiagnostics", ({ diagnostics }) => diagnostics.length > 0);
+    expect(marks.diagnostics).toEqual([
+      { path: "src/lib.js", line: 2, column: 17, severity: "error", message: "TypeError: empty input" },
+    ]);
+  });
+
+  it("marks nothing for a run someone stopped", async () => {
+    const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "diagnostics-stop");
+    const slow = "import time\nprint('waiting', flush=True)\ntime.sleep(30)\n";
+    expect(
+      await host.request("createFile", { sessionId, path: "src/main.py", kind: "file", content: slow }),
+    ).toMatchObject({ ok: true });
+    const run = host.request("runCode", { sessionId, file: "src/main.py" }, 30_000);
+    await waitFor(() =>
+      guest
+        .events("terminalUpdate")
+        .some((u) => (u.entries ?? [u.entry]).some((e) => e?.content.includes("waiting"))),
+    );
+    expect(await guest.request("stopRun", { sessionId })).toEqual({ ok: true, data: null });
+    await run;
+    await waitFor(() => guest.events("runStateUpdate").at(-1)?.isRunning === false);
+    // The KeyboardInterrupt traceback reached the terminal, but no line is marked.
+    const printed = guest
+      .events("terminalUpdate")
+      .flatMap((u) => u.entries ?? (u.entry ? [u.entry] : []))
+      .map((e) => e.content)
+      .join("");
+    expect(printed).toContain('File "/box/src/main.py", line 3');
+    expect(printed).toContain("KeyboardInterrupt");
+    expect(guest.events("runDiagnostics")).toEqual([{ sessionId, diagnostics: [] }]);
+  });
 });

@@ -173,7 +173,10 @@ export function createTerminalService(deps: TerminalDeps) {
         : entries;
       const stored = await repo.append(sessionId, result);
       broadcast.result(sessionId, stored);
-      if (marks.length > 0) broadcast.diagnostics(diagnostics.set(sessionId, randomUUID(), marks));
+      // A stopped program's trace (Python's KeyboardInterrupt) says where it was, not what is wrong.
+      if (marks.length > 0 && run.stoppedBy === undefined) {
+        broadcast.diagnostics(diagnostics.set(sessionId, randomUUID(), marks));
+      }
       return { response, entries: stored };
     } finally {
       runs.release(sessionId);
