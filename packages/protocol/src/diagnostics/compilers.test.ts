@@ -225,3 +225,39 @@ describe("TypeScript", () => {
     ).toEqual([{ path: "src/bad.ts", line: 2, column: 11, severity: "error", message: 'Unexpected ";"' }]);
   });
 });
+
+describe("coloured output", () => {
+  it("reads gcc and rustc with their colour codes", () => {
+    const gccFound = diagnosticsOfRun({
+      language: "c",
+      files: ["src/main.c"],
+      entry: "src/main.c",
+      compile: compileOf(FIXTURES.gccColor),
+    });
+    expect(gccFound.map((d) => [d.line, d.column, d.severity, d.message])).toEqual([
+      [
+        3,
+        13,
+        "warning",
+        "initialization of ‘int’ from ‘char *’ makes integer from pointer without a cast [-Wint-conversion]",
+      ],
+      [4, 20, "error", "‘y’ undeclared (first use in this function)"],
+    ]);
+    expect(
+      diagnosticsOfRun({
+        language: "rust",
+        files: ["src/main.rs"],
+        entry: "src/main.rs",
+        compile: compileOf(FIXTURES.rustcColor),
+      }),
+    ).toEqual([
+      {
+        path: "src/main.rs",
+        line: 3,
+        column: 20,
+        severity: "error",
+        message: "cannot find value `y` in this scope [E0425]",
+      },
+    ]);
+  });
+});

@@ -258,4 +258,21 @@ Stack trace:
 #1 {main}
   thrown in /box/src/rt.php on line 3
 `,
+  /** gcc -fdiagnostics-color=always main.c (what a run asking for colour prints) */
+  gccColor: `\u001b[01m\u001b[K/box/src/main.c:\u001b[m\u001b[K In function ‘\u001b[01m\u001b[Kmain\u001b[m\u001b[K’:
+\u001b[01m\u001b[K/box/src/main.c:3:13:\u001b[m\u001b[K \u001b[01;35m\u001b[Kwarning: \u001b[m\u001b[Kinitialization of ‘\u001b[01m\u001b[Kint\u001b[m\u001b[K’ from ‘\u001b[01m\u001b[Kchar *\u001b[m\u001b[K’ makes integer from pointer without a cast [\u001b[01;35m\u001b[K-Wint-conversion\u001b[m\u001b[K]
+    3 |     int x = \u001b[01;35m\u001b[K"hello"\u001b[m\u001b[K;
+      |             \u001b[01;35m\u001b[K^~~~~~~\u001b[m\u001b[K
+\u001b[01m\u001b[K/box/src/main.c:4:20:\u001b[m\u001b[K \u001b[01;31m\u001b[Kerror: \u001b[m\u001b[K‘\u001b[01m\u001b[Ky\u001b[m\u001b[K’ undeclared (first use in this function)
+    4 |     printf("%d\\n", \u001b[01;31m\u001b[Ky\u001b[m\u001b[K);
+      |                    \u001b[01;31m\u001b[K^\u001b[m\u001b[K
+\u001b[01m\u001b[K/box/src/main.c:4:20:\u001b[m\u001b[K \u001b[01;36m\u001b[Knote: \u001b[m\u001b[Keach undeclared identifier is reported only once for each function it appears in
+`,
+  /** rustc --color always src/main.rs (its first error) */
+  rustcColor: `\u001b[1m\u001b[91merror[E0425]\u001b[0m\u001b[1m: cannot find value \`y\` in this scope\u001b[0m
+ \u001b[1m\u001b[94m--> \u001b[0msrc/main.rs:3:20
+  \u001b[1m\u001b[94m|\u001b[0m
+\u001b[1m\u001b[94m3\u001b[0m \u001b[1m\u001b[94m|\u001b[0m     println!("{}", y);
+  \u001b[1m\u001b[94m|\u001b[0m                    \u001b[1m\u001b[91m^\u001b[0m
+`,
 } as const;

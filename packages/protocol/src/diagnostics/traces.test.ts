@@ -217,6 +217,44 @@ describe("Ruby", () => {
     ]);
   });
 
+  it("reads Ruby 3.4's quotes and its parser's syntax errors", () => {
+    const nameError =
+      "/box/src/main.rb:3:in 'Object#greet': undefined local variable or method 'undefined_thing' for main (NameError)\n\tfrom /box/src/main.rb:5:in '<main>'\n";
+    expect(
+      diagnosticsOfRun({
+        language: "ruby",
+        files: ["src/main.rb"],
+        entry: "src/main.rb",
+        run: runOf(nameError),
+      }),
+    ).toEqual([
+      {
+        path: "src/main.rb",
+        line: 3,
+        severity: "error",
+        message: "undefined local variable or method 'undefined_thing' for main (NameError)",
+      },
+    ]);
+    const syntax = [
+      "/box/src/syn.rb: /box/src/syn.rb:4: syntax errors found (SyntaxError)",
+      '  2 |   puts "x"',
+      "  3 |   if",
+      "> 4 | end",
+      "    | ^~~ unexpected 'end'; expected an expression after `if`",
+      "",
+    ].join("\n");
+    expect(
+      diagnosticsOfRun({ language: "ruby", files: ["src/syn.rb"], entry: "src/syn.rb", run: runOf(syntax) }),
+    ).toEqual([
+      {
+        path: "src/syn.rb",
+        line: 4,
+        severity: "error",
+        message: "unexpected 'end'; expected an expression after `if` (SyntaxError)",
+      },
+    ]);
+  });
+
   it("marks the workspace's call when a library raises", () => {
     const stderr = [
       "/usr/lib/ruby/3.1.0/json/common.rb:216:in `parse': unexpected token at 'x' (JSON::ParserError)",

@@ -129,7 +129,9 @@ export const rustPanic: DiagnosticParser = (text, paths) => {
 
 /**
  * Ruby: `/box/src/main.rb:3:in 'greet': message (NameError)`, then `from …` frames; the
- * innermost workspace frame gets the message. A syntax error is `path:line: message`.
+ * innermost workspace frame gets the message. A syntax error is `path:line: message`, or
+ * with Ruby 3.4's parser `path: path:line: syntax errors found (SyntaxError)` with the
+ * reason under a caret (`    | ^~~ unexpected 'end'`) below.
  */
 export const ruby: DiagnosticParser = (text, paths) => {
   const frames: { file: string; line: string | undefined }[] = [];
@@ -140,7 +142,12 @@ export const ruby: DiagnosticParser = (text, paths) => {
       frames.push({ file: from[1] ?? "", line: from[2] });
       continue;
     }
-    const top = /^(\S.*?\.rb):(\d+):(?:in [`'][^']*'[:]?)?\s*(.*)$/.exec(line);
+    const reason = /^\s+\|\s*\^~*\s+(.+)$/.exec(line);
+    if (reason && message.startsWith("syntax errors found")) {
+      message = `${reason[1]} (SyntaxError)`;
+      continue;
+    }
+    const top = /^(?:\S.*?\.rb: )?(\S.*?\.rb):(\d+):(?:in [`'][^']*'[:]?)?\s*(.*)$/.exec(line);
     if (top && !message) {
       frames.push({ file: top[1] ?? "", line: top[2] });
       message = top[3] || "error";
