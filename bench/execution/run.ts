@@ -292,7 +292,11 @@ Each client sends its next run as soon as the previous answer arrives.
 
 ${throughputTable}
 `;
-    await fs.writeFile(path.join(outDir, "RESULTS.md"), results);
+    // compiled.ts writes its own section at the end; it stays.
+    const previous = await fs.readFile(path.join(outDir, "RESULTS.md"), "utf8").catch(() => "");
+    const compiledAt = previous.indexOf("## Compiled languages");
+    const kept = compiledAt >= 0 ? `\n${previous.slice(compiledAt)}` : "";
+    await fs.writeFile(path.join(outDir, "RESULTS.md"), results + kept);
     console.log(`\nwrote ${path.join(outDir, "RESULTS.md")}`);
   } finally {
     await server.close();

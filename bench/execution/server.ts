@@ -81,7 +81,8 @@ export async function execute(
   const body: unknown = await res.json();
   const roundTripMs = performance.now() - started;
   const parsed = ExecuteResponseSchema.safeParse(body);
-  if (res.status !== 200 || !parsed.success || parsed.data.run.code !== 0)
+  const run = parsed.success ? parsed.data.run : undefined;
+  if (res.status !== 200 || run?.code !== 0)
     throw new Error(`bad answer ${res.status} ${JSON.stringify(body)}`);
-  return { roundTripMs, wallMs: parsed.data.run.wall_time ?? Number.NaN, stdout: parsed.data.run.stdout };
+  return { roundTripMs, wallMs: run.wall_time ?? Number.NaN, stdout: run.stdout };
 }

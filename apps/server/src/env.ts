@@ -101,7 +101,16 @@ export const EnvSchema = z.object({
   /** Wall clock of a terminal run, which may wait for someone to type (its CPU time stays RUN_CPU_TIME_MS). */
   RUN_LIVE_TIMEOUT_MS: positiveInt(120_000),
   COMPILE_TIMEOUT_MS: positiveInt(10_000),
+  COMPILE_CPU_TIME_MS: positiveInt(10_000),
+  /** A compiler (g++ on templates, javac, ghc) needs more than most programs. */
+  COMPILE_MEMORY_LIMIT_BYTES: positiveInt(512 * 1024 * 1024),
   RUN_CPU_TIME_MS: positiveInt(10_000),
+  /** Disk the compiled programs kept for re-runs may take (0: compile every time). */
+  RUN_CACHE_MAX_BYTES: z.coerce
+    .number()
+    .int()
+    .min(0)
+    .default(256 * 1024 * 1024),
   RUN_MEMORY_LIMIT_BYTES: positiveInt(256 * 1024 * 1024),
   RUN_MAX_PROCESSES: z.coerce.number().int().min(64, "must be at least 64 (Node needs threads)").default(64),
   RUN_MAX_OPEN_FILES: positiveInt(256),

@@ -151,6 +151,8 @@ export const StageResultSchema = z.object({
   status: RunStatusSchema.nullable(),
   /** Ours, not Piston's: true when an output cap cut stdout or stderr. */
   truncated: z.boolean().optional(),
+  /** Ours, not Piston's: on a compile, true when an earlier run's program of the same sources was reused. */
+  cached: z.boolean().optional(),
   cpu_time: z.number().nullable(),
   wall_time: z.number().nullable(),
   /** Peak memory in bytes, where the machine measures it. */
@@ -158,10 +160,11 @@ export const StageResultSchema = z.object({
 });
 export type StageResult = z.infer<typeof StageResultSchema>;
 
+/** Piston's answer: a compiled language's `compile`, and `run` unless the compile failed. */
 export const ExecuteResponseSchema = z.object({
   language: z.string(),
   version: z.string(),
-  run: StageResultSchema,
+  run: StageResultSchema.optional(),
   compile: StageResultSchema.optional(),
 });
 export type ExecuteResponse = z.infer<typeof ExecuteResponseSchema>;
@@ -231,7 +234,8 @@ export type RunCode = z.infer<typeof RunCodeSchema>;
 export const RunCodeAckSchema = z.object({
   language: z.string(),
   version: z.string(),
-  run: StageResultSchema,
+  run: StageResultSchema.optional(),
+  compile: StageResultSchema.optional(),
 });
 
 /** terminalCommand: a line typed in the shared terminal (`run`, `clear`, `help`, ...). */

@@ -1,5 +1,10 @@
 import { z } from "zod";
-import { LANGUAGE_MAIN_FILES, type Language, languageOfExtension } from "./languages/index";
+import {
+  LANGUAGE_MAIN_FILES,
+  type Language,
+  type LanguageRecord,
+  languageOfExtension,
+} from "./languages/index";
 import { SessionIdSchema } from "./sessions";
 import { utf8Bytes } from "./text";
 
@@ -104,7 +109,14 @@ export const PathAckSchema = z.object({ path: z.string() });
 export function runnableLanguage(path: string): Language | undefined {
   const name = path.slice(path.lastIndexOf("/") + 1);
   const dot = name.lastIndexOf(".");
-  return dot > 0 ? languageOfExtension(name.slice(dot + 1))?.id : undefined;
+  if (dot <= 0) return undefined;
+  const extension = name.slice(dot + 1).toLowerCase();
+  const record = languageOfExtension(extension);
+  const sources: readonly string[] | undefined = record
+    ? ((record as LanguageRecord).sourceExtensions ?? record.extensions)
+    : undefined;
+  // A header (C's `.h`) belongs to its language but is not where a run starts.
+  return record && sources?.includes(extension) ? record.id : undefined;
 }
 
 /**

@@ -38,11 +38,32 @@ import "monaco-editor/features/unusualLineTerminators/register";
 import "monaco-editor/features/wordHighlighter/register";
 import "monaco-editor/features/wordOperations/register";
 import "monaco-editor/features/wordPartOperations/register";
+// Highlighting: each registration only declares its language; the grammar loads when a file
+// of it opens. Every language record's `monaco` id is registered here (ui/monaco.test.ts).
+import "monaco-editor/languages/definitions/clojure/register";
+import "monaco-editor/languages/definitions/cpp/register";
+import "monaco-editor/languages/definitions/csharp/register";
 import "monaco-editor/languages/definitions/css/register";
+import "monaco-editor/languages/definitions/elixir/register";
+import "monaco-editor/languages/definitions/go/register";
 import "monaco-editor/languages/definitions/html/register";
+import "monaco-editor/languages/definitions/java/register";
 import "monaco-editor/languages/definitions/javascript/register";
+import "monaco-editor/languages/definitions/kotlin/register";
+import "monaco-editor/languages/definitions/lua/register";
 import "monaco-editor/languages/definitions/markdown/register";
+import "monaco-editor/languages/definitions/mips/register";
+import "monaco-editor/languages/definitions/pascal/register";
+import "monaco-editor/languages/definitions/perl/register";
+import "monaco-editor/languages/definitions/php/register";
 import "monaco-editor/languages/definitions/python/register";
+import "monaco-editor/languages/definitions/r/register";
+import "monaco-editor/languages/definitions/ruby/register";
+import "monaco-editor/languages/definitions/rust/register";
+import "monaco-editor/languages/definitions/scheme/register";
+import "monaco-editor/languages/definitions/shell/register";
+import "monaco-editor/languages/definitions/sql/register";
+import "monaco-editor/languages/definitions/swift/register";
 import "monaco-editor/languages/definitions/typescript/register";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
 

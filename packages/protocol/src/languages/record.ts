@@ -41,6 +41,11 @@ export interface LanguageRecord {
   readonly runtime?: string;
   /** File extensions without the dot, lower case; the first is the language's own. */
   readonly extensions: readonly string[];
+  /**
+   * The extensions of the files `{sources}` compiles, when not all of them (C's `.c` but not
+   * its headers `.h`).
+   */
+  readonly sourceExtensions?: readonly string[];
   /** The file a new session or a language switch creates under `src/` (`main.py`, `Main.java`). */
   readonly mainFile: string;
   /** The main file's text when it is created. */

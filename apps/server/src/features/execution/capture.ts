@@ -50,6 +50,11 @@ export class OutputCapture {
     return this.overflowed !== undefined;
   }
 
+  /** The captured text as a stage result carries it. */
+  result(): { stdout: string; stderr: string; output: string; truncated: boolean } {
+    return { stdout: this.stdout, stderr: this.stderr, output: this.output, truncated: this.truncated };
+  }
+
   private append(stream: StreamName, text: string) {
     if (!text) return;
     this[stream] += text;

@@ -39,6 +39,12 @@ export interface RunCgroup {
    * when the limit is below what the waiting launcher already uses: the program cannot fit.
    */
   begin(memoryBytes: number): Promise<boolean>;
+  /**
+   * Sets the memory limit of the stage that starts now (a compiled run's program after its
+   * compile), at most the configured one; false when the group already holds more.
+   */
+  limit(memoryBytes: number): Promise<boolean>;
+  /** What the group measured since `begin`; may be read again later. */
   collect(): Promise<CgroupUsage>;
   /** Kills anything left in the group and frees it for the next run. */
   release(): Promise<void>;
@@ -130,20 +136,24 @@ async function setupV1(ownCgroups: string, name: string, limits: CgroupLimits): 
       let oomBefore: number | null = null;
       let cpuBefore: number | null = null;
       let lowered = false;
+      const limit = async (memoryBytes: number) => {
+        const bytes = Math.min(memoryBytes, limits.memoryBytes);
+        if (bytes === limits.memoryBytes && !lowered) return true;
+        try {
+          await write(mem, "memory.limit_in_bytes", bytes);
+          lowered = bytes < limits.memoryBytes;
+          return true;
+        } catch (error) {
+          // The kernel refuses a limit below the group's usage (the launcher's own pages).
+          if ((error as NodeJS.ErrnoException).code === "EBUSY") return false;
+          throw error;
+        }
+      };
       return {
         procsFiles: parents.map((p) => path.join(slotDir(p, slot), "cgroup.procs")),
+        limit,
         async begin(memoryBytes) {
-          const limit = Math.min(memoryBytes, limits.memoryBytes);
-          if (limit < limits.memoryBytes) {
-            try {
-              await write(mem, "memory.limit_in_bytes", limit);
-              lowered = true;
-            } catch (error) {
-              // The kernel refuses a limit below the group's usage (the launcher's own pages).
-              if ((error as NodeJS.ErrnoException).code === "EBUSY") return false;
-              throw error;
-            }
-          }
+          if (!(await limit(memoryBytes))) return false;
           [, oomBefore, cpuBefore] = await Promise.all([
             write(mem, "memory.max_usage_in_bytes", 0).catch(() => {}),
             readOomKills(path.join(mem, "memory.oom_control")),
@@ -248,6 +258,13 @@ async function setupV2(
       };
       return {
         procsFiles: [path.join(dir, "cgroup.procs")],
+        async limit(memoryBytes) {
+          const current = (await readNumber(path.join(dir, "memory.current"))) ?? 0;
+          const limit = Math.min(memoryBytes, limits.memoryBytes);
+          if (limit < current) return false;
+          await write(dir, "memory.max", limit);
+          return true;
+        },
         async begin(memoryBytes) {
           const current = (await readNumber(path.join(dir, "memory.current"))) ?? 0;
           const limit = Math.min(memoryBytes, limits.memoryBytes);

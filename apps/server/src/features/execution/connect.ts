@@ -104,18 +104,19 @@ export function mountPistonConnect(
       const parsed = ExecuteRequestSchema.safeParse({ ...message, stdin: undefined });
       if (!parsed.success)
         throw new DomainError("invalid_payload", parsed.error.issues[0]?.message ?? "Invalid init message");
-      const io = new LiveIo((stream, data) => send({ type: "data", stream, data }));
+      const io = new LiveIo(
+        (stream, data) => send({ type: "data", stream, data }),
+        (stage, exit) => send(exit ? { type: "exit", stage, ...exit } : { type: "stage", stage }),
+      );
       job = io;
       const response = await execution.execute(parsed.data, {
         signal: cancel.signal,
         rateKey,
         io,
-        onStart: (runtime) => {
-          send({ type: "runtime", language: runtime.language, version: runtime.version });
-          send({ type: "stage", stage: "run" });
-        },
+        onStart: (runtime) => send({ type: "runtime", language: runtime.language, version: runtime.version }),
       });
-      send({ type: "exit", stage: "run", code: response.run.code, signal: response.run.signal });
+      if (response.run)
+        send({ type: "exit", stage: "run", code: response.run.code, signal: response.run.signal });
       close(CONNECT_CLOSE.jobCompleted);
     }
 

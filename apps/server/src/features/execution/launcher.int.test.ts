@@ -50,7 +50,7 @@ describe("the parked sandbox launcher", () => {
     cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64, nice: 10 });
     if (process.getuid?.() === 0) uids = await claimUids(63_000, 1);
     const defaults = sandboxConfig(loadConfig({}));
-    config = { ...defaults, tools: { ...defaults.tools, python: python.binary } };
+    config = { ...defaults, tools: { ...defaults.tools, python: python.run[0] as string } };
   });
   afterAll(async () => {
     await cgroups?.close();
@@ -72,9 +72,9 @@ describe("the parked sandbox launcher", () => {
     expect(new Set(parked).size).toBe(1);
     expect(parked[0]).toMatch(/^\d+$/);
 
-    const result = await box.run(job("import os\nprint(os.getuid(), os.getppid())"));
-    expect(result.code).toBe(0);
-    const [uid] = result.stdout.trim().split(" ");
+    const { run: result } = await box.run(job("import os\nprint(os.getuid(), os.getppid())"));
+    expect(result?.code).toBe(0);
+    const [uid] = (result?.stdout ?? "").trim().split(" ");
     expect(Number(uid)).toBe(uids?.uids[0] ?? process.getuid?.());
     await box.release();
     expect(await members(target)).toEqual(parked.map(() => ""));
@@ -89,7 +89,7 @@ describe("the parked sandbox launcher", () => {
       const box = await parkSandbox(config, { uid: uid ?? undefined, cgroup: undefined });
       const files = [{ name: "main.py", content: Buffer.from(code) }];
       const job = { runtime, files, args: [], stdin: "", timeoutMs: 5000, cpuTimeMs: 5000, memoryBytes: ${MEMORY} };
-      const result = await box.run(job);
+      const { run: result } = await box.run(job);
       await box.release();
       process.stdout.write(JSON.stringify(result));`;
     const code =
@@ -112,7 +112,7 @@ describe("the parked sandbox launcher", () => {
   it("serves exactly one run", async () => {
     const box = await parkSandbox(config, await slot());
     expect(box.isReady).toBe(true);
-    expect((await box.run(job("print('once')"))).stdout).toBe("once\n");
+    expect((await box.run(job("print('once')"))).run?.stdout).toBe("once\n");
     expect(box.isReady).toBe(false);
     await expect(box.run(job("print('twice')"))).rejects.toThrow("already used");
     await box.release();
@@ -131,12 +131,12 @@ describe("the parked sandbox launcher", () => {
 
   it("ends a run whose memory limit is below what it needs as 'Memory limit exceeded'", async () => {
     const box = await parkSandbox(config, await slot());
-    const result = await box.run(job("print('fits')", { memoryBytes: 1024 * 1024 }));
+    const { run: result } = await box.run(job("print('fits')", { memoryBytes: 1024 * 1024 }));
     expect(result).toMatchObject({ status: "SG", message: "Memory limit exceeded", stdout: "" });
     await box.release();
     // The slot is back at the configured limit for the next run.
     const next = await parkSandbox(config, await slot());
-    expect((await next.run(job("print('fits')"))).stdout).toBe("fits\n");
+    expect((await next.run(job("print('fits')"))).run?.stdout).toBe("fits\n");
     await next.release();
   });
 

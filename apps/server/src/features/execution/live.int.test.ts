@@ -38,7 +38,9 @@ describe("a live sandboxed run", () => {
       io,
     };
     try {
-      return await box.run(job);
+      const { run } = await box.run(job);
+      if (!run) throw new Error("an interpreted language always runs");
+      return run;
     } finally {
       await box.release();
     }
@@ -63,7 +65,7 @@ describe("a live sandboxed run", () => {
     cgroups = await detectCgroups({ memoryBytes: MEMORY, maxProcesses: 64, nice: 10 });
     if (process.getuid?.() === 0) uids = await claimUids(63_100, 1);
     const defaults = sandboxConfig(loadConfig({}));
-    config = { ...defaults, tools: { ...defaults.tools, python: runtime("python").binary } };
+    config = { ...defaults, tools: { ...defaults.tools, python: runtime("python").run[0] as string } };
   });
   afterAll(async () => {
     await cgroups?.close();

@@ -1,6 +1,12 @@
 import type { Writable } from "node:stream";
 import type { StreamName } from "./capture";
 
+/** How a stage ended, as Piston's `exit` message says it. */
+export interface StageExit {
+  code: number | null;
+  signal: string | null;
+}
+
 /** What the sandbox hands a live run once its program started: its stdin and a way to signal it. */
 export interface LiveTarget {
   stdin: Writable;
@@ -22,8 +28,15 @@ export class LiveIo {
   private pendingSignal: NodeJS.Signals | undefined;
   private killTimer: NodeJS.Timeout | undefined;
 
-  /** `onOutput` gets each piece of decoded text as it is captured (within the output cap). */
-  constructor(readonly onOutput: (stream: StreamName, text: string) => void) {}
+  /**
+   * `onOutput` gets each piece of decoded text as it is captured (within the output cap);
+   * `onStage` hears each stage begin, and the compile end with its exit (Piston's `stage` and
+   * `exit` messages), in order with the output.
+   */
+  constructor(
+    readonly onOutput: (stream: StreamName, text: string) => void,
+    readonly onStage?: (stage: "compile" | "run", exit?: StageExit) => void,
+  ) {}
 
   /** Whether stdin is still open to writes. */
   get stdinOpen(): boolean {

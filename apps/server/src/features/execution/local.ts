@@ -1,11 +1,16 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { StageResult } from "@ensemble/protocol";
 import type { Config } from "../../env";
 import type { Logger } from "../../logger";
 import { type Cgroups, detectCgroups } from "./cgroups";
 import { detectRuntimes, findUnderUsr, type LocalRuntime } from "./runtimes";
-import { type ParkedSandbox, parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
+import {
+  type ParkedSandbox,
+  parkSandbox,
+  type SandboxConfig,
+  type SandboxJob,
+  type SandboxResult,
+} from "./sandbox";
 import { createSpawner } from "./spawner";
 import { claimUids } from "./uids";
 
@@ -57,10 +62,10 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
 
   const ready: Promise<LocalRunnerState> = (async () => {
     const { runtimes, problems } = await detectRuntimes();
-    for (const problem of problems) logger.warn({ problem }, "code runner: interpreter unavailable");
+    for (const problem of problems) logger.warn({ problem }, "code runner: language not offered");
     const base = { runtimes, cgroups: "none" as const, isRoot, uids: [] };
     const bwrap = config.BWRAP_PATH ? await executable(config.BWRAP_PATH) : await which("bwrap");
-    const python = runtimes.find((r) => r.id === "python")?.binary;
+    const python = runtimes.find((r) => r.id === "python")?.run[0];
     // Only a server that shares its uid with the runs needs prlimit (see sandbox.ts processBound),
     // and bwrap starts it inside the sandbox, where only /usr is bound.
     const prlimit = isRoot ? sandbox.tools.prlimit : await findUnderUsr("prlimit", "/usr/bin:/bin");
@@ -81,7 +86,8 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
         "code runner: the server is not root, so runs share its uid (each run's processes are held by RLIMIT_NPROC in its own user namespace); see docs/sandbox.md",
       );
     cgroups = await detectCgroups({
-      memoryBytes: config.RUN_MEMORY_LIMIT_BYTES,
+      // The group's ceiling; each stage lowers it to its own limit.
+      memoryBytes: Math.max(config.RUN_MEMORY_LIMIT_BYTES, config.COMPILE_MEMORY_LIMIT_BYTES),
       maxProcesses: config.RUN_MAX_PROCESSES,
       nice: config.RUN_NICE,
     });
@@ -148,7 +154,7 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
     return park(slot);
   }
 
-  async function run(job: LocalJob, slot: number): Promise<StageResult> {
+  async function run(job: LocalJob, slot: number): Promise<SandboxResult> {
     const box = await take(slot);
     try {
       return await box.run({ ...job, extraFiles: job.runtime.extraFiles });
@@ -173,7 +179,8 @@ export function createLocalRunner(config: Config, logger: Logger, concurrency: n
       },
       0,
     );
-    return result.code === 0 ? undefined : `exit ${result.code ?? result.signal}: ${result.stderr.trim()}`;
+    const stage = result.run ?? result.compile;
+    return stage?.code === 0 ? undefined : `exit ${stage?.code ?? stage?.signal}: ${stage?.stderr.trim()}`;
   }
 
   return {

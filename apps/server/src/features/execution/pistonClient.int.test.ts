@@ -44,7 +44,7 @@ describe("the published piston-client with EXECUTE_ANONYMOUS=true", () => {
     try {
       const client = piston({ server: limited.url });
       for (let i = 0; i < 2; i++) {
-        expect(ExecuteResponseSchema.parse(await client.execute("python", "print(1)")).run.stdout).toBe(
+        expect(ExecuteResponseSchema.parse(await client.execute("python", "print(1)")).run?.stdout).toBe(
           "1\n",
         );
       }

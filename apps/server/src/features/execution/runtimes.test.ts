@@ -55,32 +55,34 @@ describe("detectRuntimes", () => {
       aliases: [...LANGUAGES.javascript.aliases],
       runtime: "node",
       defaultFile: "main.js",
-      flags: ["--require", NODE_STDIO_PRELOAD.path],
       extraFiles: [NODE_STDIO_PRELOAD],
     });
+    expect(node?.run.slice(1)).toEqual(["--require", NODE_STDIO_PRELOAD.path, "{file}"]);
     expect(node?.version).toMatch(/^\d+\.\d+\.\d+$/);
     const python = runtimes.find((r) => r.id === "python");
-    expect(python).toMatchObject({ defaultFile: "main.py", flags: ["-E", "-s", "-u", "-B"], extraFiles: [] });
-    expect(python?.binary.startsWith("/usr/")).toBe(true);
+    expect(python).toMatchObject({ defaultFile: "main.py", extraFiles: [] });
+    expect(python?.run.slice(1)).toEqual(["-E", "-s", "-u", "-B", "{file}"]);
+    expect(python?.run[0]?.startsWith("/usr/")).toBe(true);
   });
 
-  it("leaves out a missing toolchain and a compiled language, saying why", async () => {
+  it("leaves out a missing toolchain, saying why, and takes a compiled program's path as it is", async () => {
     const missing: LanguageRecord = {
       ...LANGUAGES.python,
+      compile: { command: "pythonc-that-is-not-here", args: ["{file}"] },
       run: { command: "python-that-is-not-here", args: ["{file}"] },
     };
     const compiled: LanguageRecord = {
       ...LANGUAGES.python,
-      mainFile: "Main.py",
       compile: { command: "python3", args: ["-m", "py_compile", "{file}"] },
-      run: { command: "python3", args: ["{stem}.pyc"] },
+      run: { command: "{out}/main", args: [] },
     };
     const unknown: LanguageRecord = { ...LANGUAGES.python, id: "brainfuck" };
     const { runtimes, problems } = await detectRuntimes(undefined, [missing, compiled, unknown]);
-    expect(runtimes).toEqual([]);
+    expect(runtimes).toHaveLength(1);
+    expect(runtimes[0]?.compile?.[0]).toMatch(/^\/usr\/.*python3/);
+    expect(runtimes[0]?.run).toEqual(["{out}/main"]);
     expect(problems).toEqual([
-      "python-that-is-not-here not found under /usr on PATH",
-      "python: compiled languages are not run yet",
+      "python: pythonc-that-is-not-here, python-that-is-not-here not found under /usr on PATH",
       "brainfuck: not a language of LANGUAGE_RECORDS",
     ]);
   });

@@ -5,26 +5,37 @@ import {
   isLanguage,
   LANGUAGE_RECORDS,
   type Language,
+  type LanguageLimits,
   type LanguageRecord,
   type Runtime,
 } from "@ensemble/protocol";
 import { rcompare, satisfies } from "semver";
 import { type ExtraFile, NODE_STDIO_PRELOAD } from "./sandbox";
 
-/** An interpreter the sandbox can run: its real path lives under /usr, the only tree bound in. */
+/**
+ * A language the sandbox can run, from its record with every command found under /usr (the
+ * only host tree bound in). Commands are argv templates with the record's placeholders
+ * (`{file}`, `{sources}`, `{out}`, ...), expanded per run by the sandbox.
+ */
 export interface LocalRuntime extends Runtime {
   id: Language;
-  /** Absolute real path of the interpreter. */
-  binary: string;
   /** Default name of the first file when the request gives none. */
   defaultFile: string;
-  /** argv after the binary, before the file name. */
-  flags: string[];
+  /** The language's source extensions, for `{sources}`. */
+  extensions: readonly string[];
+  /** The compile stage's argv, absent for an interpreted language. */
+  compile?: string[];
+  /** The run stage's argv; the program's own arguments follow. */
+  run: string[];
+  /** Environment of both stages besides the sandbox's own. */
+  env: Readonly<Record<string, string>>;
   /** Files the runtime needs in the sandbox besides the user's. */
   extraFiles: ExtraFile[];
+  /** The record's defaults where they differ from the server's. */
+  limits: LanguageLimits;
 }
 
-/** What the server adds to a language's record: files the sandbox needs, flags before the file. */
+/** What the server adds to a language's record: files the sandbox needs, flags before the record's own. */
 const SERVER_EXTRAS: Readonly<Record<string, { flags: string[]; extraFiles: ExtraFile[] }>> = {
   // No V8 flag such as --max-old-space-size: with any, Node's start with a preload took
   // 6 ms longer here (36 ms instead of 30); a heap bomb meets the memory cgroup instead.
@@ -32,68 +43,60 @@ const SERVER_EXTRAS: Readonly<Record<string, { flags: string[]; extraFiles: Extr
 };
 
 /**
- * The sandbox runs `binary flags… file args…`: the flags are the record's run arguments before
- * `{file}`. A record with a compile stage, or one whose run does not end with `{file}`, waits for
- * the compile stage (issue 29) and is not offered yet.
- */
-function interpreterFlags(record: LanguageRecord): string[] | undefined {
-  const args = record.run.args;
-  if (record.compile || args.at(-1) !== "{file}" || args.indexOf("{file}") !== args.length - 1)
-    return undefined;
-  if (args.some((a) => a.includes("{stem}"))) return undefined;
-  return [...(SERVER_EXTRAS[record.id]?.flags ?? []), ...args.slice(0, -1)];
-}
-
-/**
- * Finds each language's command on PATH (the first whose real path is under /usr) and reads its
- * version as its record says. A missing toolchain is simply absent from the list; `problems` says why.
+ * Finds each language's commands on PATH (the first whose real path is under /usr) and reads
+ * its version as its record says, all languages at once. A missing toolchain is simply absent
+ * from the list; `problems` says why.
  */
 export async function detectRuntimes(
   searchPath = process.env.PATH ?? "/usr/bin:/bin",
   records: readonly LanguageRecord[] = LANGUAGE_RECORDS,
 ): Promise<{ runtimes: LocalRuntime[]; problems: string[] }> {
-  const runtimes: LocalRuntime[] = [];
-  const problems: string[] = [];
-  for (const record of records) {
-    if (!isLanguage(record.id)) {
-      problems.push(`${record.id}: not a language of LANGUAGE_RECORDS`);
-      continue;
-    }
-    const flags = interpreterFlags(record);
-    if (!flags) {
-      problems.push(`${record.id}: compiled languages are not run yet`);
-      continue;
-    }
-    const binary = await findUnderUsr(record.run.command, searchPath);
-    if (!binary) {
-      problems.push(`${record.run.command} not found under /usr on PATH`);
-      continue;
-    }
-    const versionBinary =
-      record.version.command === record.run.command
-        ? binary
-        : await findUnderUsr(record.version.command, searchPath);
-    try {
-      if (!versionBinary) throw new Error(`${record.version.command} not found under /usr on PATH`);
-      const out = await run(versionBinary, [...record.version.args]);
-      runtimes.push({
-        id: record.id,
-        language: record.id,
-        version: record.version.parse(out),
-        aliases: [...record.aliases],
-        ...(record.runtime ? { runtime: record.runtime } : {}),
-        binary,
-        defaultFile: record.mainFile,
-        flags,
-        extraFiles: SERVER_EXTRAS[record.id]?.extraFiles ?? [],
-      });
-    } catch (error) {
-      problems.push(
-        `${versionBinary ?? record.version.command} ${record.version.args.join(" ")} failed: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    }
+  const found = await Promise.all(records.map((record) => detectRuntime(record, searchPath)));
+  return {
+    runtimes: found.flatMap((f) => (typeof f === "string" ? [] : [f])),
+    problems: found.flatMap((f) => (typeof f === "string" ? [f] : [])),
+  };
+}
+
+/** One record's runtime, or why it cannot run here. */
+async function detectRuntime(record: LanguageRecord, searchPath: string): Promise<LocalRuntime | string> {
+  if (!isLanguage(record.id)) return `${record.id}: not a language of LANGUAGE_RECORDS`;
+  const resolve = async (command: string) =>
+    // A compiled program's path ({out}/main) exists only inside a run.
+    command.includes("{") ? command : findUnderUsr(command, searchPath);
+  const [compile, run, version] = await Promise.all([
+    record.compile ? resolve(record.compile.command) : undefined,
+    resolve(record.run.command),
+    resolve(record.version.command),
+  ]);
+  const missing = [
+    record.compile && !compile ? record.compile.command : undefined,
+    run ? undefined : record.run.command,
+    version ? undefined : record.version.command,
+  ].filter((c) => c !== undefined);
+  if (missing.length > 0 || !run || !version)
+    return `${record.id}: ${[...new Set(missing)].join(", ")} not found under /usr on PATH`;
+  let versionText: string;
+  try {
+    versionText = record.version.parse(await runCommand(version, [...record.version.args]));
+  } catch (error) {
+    return `${record.id}: ${version} ${record.version.args.join(" ")} failed: ${error instanceof Error ? error.message : String(error)}`;
   }
-  return { runtimes, problems };
+  const extras = SERVER_EXTRAS[record.id];
+  return {
+    id: record.id,
+    language: record.id,
+    version: versionText,
+    aliases: [...record.aliases],
+    ...(record.runtime ? { runtime: record.runtime } : {}),
+    defaultFile: record.mainFile,
+    extensions: record.sourceExtensions ?? record.extensions,
+    ...(record.compile && compile ? { compile: [compile, ...record.compile.args] } : {}),
+    run: [run, ...(extras?.flags ?? []), ...record.run.args],
+    env: record.env ?? {},
+    extraFiles: extras?.extraFiles ?? [],
+    limits: record.limits ?? {},
+  };
 }
 
 /**
@@ -122,7 +125,7 @@ export async function findUnderUsr(command: string, searchPath: string): Promise
   return undefined;
 }
 
-function run(file: string, args: string[]): Promise<string> {
+function runCommand(file: string, args: string[]): Promise<string> {
   return new Promise((resolve, reject) => {
     // stdout and stderr: Python 2 printed its version on stderr.
     execFile(file, args, { timeout: 10_000, env: { PATH: "/usr/bin:/bin" } }, (error, stdout, stderr) =>

@@ -3,7 +3,8 @@ import { loadConfig } from "../../env";
 import { cpuWeight } from "./cgroups";
 import { sandboxConfig } from "./local";
 import type { LocalRuntime } from "./runtimes";
-import { buildLaunch, outcome } from "./sandbox";
+import { buildLaunch, expandCommand, outcome } from "./sandbox";
+import { StageSplitter } from "./stages";
 
 // The defaults: 64 processes, 256 files, 10 MB file size, 16 MiB tmpfs.
 const config = sandboxConfig(loadConfig({}));
@@ -13,10 +14,26 @@ const python: LocalRuntime = {
   language: "python",
   version: "3.11.2",
   aliases: ["py"],
-  binary: "/usr/bin/python3.11",
   defaultFile: "main.py",
-  flags: ["-E", "-s", "-u", "-B"],
+  extensions: ["py"],
+  run: ["/usr/bin/python3.11", "-E", "-s", "-u", "-B", "{file}"],
+  env: {},
   extraFiles: [],
+  limits: {},
+};
+
+const c: LocalRuntime = {
+  id: "python",
+  language: "c",
+  version: "12.2.0",
+  aliases: ["gcc"],
+  defaultFile: "main.c",
+  extensions: ["c"],
+  compile: ["/usr/bin/gcc", "-o", "{out}/{stem}", "{sources}", "-lm"],
+  run: ["{out}/{stem}"],
+  env: { CACHE: "{out}/cache" },
+  extraFiles: [],
+  limits: {},
 };
 
 const job = {
@@ -104,6 +121,74 @@ describe("buildLaunch", () => {
   });
 });
 
+describe("a compiled language's launch", () => {
+  const project = {
+    ...job,
+    runtime: c,
+    files: [
+      { name: "src/main.c", content: Buffer.from("int main(){}") },
+      { name: "src/util/b.c", content: Buffer.from("") },
+      { name: "src/a.c", content: Buffer.from("") },
+      { name: "src/a.h", content: Buffer.from("") },
+      { name: "other/x.c", content: Buffer.from("") },
+    ],
+    args: ["it's"],
+    compile: { timeoutMs: 10_000, cpuTimeMs: 6000, memoryBytes: 1 << 29 },
+  };
+
+  it("compiles the entry's folder (entry first), then runs what it built, in one shell with a marker", () => {
+    expect(expandCommand(c.compile ?? [], project)).toEqual([
+      "/usr/bin/gcc",
+      "-o",
+      "/tmp/out/main",
+      "/box/src/main.c",
+      "/box/src/a.c",
+      "/box/src/util/b.c",
+      "-lm",
+    ]);
+    const plan = buildLaunch(config, project, { uid: 62001, cgroup: undefined });
+    expect(plan.nonce).toMatch(/^[0-9a-f]{24}$/);
+    // The launch's CPU bound is the longer stage's; the shell sets each stage's own.
+    expect(plan.rlimits).toContainEqual(["CPU", 6, 7]);
+    const sh = plan.argv.indexOf("/bin/sh");
+    expect(plan.argv.slice(sh, sh + 2)).toEqual(["/bin/sh", "-c"]);
+    const script = plan.argv[sh + 2] ?? "";
+    expect(script).toContain("(ulimit -t 6; exec '/usr/bin/gcc' '-o' '/tmp/out/main' '/box/src/main.c'");
+    expect(script).toContain(`printf '\\036ENSEMBLE-%s-%s\\036' '${plan.nonce}' "$s" >&2`);
+    expect(script).toContain("ulimit -t 3\nexec '/tmp/out/main' 'it'\\''s'");
+    expect(plan.argv).toHaveLength(sh + 3);
+    expect(plan.argv.join(" ")).toContain("--setenv CACHE /tmp/out/cache");
+    expect(plan.argv.join(" ")).toContain("--tmpfs /tmp --dir /tmp/out");
+  });
+
+  it("splits each stream at its marker, held across chunks, and hides the marker", () => {
+    const seen: string[] = [];
+    let code: number | undefined;
+    const splitter = new StageSplitter("abc", {
+      output: (stage, stream, chunk) => seen.push(`${stage}/${stream}:${chunk}`),
+      compiled: (c) => {
+        code = c;
+      },
+    });
+    splitter.push("stderr", Buffer.from("warn\x1eENSE"));
+    splitter.push("stderr", Buffer.from("MBLE-abc-"));
+    splitter.push("stdout", Buffer.from("\x1eENSEMBLE-zzz-0\x1e"));
+    expect(code).toBeUndefined();
+    splitter.push("stderr", Buffer.from("0\x1eprogram err"));
+    splitter.push("stdout", Buffer.from("\x1eENSEMBLE-abc-0\x1ehello"));
+    splitter.flush();
+    expect(code).toBe(0);
+    expect(seen).toEqual([
+      "compile/stderr:warn",
+      // A separator that may open a marker waits for the next chunk.
+      "compile/stdout:\x1eENSEMBLE-zzz-0",
+      "run/stderr:program err",
+      "compile/stdout:\x1e",
+      "run/stdout:hello",
+    ]);
+  });
+});
+
 describe("cpuWeight", () => {
   it("scales as the kernel scales nice, never below the controller's minimum", () => {
     expect(cpuWeight(0, 1024)).toBe(1024);
@@ -153,6 +238,7 @@ function fakeCgroup(procsFiles: string[]) {
   return {
     procsFiles,
     begin: async () => true,
+    limit: async () => true,
     collect: async () => ({ memory: null, isOomKilled: false, cpuMs: null }),
     release: async () => {},
   };

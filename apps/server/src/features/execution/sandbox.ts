@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import fs from "node:fs/promises";
 import os from "node:os";
 import { fileURLToPath } from "node:url";
@@ -9,6 +10,7 @@ import type { LiveIo } from "./liveIo";
 import type { LocalRuntime } from "./runtimes";
 import { signalProgram } from "./signalTree";
 import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
+import { type Artifact, compileThenRun, StageSplitter } from "./stages";
 
 /** The host tools of the launch chain and the limits every run gets. */
 export interface SandboxConfig {
@@ -36,6 +38,8 @@ export interface SandboxConfig {
 export interface ExtraFile {
   path: string;
   content: Buffer;
+  /** Its permission bits in the sandbox; read-only (0444) when absent. */
+  mode?: number;
 }
 
 export const NODE_STDIO_PRELOAD: ExtraFile = {
@@ -60,9 +64,28 @@ export interface SandboxJob {
   timeoutMs: number;
   cpuTimeMs: number;
   memoryBytes: number;
+  /**
+   * The compile stage's limits; required when the runtime compiles. With `exportMaxBytes`, a
+   * successful compile's files in `{out}` come back in the result (for the run cache).
+   */
+  compile?: (StageLimits & { exportMaxBytes?: number | undefined }) | undefined;
+  /** A compile's files from an earlier run of the same sources: the compile is skipped. */
+  artifacts?: Artifact[] | undefined;
   signal?: AbortSignal | undefined;
   /** A live run: output reported as it comes, stdin left open for `io` (`stdin` is then unused), signals. */
   io?: LiveIo | undefined;
+  /**
+   * The output is shown by a terminal emulator (the shared terminal): the program is told it
+   * may use colours (TERM, FORCE_COLOR), which a Piston client reading plain text is not.
+   */
+  colour?: boolean | undefined;
+}
+
+/** One stage's limits (Piston's timeout, CPU time and memory limit). */
+export interface StageLimits {
+  timeoutMs: number;
+  cpuTimeMs: number;
+  memoryBytes: number;
 }
 
 /** What a queue slot runs as: its unprivileged host uid (undefined when the server is not root) and its cgroup. */
@@ -82,9 +105,13 @@ export interface LaunchPlan {
   /** [RLIMIT_ name without the prefix, soft, hard] */
   rlimits: [string, number, number][];
   uid: number | null;
+  /** A compiled run's marker nonce (see stages.ts); not sent to the launcher. */
+  nonce?: string;
 }
 
 const WORK_DIR = "/box";
+/** `{out}`: where a compile writes what its run needs, inside the run's private /tmp. */
+const OUT_DIR = "/tmp/out";
 const FIRST_FILE_FD = 3;
 const LAUNCHER = fileURLToPath(new URL("./launcher.py", import.meta.url));
 /** launcher.py's exit code and stderr prefix when it could not exec bwrap. */
@@ -103,7 +130,9 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
     const problem = runFileNameProblem(name);
     if (problem) throw new Error(`refusing a file name that ${problem}: ${JSON.stringify(name)}`);
   }
-  const cpuSeconds = Math.max(1, Math.ceil(job.cpuTimeMs / 1000));
+  const seconds = (ms: number) => Math.max(1, Math.ceil(ms / 1000));
+  // The launch's CPU bound covers the longer stage; a compiled run's shell sets each stage's own.
+  const cpuSeconds = seconds(Math.max(job.cpuTimeMs, job.compile?.cpuTimeMs ?? 0));
   // The launch holds one descriptor per file until bwrap has copied it in (then closes it), so
   // a project of many files needs that many more; the program's own budget stays maxOpenFiles.
   const openFiles = config.maxOpenFiles + allFiles(job).length;
@@ -121,14 +150,29 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
     const bytes = Math.max(1024 ** 3, job.memoryBytes * 4);
     rlimits.push(["AS", bytes, bytes]);
   }
+  const run = [...expandCommand(job.runtime.run, job), ...job.args];
+  const compile = job.artifacts ? undefined : job.runtime.compile;
+  const nonce = compile ? randomBytes(12).toString("hex") : undefined;
+  const program =
+    compile && nonce
+      ? [
+          "/bin/sh",
+          "-c",
+          compileThenRun({
+            nonce,
+            compile: expandCommand(compile, job),
+            run,
+            compileCpuSeconds: seconds(job.compile?.cpuTimeMs ?? job.cpuTimeMs),
+            runCpuSeconds: seconds(job.cpuTimeMs),
+            exportMaxFileBytes: job.compile?.exportMaxBytes,
+          }),
+        ]
+      : run;
   const argv = [
     config.tools.bwrap,
     ...bwrapArgs(config, job),
     ...(slot.uid === undefined ? processBound(config) : []),
-    job.runtime.binary,
-    ...job.runtime.flags,
-    `${WORK_DIR}/${job.files[0]?.name ?? job.runtime.defaultFile}`,
-    ...job.args,
+    ...program,
   ];
   return {
     argv,
@@ -136,7 +180,40 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
     stdin: job.io ? null : Buffer.from(job.stdin).toString("base64"),
     rlimits,
     uid: slot.uid ?? null,
+    ...(nonce ? { nonce } : {}),
   };
+}
+
+/**
+ * A command's argv for this run, its placeholders filled in (see the language record's
+ * LanguageCommand): `{sources}` alone becomes one argument per source of the entry's folder.
+ */
+export function expandCommand(template: readonly string[], job: SandboxJob): string[] {
+  const entry = job.files[0]?.name ?? job.runtime.defaultFile;
+  const slash = entry.lastIndexOf("/");
+  const folder = slash < 0 ? "" : entry.slice(0, slash);
+  const base = entry.slice(slash + 1);
+  const dot = base.lastIndexOf(".");
+  const values: Record<string, string> = {
+    file: `${WORK_DIR}/${entry}`,
+    stem: dot > 0 ? base.slice(0, dot) : base,
+    dir: folder ? `${WORK_DIR}/${folder}` : WORK_DIR,
+    out: OUT_DIR,
+  };
+  const fill = (arg: string) =>
+    arg.replace(/\{(file|stem|dir|out)\}/g, (_, name: string) => values[name] ?? "");
+  return template.flatMap((arg) => (arg === "{sources}" ? sourcesOf(job, entry, folder) : [fill(arg)]));
+}
+
+/** The entry, then every other file of its folder (and below) with a source extension, by path. */
+function sourcesOf(job: SandboxJob, entry: string, folder: string): string[] {
+  const extensions = new Set(job.runtime.extensions);
+  const others = job.files
+    .map((f) => f.name)
+    .filter((name) => name !== entry && (folder === "" || name.startsWith(`${folder}/`)))
+    .filter((name) => extensions.has(name.slice(name.lastIndexOf(".") + 1).toLowerCase()))
+    .sort();
+  return [entry, ...others].map((name) => `${WORK_DIR}/${name}`);
 }
 
 /**
@@ -169,6 +246,12 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
     "--setenv",
     "LANG",
     "C.UTF-8",
+    ...(job.colour ? ["--setenv", "TERM", "xterm-256color", "--setenv", "FORCE_COLOR", "1"] : []),
+    ...Object.entries(job.runtime.env).flatMap(([name, value]) => [
+      "--setenv",
+      name,
+      expandCommand([value], job)[0] ?? "",
+    ]),
     "--ro-bind",
     "/usr",
     "/usr",
@@ -196,13 +279,15 @@ function bwrapArgs(config: SandboxConfig, job: SandboxJob): string[] {
     String(config.tmpfsBytes),
     "--tmpfs",
     "/tmp",
+    ...(job.runtime.compile ? ["--dir", OUT_DIR] : []),
     "--size",
     String(config.tmpfsBytes),
     "--tmpfs",
     WORK_DIR,
   ];
   allFiles(job).forEach((file, i) => {
-    args.push("--perms", "0444", "--file", String(FIRST_FILE_FD + i), file.path);
+    const mode = (file.mode ?? 0o444).toString(8).padStart(4, "0");
+    args.push("--perms", mode, "--file", String(FIRST_FILE_FD + i), file.path);
   });
   // Last: the bwrap root and /dev are writable tmpfs until remounted read-only.
   args.push("--remount-ro", "/dev", "--remount-ro", "/", "--chdir", WORK_DIR);
@@ -213,6 +298,12 @@ function allFiles(job: SandboxJob): ExtraFile[] {
   return [
     ...job.files.map((f) => ({ path: `${WORK_DIR}/${f.name}`, content: f.content })),
     ...(job.extraFiles ?? []),
+    // Owner bits only: the program runs as the file's owner inside the sandbox.
+    ...(job.artifacts ?? []).map((a) => ({
+      path: `${OUT_DIR}/${a.path}`,
+      content: a.content,
+      mode: a.mode & 0o700,
+    })),
   ];
 }
 
@@ -224,11 +315,12 @@ export interface ParkedSandbox {
   /** False once the launcher is gone (used, discarded or died). */
   readonly isReady: boolean;
   /**
-   * Runs one job and resolves with Piston's stage result. Never rejects for anything the
+   * Runs one job and resolves with Piston's stage results (a compiled language's compile, and
+   * its run unless the compile failed). Never rejects for anything the
    * program does; rejects with runCancelled when `signal` aborted it, and with an Error when
    * the sandbox could not start at all.
    */
-  run(job: SandboxJob): Promise<StageResult>;
+  run(job: SandboxJob): Promise<SandboxResult>;
   /** Kills whatever is left of the launcher or its run, waits until it is gone, and frees the cgroup for the slot's next one. */
   release(): Promise<void>;
 }
@@ -282,6 +374,7 @@ export async function parkSandbox(
     async run(job) {
       if (!isReady()) throw new Error("this sandbox was already used");
       const plan = buildLaunch(config, job, slot);
+      const { nonce, ...launch } = plan;
       used = true;
       const started = performance.now();
       let killedFor: KillReason | undefined;
@@ -289,13 +382,71 @@ export async function parkSandbox(
         killedFor ??= reason;
         kill();
       };
-      const capture = new OutputCapture(config.outputMaxBytes, (stream) => stop(stream), job.io?.onOutput);
-      child.stdout.on("data", (chunk: Buffer) => capture.push("stdout", chunk));
-      child.stderr.on("data", (chunk: Buffer) => capture.push("stderr", chunk));
-      // False when the run's memory limit is below what the waiting launcher already holds.
-      if ((await slot.cgroup?.begin(job.memoryBytes)) === false) stop("memory");
+      const onText = job.io?.onOutput;
+      const compiling = job.compile && nonce ? job.compile : undefined;
+      // A compiled run's first stage is the compile: its limits, its output, its timer.
+      let stage: "compile" | "run" = compiling ? "compile" : "run";
+      const captures = {
+        compile: new OutputCapture(config.outputMaxBytes, (stream) => stop(stream), onText),
+        run: new OutputCapture(config.outputMaxBytes, (stream) => stop(stream), onText),
+      };
+      let compiled: Promise<StageResult> | undefined;
+      let artifacts: Artifact[] | undefined;
+      let timer: NodeJS.Timeout | undefined;
+      const startTimer = (ms: number) => {
+        clearTimeout(timer);
+        timer = setTimeout(() => stop("timeout"), ms);
+      };
+      const exportMaxBytes = compiling?.exportMaxBytes;
+      const splitter =
+        compiling && nonce
+          ? new StageSplitter(
+              nonce,
+              {
+                output: (which, stream, chunk) => captures[which].push(stream, chunk),
+                exported: (files) => {
+                  artifacts = files;
+                },
+                compiled: (code) => {
+                  compiled = compileResult(code);
+                  if (code === 0) {
+                    stage = "run";
+                    startTimer(job.timeoutMs);
+                    void slot.cgroup?.limit(job.memoryBytes);
+                  }
+                },
+              },
+              exportMaxBytes !== undefined,
+              exportMaxBytes,
+            )
+          : undefined;
+      // The compile's result the moment its marker arrives: its output so far and the group's meters.
+      const compileResult = async (code: number): Promise<StageResult> => {
+        const wallTime = Math.round(performance.now() - started);
+        const exit = outcome(undefined, { code, signal: null }, false, 0);
+        job.io?.onStage?.("compile", { code: exit.code, signal: exit.signal });
+        if (code === 0) job.io?.onStage?.("run");
+        const usage = await slot.cgroup?.collect();
+        captures.compile.close();
+        return {
+          ...captures.compile.result(),
+          ...outcome(undefined, { code, signal: null }, usage?.isOomKilled ?? false, 0),
+          cpu_time: usage?.cpuMs ?? null,
+          wall_time: wallTime,
+          memory: usage?.memory ?? null,
+        };
+      };
+      child.stdout.on("data", (chunk: Buffer) =>
+        splitter ? splitter.push("stdout", chunk) : captures.run.push("stdout", chunk),
+      );
+      child.stderr.on("data", (chunk: Buffer) =>
+        splitter ? splitter.push("stderr", chunk) : captures.run.push("stderr", chunk),
+      );
+      job.io?.onStage?.(stage);
+      // False when the stage's memory limit is below what the waiting launcher already holds.
+      if ((await slot.cgroup?.begin(compiling?.memoryBytes ?? job.memoryBytes)) === false) stop("memory");
       else {
-        const json = JSON.stringify(plan);
+        const json = JSON.stringify(launch);
         // Framed by its length: a live run's stdin goes on after it (see launcher.py).
         child.stdin.write(`${Buffer.byteLength(json)}\n`);
         if (job.io) {
@@ -309,34 +460,55 @@ export async function parkSandbox(
           });
         } else child.stdin.end(json);
       }
-      const timer = setTimeout(() => stop("timeout"), job.timeoutMs);
+      startTimer(compiling?.timeoutMs ?? job.timeoutMs);
       const onAbort = () => stop("aborted");
       job.signal?.addEventListener("abort", onAbort, { once: true });
       if (job.signal?.aborted) stop("aborted");
 
       const end = await child.closed;
+      splitter?.flush();
       job.io?.finish();
       clearTimeout(timer);
       job.signal?.removeEventListener("abort", onAbort);
       const wallTime = Math.round(performance.now() - started);
-      capture.close();
+      captures.compile.close();
+      captures.run.close();
       const usage = await slot.cgroup?.collect();
       if (killedFor === "aborted") throw runCancelled();
-      if (end?.code === LAUNCHER_FAILED && capture.stderr.startsWith(LAUNCHER_PREFIX)) {
-        throw new Error(`the sandbox could not start: ${capture.stderr.trim()}`);
+      if (end?.code === LAUNCHER_FAILED && captures.run.stderr.startsWith(LAUNCHER_PREFIX)) {
+        throw new Error(`the sandbox could not start: ${captures.run.stderr.trim()}`);
       }
-      return {
-        stdout: capture.stdout,
-        stderr: capture.stderr,
-        output: capture.output,
-        ...outcome(killedFor, end, killedFor === "memory" || (usage?.isOomKilled ?? false), job.timeoutMs),
-        truncated: capture.truncated,
-        cpu_time: usage?.cpuMs ?? null,
-        wall_time: wallTime,
+      const ended = (capture: OutputCapture, timeoutMs: number, since: { cpu: number; wall: number }) => ({
+        ...capture.result(),
+        ...outcome(killedFor, end, killedFor === "memory" || (usage?.isOomKilled ?? false), timeoutMs),
+        cpu_time: usage?.cpuMs != null ? usage.cpuMs - since.cpu : null,
+        wall_time: wallTime - since.wall,
         memory: usage?.memory ?? null,
+      });
+      if (!compiling) return { run: ended(captures.run, job.timeoutMs, { cpu: 0, wall: 0 }) };
+      if (!compiled) {
+        // The compile never finished: killed for its time, memory or output, or Stopped.
+        const result = ended(captures.compile, compiling.timeoutMs, { cpu: 0, wall: 0 });
+        job.io?.onStage?.("compile", { code: result.code, signal: result.signal });
+        return { compile: result };
+      }
+      const compile = await compiled;
+      if (compile.code !== 0) return { compile };
+      return {
+        compile,
+        run: ended(captures.run, job.timeoutMs, { cpu: compile.cpu_time ?? 0, wall: compile.wall_time ?? 0 }),
+        ...(artifacts ? { artifacts } : {}),
       };
     },
   };
+}
+
+/** What one sandbox returns: a compiled language's compile, and the run unless the compile failed. */
+export interface SandboxResult {
+  compile?: StageResult;
+  run?: StageResult;
+  /** A successful compile's files, when the job asked to export them. */
+  artifacts?: Artifact[];
 }
 
 type Outcome = Pick<StageResult, "code" | "signal" | "status" | "message">;

@@ -1,3 +1,4 @@
+import path from "node:path";
 import {
   EXECUTION_MESSAGES,
   type ExecuteRequest,
@@ -7,6 +8,7 @@ import {
   type LimitField,
   type Runtime,
   runFileNameProblem,
+  type StageResult,
 } from "@ensemble/protocol";
 import type { Config } from "../../env";
 import type { Limiters } from "../../limiter";
@@ -16,6 +18,7 @@ import type { LiveIo } from "./liveIo";
 import { createLocalRunner, type LocalRunner } from "./local";
 import { RunQueue } from "./queue";
 import { createRemoteRunner, type RemoteRunner } from "./remote";
+import { RunCache } from "./runCache";
 import { type LocalRuntime, matchRuntime } from "./runtimes";
 
 export interface ExecuteOptions {
@@ -32,6 +35,13 @@ export interface ExecuteOptions {
   onStart?: ((runtime: { language: string; version: string }) => void) | undefined;
   /** The wall clock the server chose for this run (a live terminal run waits for people), over the default. */
   timeoutMs?: number | undefined;
+  /**
+   * Who may reuse this run's compiled program for a re-run of the same sources (a session's
+   * id); without it the run compiles every time (the Piston API's runs).
+   */
+  cacheScope?: string | undefined;
+  /** The output goes to the shared terminal, which renders colours (see SandboxJob.colour). */
+  colour?: boolean | undefined;
 }
 
 /** A project to run: its files by path inside the work folder, the first one the entry. */
@@ -62,13 +72,21 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     durationSeconds: config.RUN_RATE_WINDOW_SECONDS,
   });
   const shutdown = new AbortController();
+  const cache =
+    local && config.RUN_CACHE_MAX_BYTES > 0
+      ? new RunCache(
+          path.join(config.DATA_DIR, "run-cache", String(config.PORT)),
+          config.RUN_CACHE_MAX_BYTES,
+          logger,
+        )
+      : undefined;
 
   const maxima: Record<LimitField, number> = {
-    compile_memory_limit: config.RUN_MEMORY_LIMIT_BYTES,
+    compile_memory_limit: config.COMPILE_MEMORY_LIMIT_BYTES,
     run_memory_limit: config.RUN_MEMORY_LIMIT_BYTES,
     compile_timeout: config.COMPILE_TIMEOUT_MS,
     run_timeout: config.RUN_TIMEOUT_MS,
-    compile_cpu_time: config.RUN_CPU_TIME_MS,
+    compile_cpu_time: config.COMPILE_CPU_TIME_MS,
     run_cpu_time: config.RUN_CPU_TIME_MS,
   };
 
@@ -112,12 +130,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       await checkRate(options.rateKey);
       options.onStart?.({ language: request.language, version: request.version });
       const response = await queued(() => remote.execute(request, options.signal), options.signal);
-      if (options.io) {
-        for (const stream of ["stdout", "stderr"] as const) {
-          if (response.run[stream]) options.io.onOutput(stream, response.run[stream]);
-        }
-        options.io.finish();
-      }
+      if (options.io) replay(response, options.io);
       return response;
     }
     const runtime = resolve(await localRuntimes(), request.language, request.version);
@@ -137,16 +150,52 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       files,
       args: request.args ?? [],
       stdin: stdin.endsWith("\n") ? stdin : `${stdin}\n`,
-      timeoutMs: limits.run_timeout ?? options.timeoutMs ?? config.RUN_TIMEOUT_MS,
-      cpuTimeMs: limits.run_cpu_time ?? config.RUN_CPU_TIME_MS,
-      memoryBytes: limits.run_memory_limit ?? config.RUN_MEMORY_LIMIT_BYTES,
+      timeoutMs:
+        limits.run_timeout ?? options.timeoutMs ?? runtime.limits.runTimeoutMs ?? config.RUN_TIMEOUT_MS,
+      cpuTimeMs: limits.run_cpu_time ?? runtime.limits.runCpuTimeMs ?? config.RUN_CPU_TIME_MS,
+      memoryBytes: limits.run_memory_limit ?? runtime.limits.runMemoryBytes ?? config.RUN_MEMORY_LIMIT_BYTES,
+      colour: options.colour,
+      ...(runtime.compile
+        ? {
+            compile: {
+              timeoutMs:
+                limits.compile_timeout ?? runtime.limits.compileTimeoutMs ?? config.COMPILE_TIMEOUT_MS,
+              cpuTimeMs:
+                limits.compile_cpu_time ?? runtime.limits.compileCpuTimeMs ?? config.COMPILE_CPU_TIME_MS,
+              memoryBytes:
+                limits.compile_memory_limit ??
+                runtime.limits.compileMemoryBytes ??
+                config.COMPILE_MEMORY_LIMIT_BYTES,
+            },
+          }
+        : {}),
     };
     const runner = local as LocalRunner;
-    const run = await queued(
-      (slot) => runner.run({ ...job, signal: jobSignal(options.signal), io: options.io }, slot),
+    const key =
+      cache && runtime.compile && options.cacheScope
+        ? RunCache.key(options.cacheScope, runtime, files)
+        : undefined;
+    const artifacts = key ? await cache?.get(key) : undefined;
+    if (artifacts) {
+      const { run } = await queued(
+        (slot) => runner.run({ ...job, artifacts, signal: jobSignal(options.signal), io: options.io }, slot),
+        options.signal,
+      );
+      return {
+        language: runtime.language,
+        version: runtime.version,
+        compile: CACHED_COMPILE,
+        ...(run ? { run } : {}),
+      };
+    }
+    const exportMaxBytes = key ? config.RUN_TMPFS_BYTES : undefined;
+    const withExport = job.compile ? { ...job, compile: { ...job.compile, exportMaxBytes } } : job;
+    const { artifacts: built, ...result } = await queued(
+      (slot) => runner.run({ ...withExport, signal: jobSignal(options.signal), io: options.io }, slot),
       options.signal,
     );
-    return { language: runtime.language, version: runtime.version, run };
+    if (key && built && result.compile?.code === 0) void cache?.put(key, built);
+    return { language: runtime.language, version: runtime.version, ...result };
   }
 
   return {
@@ -197,6 +246,34 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
   function jobSignal(signal: AbortSignal | undefined): AbortSignal {
     return signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
   }
+}
+
+/** The compile of a re-run that reused the program an earlier run of the same sources built. */
+const CACHED_COMPILE: StageResult = {
+  stdout: "",
+  stderr: "",
+  output: "",
+  code: 0,
+  signal: null,
+  message: null,
+  status: null,
+  cpu_time: 0,
+  wall_time: 0,
+  memory: null,
+  cached: true,
+};
+
+/** A Piston server's finished answer told to a live run's listener, stage by stage. */
+function replay(response: ExecuteResponse, io: LiveIo) {
+  for (const stage of ["compile", "run"] as const) {
+    const result = response[stage];
+    if (!result) continue;
+    io.onStage?.(stage);
+    for (const stream of ["stdout", "stderr"] as const)
+      if (result[stream]) io.onOutput(stream, result[stream]);
+    if (stage === "compile") io.onStage?.(stage, { code: result.code, signal: result.signal });
+  }
+  io.finish();
 }
 
 /**

@@ -16,15 +16,21 @@ export function resultEntries(
   result: ExecuteResponse,
   live: { printed: boolean; stoppedBy?: string | undefined },
 ): TerminalEntry[] {
-  const { run } = result;
+  // Without a run, the compile failed: its result says why.
+  const stage = result.run ?? result.compile;
+  const failed = result.run ? "Execution failed" : "Compilation failed";
   const entries: TerminalEntry[] = [];
-  const truncated = run.truncated ? " (output truncated)" : "";
+  const truncated = stage?.truncated ? " (output truncated)" : "";
   if (live.stoppedBy !== undefined) {
     entries.push({ type: "error", content: `${stoppedMessage(live.stoppedBy)}${truncated}` });
-  } else if (run.status && run.status !== "RE") {
-    entries.push({ type: "error", content: `Execution failed: ${run.message ?? run.status}${truncated}` });
-  } else if (run.status === "RE" && !run.stderr) {
-    entries.push({ type: "error", content: run.message ?? `Exited with error status ${run.code}` });
+  } else if (!stage) {
+    entries.push({ type: "error", content: failed });
+  } else if (stage.status && stage.status !== "RE") {
+    entries.push({ type: "error", content: `${failed}: ${stage.message ?? stage.status}${truncated}` });
+  } else if (stage.status === "RE" && !result.run) {
+    entries.push({ type: "error", content: `${failed}: exited with error status ${stage.code}` });
+  } else if (stage.status === "RE" && !stage.stderr) {
+    entries.push({ type: "error", content: stage.message ?? `Exited with error status ${stage.code}` });
   }
   if (entries.length === 0 && !live.printed) {
     entries.push({ type: "output", content: "Program finished with no output." });

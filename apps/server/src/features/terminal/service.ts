@@ -110,7 +110,7 @@ export function createTerminalService(deps: TerminalDeps) {
       // limit or the server's shutdown end it.
       const response = await execution.runProject(
         { language: plan.language, files: plan.files, args: input.args },
-        { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs },
+        { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs, cacheScope: sessionId },
       );
       return { response, entries: [], marks: runDiagnostics(response, plan.files, plan.entry) };
     } catch (error) {

@@ -51,7 +51,8 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
       });
       // Everyone, this socket included, was shown why in the terminal.
       if (!response) throw new DomainError("execution_failed", entries[0]?.content ?? "Execution failed");
-      return { language: response.language, version: response.version, run: response.run };
+      const { language, version, run, compile } = response;
+      return { language, version, ...(run ? { run } : {}), ...(compile ? { compile } : {}) };
     });
   });
 

@@ -1,4 +1,4 @@
-import { LANGUAGE_RECORDS, type Language, LanguageSchema } from "@ensemble/protocol";
+import { type Language, LanguageSchema } from "@ensemble/protocol";
 import { type ReactNode, useId } from "react";
 import { CallPanelToggle } from "../calls/CallPanelToggle";
 import { ChatToggle } from "../chat/ChatToggle";
@@ -6,6 +6,7 @@ import { PendingBadge } from "../pulls/PendingBadge";
 import { ReplayToggle } from "../replay/ReplayToggle";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
+import { pickerLanguages, useRuntimes } from "./runtimes";
 
 interface TopBarProps {
   file: string;
@@ -38,6 +39,7 @@ interface TopBarProps {
  */
 export function TopBar(props: TopBarProps) {
   const selectId = useId();
+  const languages = pickerLanguages(useRuntimes(), props.language);
   return (
     <div className="editor-topbar">
       <PanelToggle
@@ -93,9 +95,9 @@ export function TopBar(props: TopBarProps) {
             if (parsed.success) props.onChangeLanguage(parsed.data);
           }}
         >
-          {LANGUAGE_RECORDS.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.name}
+          {languages.map(({ record }) => (
+            <option key={record.id} value={record.id}>
+              {record.name}
             </option>
           ))}
         </select>
