@@ -275,4 +275,43 @@ Stack trace:
 \u001b[1m\u001b[94m3\u001b[0m \u001b[1m\u001b[94m|\u001b[0m     println!("{}", y);
   \u001b[1m\u001b[94m|\u001b[0m                    \u001b[1m\u001b[91m^\u001b[0m
 `,
+  /** node logged.js: a caught error logged with console.error, then an uncaught one */
+  nodeLogged: `SyntaxError: Expected property name or '}' in JSON at position 1
+    at JSON.parse (<anonymous>)
+    at Object.<anonymous> (/box/src/logged.js:2:8)
+    at Module._compile (node:internal/modules/cjs/loader:1521:14)
+    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)
+    at Module.load (node:internal/modules/cjs/loader:1266:32)
+    at Module._load (node:internal/modules/cjs/loader:1091:12)
+    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)
+    at node:internal/main/run_main_module:28:49
+/box/src/logged.js:7
+console.log(list.length);
+                 ^
+
+TypeError: Cannot read properties of null (reading 'length')
+    at Object.<anonymous> (/box/src/logged.js:7:18)
+    at Module._compile (node:internal/modules/cjs/loader:1521:14)
+    at Module._extensions..js (node:internal/modules/cjs/loader:1623:10)
+    at Module.load (node:internal/modules/cjs/loader:1266:32)
+    at Module._load (node:internal/modules/cjs/loader:1091:12)
+    at Function.executeUserEntryPoint [as runMain] (node:internal/modules/run_main:164:12)
+    at node:internal/main/run_main_module:28:49
+
+Node.js v20.20.2
+`,
+  /** node rejected.mjs: an ES module whose top-level await rejects */
+  nodeEsm: `file:///box/src/rejected.mjs:2
+  throw new Error("not found");
+        ^
+
+Error: not found
+    at load (file:///box/src/rejected.mjs:2:9)
+    at file:///box/src/rejected.mjs:4:7
+    at ModuleJob.run (node:internal/modules/esm/module_job:325:25)
+    at async ModuleLoader.import (node:internal/modules/esm/loader:606:24)
+    at async asyncRunEntryPointWithESMLoader (node:internal/modules/run_main:117:5)
+
+Node.js v20.20.2
+`,
 } as const;

@@ -112,6 +112,40 @@ describe("Node", () => {
   });
 });
 
+describe("Node, which errors", () => {
+  it("marks the uncaught error, not one the program logged before", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "javascript",
+        files: ["src/logged.js"],
+        entry: "src/logged.js",
+        run: runOf(FIXTURES.nodeLogged),
+      }),
+    ).toEqual([
+      {
+        path: "src/logged.js",
+        line: 7,
+        column: 18,
+        severity: "error",
+        message: "TypeError: Cannot read properties of null (reading 'length')",
+      },
+    ]);
+  });
+
+  it("reads an ES module's file URLs", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "javascript",
+        files: ["src/rejected.mjs"],
+        entry: "src/rejected.mjs",
+        run: runOf(FIXTURES.nodeEsm),
+      }),
+    ).toEqual([
+      { path: "src/rejected.mjs", line: 2, column: 9, severity: "error", message: "Error: not found" },
+    ]);
+  });
+});
+
 describe("Java stack traces", () => {
   it("marks the innermost frame in the class's file of the run's folder", () => {
     expect(

@@ -50,7 +50,14 @@ export const python: DiagnosticParser = (text, paths) => {
  * the column two lines below.
  */
 export const node: DiagnosticParser = (text, paths) => {
-  const lines = linesOf(text);
+  const all = linesOf(text);
+  // An uncaught error starts with the header naming where it was thrown (`/box/src/main.js:3`,
+  // `file:///…`, `node:internal/…`): errors the program logged before it are not the crash.
+  const headerAt = all.reduce(
+    (last, line, i) => (/^(?:file:\/\/\/|\/|node:).*:\d+$/.test(line) ? i : last),
+    0,
+  );
+  const lines = all.slice(headerAt);
   const stackAt = lines.findIndex((line) => /^\s+at /.test(line));
   if (stackAt < 1) return [];
   // The message is the paragraph above the stack (after the source and caret block).
@@ -63,12 +70,11 @@ export const node: DiagnosticParser = (text, paths) => {
   });
   const framed = firstInWorkspace(frames, paths);
   if (framed) return at(framed, message);
-  const headerAt = lines.slice(0, messageAt).findIndex((line) => /^.+:\d+$/.test(line));
-  const header = /^(.+):(\d+)$/.exec(lines[headerAt] ?? "");
+  const header = /^(.+):(\d+)$/.exec(lines[0] ?? "");
   const path = header && paths.resolve(header[1] ?? "");
   const row = positive(header?.[2]);
   if (!path || !row) return [];
-  return [diagnostic(path, row, caretColumn(lines[headerAt + 2]), "error", message)];
+  return [diagnostic(path, row, caretColumn(lines[2]), "error", message)];
 };
 
 /**
