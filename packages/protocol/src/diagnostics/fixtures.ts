@@ -314,4 +314,22 @@ Error: not found
 
 Node.js v20.20.2
 `,
+  /** python3 -W always warn.py: a DeprecationWarning, then a ZeroDivisionError */
+  pyWarning: `/box/src/warn.py:3: DeprecationWarning: old API
+  warnings.warn("old API", DeprecationWarning, stacklevel=1)
+Traceback (most recent call last):
+  File "/box/src/warn.py", line 4, in <module>
+    print(1 / 0)
+          ~~^~~
+ZeroDivisionError: division by zero
+`,
+  /** ruby -w warn.rb: a warning, then a NoMethodError */
+  rubyWarning: `/box/src/warn.rb:2: warning: assigned but unused variable - x
+(none):2: warning: assigned but unused variable - x
+/box/src/warn.rb:4:in \`<main>': undefined method \`frist' for [1, 2]:Array (NoMethodError)
+
+puts [1, 2].frist
+           ^^^^^^
+Did you mean?  first
+`,
 } as const;

@@ -47,6 +47,20 @@ describe("Python", () => {
     expect(found[0]?.message).toMatch(/^json\.decoder\.JSONDecodeError: Expecting property name/);
   });
 
+  it("marks a warning as a warning, and the error after it", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "python",
+        files: ["src/warn.py"],
+        entry: "src/warn.py",
+        run: runOf(FIXTURES.pyWarning),
+      }),
+    ).toEqual([
+      { path: "src/warn.py", line: 3, severity: "warning", message: "DeprecationWarning: old API" },
+      { path: "src/warn.py", line: 4, severity: "error", message: "ZeroDivisionError: division by zero" },
+    ]);
+  });
+
   it("ignores what the program prints on stdout", () => {
     expect(
       diagnosticsOfRun({
@@ -285,6 +299,25 @@ describe("Ruby", () => {
         line: 4,
         severity: "error",
         message: "unexpected 'end'; expected an expression after `if` (SyntaxError)",
+      },
+    ]);
+  });
+
+  it("marks ruby -w's warnings as warnings, and the error after them", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "ruby",
+        files: ["src/warn.rb"],
+        entry: "src/warn.rb",
+        run: runOf(FIXTURES.rubyWarning),
+      }),
+    ).toEqual([
+      { path: "src/warn.rb", line: 2, severity: "warning", message: "assigned but unused variable - x" },
+      {
+        path: "src/warn.rb",
+        line: 4,
+        severity: "error",
+        message: "undefined method `frist' for [1, 2]:Array (NoMethodError)",
       },
     ]);
   });

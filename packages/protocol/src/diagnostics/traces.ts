@@ -26,10 +26,17 @@ const at = (frame: Frame | undefined, message: string): Diagnostic[] =>
 
 /**
  * Python: the last traceback's innermost workspace frame (`File "/box/src/main.py", line 3`)
- * gets the exception line that ends it. A SyntaxError has one frame and no header.
+ * gets the exception line that ends it. A SyntaxError has one frame and no header. The
+ * warnings module's `path:3: DeprecationWarning: message` lines are warnings.
  */
 export const python: DiagnosticParser = (text, paths) => {
   const lines = linesOf(text);
+  const warnings = lines.flatMap((line) => {
+    const m = /^(.+\.py):(\d+): (\w*Warning: .*)$/.exec(line);
+    const path = m && paths.resolve(m[1] ?? "");
+    const row = positive(m?.[2]);
+    return m && path && row ? [diagnostic(path, row, undefined, "warning", m[3] ?? "")] : [];
+  });
   let start = 0;
   lines.forEach((line, i) => {
     if (line.startsWith("Traceback (most recent call last):")) start = i;
@@ -41,7 +48,7 @@ export const python: DiagnosticParser = (text, paths) => {
     if (frame) frames.push({ file: frame[1] ?? "", line: frame[2] });
     else if (/^[A-Za-z_][\w.]*(?::|$)/.test(line) && !line.startsWith("Traceback")) message = line;
   }
-  return at(firstInWorkspace(frames.reverse(), paths), message);
+  return [...warnings, ...at(firstInWorkspace(frames.reverse(), paths), message)];
 };
 
 /**
@@ -137,12 +144,21 @@ export const rustPanic: DiagnosticParser = (text, paths) => {
  * Ruby: `/box/src/main.rb:3:in 'greet': message (NameError)`, then `from …` frames; the
  * innermost workspace frame gets the message. A syntax error is `path:line: message`, or
  * with Ruby 3.4's parser `path: path:line: syntax errors found (SyntaxError)` with the
- * reason under a caret (`    | ^~~ unexpected 'end'`) below.
+ * reason under a caret (`    | ^~~ unexpected 'end'`) below. `path:line: warning: …` (ruby
+ * -w) is a warning; the error is the last block, after them.
  */
 export const ruby: DiagnosticParser = (text, paths) => {
-  const frames: { file: string; line: string | undefined }[] = [];
+  const warnings: Diagnostic[] = [];
+  let frames: { file: string; line: string | undefined }[] = [];
   let message = "";
   for (const line of linesOf(text)) {
+    const warning = /^(\S.*?\.rb):(\d+): warning: (.*)$/.exec(line);
+    if (warning) {
+      const path = paths.resolve(warning[1] ?? "");
+      const row = positive(warning[2]);
+      if (path && row) warnings.push(diagnostic(path, row, undefined, "warning", warning[3] ?? ""));
+      continue;
+    }
     const from = /^\s+from (.+?):(\d+)(?::in |$)/.exec(line);
     if (from && message) {
       frames.push({ file: from[1] ?? "", line: from[2] });
@@ -154,12 +170,12 @@ export const ruby: DiagnosticParser = (text, paths) => {
       continue;
     }
     const top = /^(?:\S.*?\.rb: )?(\S.*?\.rb):(\d+):(?:in [`'][^']*'[:]?)?\s*(.*)$/.exec(line);
-    if (top && !message) {
-      frames.push({ file: top[1] ?? "", line: top[2] });
+    if (top) {
+      frames = [{ file: top[1] ?? "", line: top[2] }];
       message = top[3] || "error";
     }
   }
-  return at(firstInWorkspace(frames, paths), message);
+  return [...warnings, ...at(firstInWorkspace(frames, paths), message)];
 };
 
 /**
