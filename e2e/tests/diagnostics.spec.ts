@@ -51,6 +51,14 @@ test.describe("errors on the lines", () => {
         .filter({ hasText: "NameError: name 'undefined_name' is not defined" }),
     ).toBeVisible();
 
+    // And from the keyboard: F8 goes to the error and reads it out.
+    await ben.page.locator(".monaco-editor .view-lines").click();
+    await ben.page.keyboard.press("F8");
+    await expect(ben.page.locator(".marker-widget")).toContainText(
+      "NameError: name 'undefined_name' is not defined",
+    );
+    await ben.page.keyboard.press("Escape");
+
     // A reload (as a late joiner) marks the same line from what the server kept.
     await ben.page.reload();
     await ben.waitUntilLive();
