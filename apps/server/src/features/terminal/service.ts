@@ -69,6 +69,16 @@ export function createTerminalService(deps: TerminalDeps) {
   const commands = new CommandRegistry();
   const diagnostics = new LastDiagnostics((sessionId) => workspace.isLoaded(sessionId));
 
+  /** The run's marks; a parser's failure costs the marks, never the run's result. */
+  function marksOf(response: ExecuteResponse, files: { path: string }[], entry: string) {
+    try {
+      return runDiagnostics(response, files, entry);
+    } catch (error) {
+      logger.error({ err: error }, "terminal: could not read a run's diagnostics");
+      return [];
+    }
+  }
+
   async function say(sessionId: string, entries: TerminalEntry[]): Promise<TerminalEntry[]> {
     const stored = await repo.append(sessionId, entries);
     broadcast.update(sessionId, stored);
@@ -112,7 +122,7 @@ export function createTerminalService(deps: TerminalDeps) {
         { language: plan.language, files: plan.files, args: input.args },
         { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs, cacheScope: sessionId },
       );
-      return { response, entries: [], marks: runDiagnostics(response, plan.files, plan.entry) };
+      return { response, entries: [], marks: marksOf(response, plan.files, plan.entry) };
     } catch (error) {
       if (isRunCancelled(error)) throw error;
       return {
