@@ -100,7 +100,7 @@ export const esbuild: DiagnosticParser = (text, paths) => {
       pending = { severity: header[1] === "WARNING" ? "warning" : "error", message: header[2] ?? "" };
       continue;
     }
-    const where = /^\s+(.+):(\d+):(\d+):$/.exec(line);
+    const where = /^\s+(\S.*):(\d+):(\d+):$/.exec(line);
     if (!where || !pending) continue;
     const path = paths.resolve(where[1] ?? "");
     const row = positive(where[2]);

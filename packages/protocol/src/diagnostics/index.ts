@@ -86,9 +86,10 @@ export function diagnosticsOfRun(output: RunOutput): Diagnostic[] {
   if (!readers) return [];
   const paths = new WorkspacePaths(output.files, output.entry);
   const found: Diagnostic[] = [];
-  const read = (parsers: readonly DiagnosticParser[], text: string | undefined) => {
+  const read = (parsers: readonly DiagnosticParser[], whole: string | undefined) => {
     // One parser per stream: the first that finds anything (TypeScript's tsc or esbuild).
-    if (!text) return;
+    if (!whole) return;
+    const text = clipped(whole);
     for (const parse of parsers) {
       const some = parse(text, paths);
       if (some.length > 0) {
@@ -105,6 +106,17 @@ export function diagnosticsOfRun(output: RunOutput): Diagnostic[] {
   return unique(found)
     .slice(0, DIAGNOSTIC_LIMITS.maxDiagnostics)
     .map((d) => ({ ...d, message: capped(d.message) }));
+}
+
+/**
+ * At most MAX_TEXT characters of a stream: its start (where a compiler's first errors are) and
+ * its end (where a traceback is), whatever the server's output cap.
+ */
+const MAX_TEXT = 256 * 1024;
+
+function clipped(text: string): string {
+  if (text.length <= MAX_TEXT) return text;
+  return `${text.slice(0, MAX_TEXT / 2)}\n${text.slice(-MAX_TEXT / 2)}`;
 }
 
 function unique(diagnostics: Diagnostic[]): Diagnostic[] {

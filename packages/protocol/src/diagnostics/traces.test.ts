@@ -397,7 +397,7 @@ describe("diagnosticsOfRun", () => {
   });
 
   it("keeps at most the limit, each message capped", () => {
-    const long = "x".repeat(2000);
+    const long = "x".repeat(600);
     const stderr = Array.from({ length: 300 }, (_, i) => `/box/src/main.c:${i + 1}:1: error: ${long}`).join(
       "\n",
     );
@@ -410,6 +410,45 @@ describe("diagnosticsOfRun", () => {
     expect(found).toHaveLength(DIAGNOSTIC_LIMITS.maxDiagnostics);
     expect(found[0]?.message.length).toBe(DIAGNOSTIC_LIMITS.maxMessageLength);
   });
+
+  it("finds a traceback at the end of megabytes of stderr", () => {
+    const noise = "noise line\n".repeat(200_000);
+    const found = diagnosticsOfRun({
+      language: "python",
+      files: ["src/main.py"],
+      entry: "src/main.py",
+      run: runOf(noise + FIXTURES.py),
+    });
+    expect(found.map((d) => [d.path, d.line])).toEqual([["src/main.py", 2]]);
+  });
+
+  // A hostile program's stderr made to make the patterns backtrack: each parser must read it
+  // in about linear time (a quadratic pattern takes minutes here and the test times out).
+  it.each(["c", "java", "go", "rust", "typescript", "python", "javascript", "ruby", "php"])(
+    "reads 64 KiB lines made to backtrack as %s's output, and finds nothing in them",
+    (language) => {
+      const tricky = [
+        ` ${" ".repeat(65_536)}x`,
+        `\tat ${"a.".repeat(32_768)}`,
+        `    at ${"(".repeat(65_536)}`,
+        `thread '${"'".repeat(65_536)}`,
+        `thread 'main' panicked at '${"', ".repeat(20_000)}`,
+        `/box/x.rb: ${"/box/x.rb: ".repeat(6_000)}`,
+        `PHP Warning:  ${" in a.php".repeat(8_000)}`,
+        `/:${"1".repeat(65_536)}x`,
+        `a${":1".repeat(32_768)}x`,
+        `${"File ".repeat(13_000)}`,
+      ].join("\n");
+      const found = diagnosticsOfRun({
+        language,
+        files: ["src/main.c"],
+        entry: "src/main.c",
+        compile: runOf(tricky, tricky),
+        run: runOf(tricky, tricky),
+      });
+      expect(found).toEqual([]);
+    },
+  );
 
   it("knows nothing of a language it has no reader for", () => {
     expect(

@@ -72,7 +72,7 @@ export const node: DiagnosticParser = (text, paths) => {
   while (messageAt > 0 && (lines[messageAt - 1] ?? "").trim() !== "") messageAt -= 1;
   const message = lines[messageAt] ?? "";
   const frames = lines.slice(stackAt).flatMap((line) => {
-    const m = /^\s+at (?:.*\()?(.+?):(\d+):(\d+)\)?$/.exec(line);
+    const m = /^\s+at (?:[^()]*\()?([^()]+?):(\d+):(\d+)\)?$/.exec(line);
     return m ? [{ file: m[1] ?? "", line: m[2], column: m[3] }] : [];
   });
   const framed = firstInWorkspace(frames, paths);
@@ -95,10 +95,10 @@ export const javaTrace: DiagnosticParser = (text, paths) => {
   const message = (lines[messageAt] ?? "").replace(/^Exception in thread "[^"]*" /, "");
   const frames: { file: string; line: string | undefined }[] = [];
   for (const line of lines.slice(messageAt + 1)) {
-    const m = /^\s+at (?:[\w$.]+\/)*([\w$.]+)\.[\w$<>]+\(([^:()]+\.java):(\d+)\)$/.exec(line);
+    const m = /^\s+at (?:[\w$.]+\/)*([\w$.<>]+)\(([^:()]+\.java):(\d+)\)$/.exec(line);
     if (m) {
-      // A class in a package (`com.x.Foo`) lives in com/x/Foo.java.
-      const pkg = (m[1] ?? "").split(".").slice(0, -1).join("/");
+      // `com.x.Foo.bar`: a class in a package lives in com/x/Foo.java.
+      const pkg = (m[1] ?? "").split(".").slice(0, -2).join("/");
       frames.push({ file: pkg ? `${pkg}/${m[2]}` : (m[2] ?? ""), line: m[3] });
     } else if (!/^\s+(at |\.\.\. \d+ more)/.test(line)) break;
   }
@@ -121,7 +121,7 @@ export const goPanic: DiagnosticParser = (text, paths) => {
 export const rustPanic: DiagnosticParser = (text, paths) => {
   const lines = linesOf(text);
   for (const [i, line] of lines.entries()) {
-    const current = /^thread '.*'(?: \(\d+\))? panicked at (.+):(\d+):(\d+):$/.exec(line);
+    const current = /^thread '[^']*'(?: \(\d+\))? panicked at (.+):(\d+):(\d+):$/.exec(line);
     if (current) {
       const frame = firstInWorkspace(
         [{ file: current[1] ?? "", line: current[2], column: current[3] }],
@@ -129,7 +129,7 @@ export const rustPanic: DiagnosticParser = (text, paths) => {
       );
       return at(frame, lines[i + 1] ?? "panicked");
     }
-    const older = /^thread '.*' panicked at '(.*)', (.+):(\d+):(\d+)$/.exec(line);
+    const older = /^thread '[^']*' panicked at '(.*)', ([^,]+):(\d+):(\d+)$/.exec(line);
     if (older) {
       return at(
         firstInWorkspace([{ file: older[2] ?? "", line: older[3], column: older[4] }], paths),
@@ -152,7 +152,7 @@ export const ruby: DiagnosticParser = (text, paths) => {
   let frames: { file: string; line: string | undefined }[] = [];
   let message = "";
   for (const line of linesOf(text)) {
-    const warning = /^(\S.*?\.rb):(\d+): warning: (.*)$/.exec(line);
+    const warning = /^([^\s:][^:]*?\.rb):(\d+): warning: (.*)$/.exec(line);
     if (warning) {
       const path = paths.resolve(warning[1] ?? "");
       const row = positive(warning[2]);
@@ -169,7 +169,7 @@ export const ruby: DiagnosticParser = (text, paths) => {
       message = `${reason[1]} (SyntaxError)`;
       continue;
     }
-    const top = /^(?:\S.*?\.rb: )?(\S.*?\.rb):(\d+):(?:in [`'][^']*'[:]?)?\s*(.*)$/.exec(line);
+    const top = /^(?:[^\s:]+\.rb: )?([^\s:][^:]*?\.rb):(\d+):(?:in [`'][^']*'[:]?)?\s*(.*)$/.exec(line);
     if (top) {
       frames = [{ file: top[1] ?? "", line: top[2] }];
       message = top[3] || "error";
@@ -185,15 +185,17 @@ export const ruby: DiagnosticParser = (text, paths) => {
 export const php: DiagnosticParser = (text, paths) => {
   const found: Diagnostic[] = [];
   for (const line of linesOf(text)) {
-    const m =
-      /^(?:PHP )?(Parse error|Fatal error|Warning|Notice|Deprecated|Recoverable fatal error):\s+(.*) in (\S+\.php)(?: on line |:)(\d+)$/.exec(
-        line,
-      );
-    const path = m && paths.resolve(m[3] ?? "");
-    const row = positive(m?.[4]);
-    if (!m || !path || !row) continue;
-    const severity = /error/i.test(m[1] ?? "") ? "error" : "warning";
-    found.push(diagnostic(path, row, undefined, severity, m[2] ?? ""));
+    const kind =
+      /^(?:PHP )?(Parse error|Fatal error|Warning|Notice|Deprecated|Recoverable fatal error):\s+/.exec(line);
+    if (!kind) continue;
+    const rest = line.slice(kind[0].length);
+    // The place is the last ` in path on line N` (or `path:N`): a message may say " in " too.
+    const place = / in (\S+\.php)(?: on line |:)(\d+)$/.exec(rest);
+    const path = place && paths.resolve(place[1] ?? "");
+    const row = positive(place?.[2]);
+    if (!place || !path || !row) continue;
+    const severity = /error/i.test(kind[1] ?? "") ? "error" : "warning";
+    found.push(diagnostic(path, row, undefined, severity, rest.slice(0, place.index)));
   }
   return found;
 };
