@@ -1,28 +1,23 @@
 import { create } from "zustand";
-import { useCollabStore } from "../collab/store";
-
-/** A place in a file the editor shows once the file is open (then forgets). */
-export interface RevealRequest {
-  id: string;
-  line: number;
-  column: number;
-}
 
 interface OpenFilesState {
   /** Ids of the files open in tabs, in tab order. */
   openIds: string[];
   /** The file shown in the editor. */
   activeId: string | null;
-  /** Where the editor puts the caret next (openFileAt), or null. */
-  reveal: RevealRequest | null;
+  /** A place the editor is asked to show (a link in the terminal), until it has. */
+  reveal: FileLocation | null;
+}
+
+/** A place in a workspace file: 1-based line and column. */
+export interface FileLocation {
+  id: string;
+  line: number;
+  column?: number | undefined;
 }
 
 /** The tabs of the editor: which files are open and which one is shown. */
-export const useOpenFiles = create<OpenFilesState>()(() => ({
-  openIds: [],
-  activeId: null,
-  reveal: null,
-}));
+export const useOpenFiles = create<OpenFilesState>()(() => ({ openIds: [], activeId: null, reveal: null }));
 
 /** Opens a file in a tab (or shows its tab) and makes it the active one. */
 export function openFile(id: string): void {
@@ -32,22 +27,15 @@ export function openFile(id: string): void {
   }));
 }
 
-/**
- * Opens the workspace file at `path` with the caret at the line and column (from 1), scrolled
- * into view and focused: what a click on an error's `path:line` does. False when there is no
- * such file.
- */
-export function openFileAt(path: string, line: number, column = 1): boolean {
-  const id = useCollabStore.getState().files.find((file) => file.path === path)?.id;
-  if (!id) return false;
+/** Opens a file and asks the editor to put the caret at `line` (and `column`) and show it. */
+export function openFileAt(id: string, line: number, column?: number): void {
   openFile(id);
-  useOpenFiles.setState({ reveal: { id, line: Math.max(1, line), column: Math.max(1, column) } });
-  return true;
+  useOpenFiles.setState({ reveal: { id, line, ...(column !== undefined ? { column } : {}) } });
 }
 
-/** The editor showed the requested place. */
-export function clearReveal(): void {
-  useOpenFiles.setState({ reveal: null });
+/** The editor has shown `reveal`. */
+export function revealed(reveal: FileLocation): void {
+  useOpenFiles.setState((s) => (s.reveal === reveal ? { reveal: null } : {}));
 }
 
 /** Closes a tab; the tab beside it becomes active. */

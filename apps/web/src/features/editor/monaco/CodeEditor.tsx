@@ -6,7 +6,7 @@ import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
 import { useRunMarkers } from "../../diagnostics/useRunMarkers";
 import { GitBadge } from "../../git/GitBadge";
-import { clearReveal, useOpenFiles } from "../../workspace/store";
+import { revealed, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
 
@@ -126,17 +126,15 @@ export default function CodeEditor({
     };
   }, [editor, models, activeId, session]);
 
-  // A place asked for (openFileAt: a click on an error in the terminal), once its file is shown.
+  // A place asked for (a `path:line` link in the terminal): the caret goes there, in view.
   useEffect(() => {
-    if (!editor || !models || !reveal || reveal.id !== activeId) return;
-    const open = models.get(reveal.id);
-    if (!open || editor.getModel() !== open.model) return;
-    const position = open.model.validatePosition({ lineNumber: reveal.line, column: reveal.column });
+    if (!editor || !isBound || !reveal || reveal.id !== activeId) return;
+    const position = { lineNumber: reveal.line, column: reveal.column ?? 1 };
     editor.setPosition(position);
     editor.revealPositionInCenter(position);
     editor.focus();
-    clearReveal();
-  }, [editor, models, activeId, reveal]);
+    revealed(reveal);
+  }, [editor, isBound, reveal, activeId]);
 
   // Marks our own edits (typing indicator, name label for others).
   useEffect(() => {
