@@ -261,3 +261,24 @@ describe("coloured output", () => {
     ]);
   });
 });
+
+describe("mcs (C#)", () => {
+  it("reads its errors as tsc's, with the code", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "csharp",
+        files: ["src/Main.cs"],
+        entry: "src/Main.cs",
+        compile: compileOf(FIXTURES.mcs),
+      }),
+    ).toEqual([
+      {
+        path: "src/Main.cs",
+        line: 3,
+        column: 13,
+        severity: "error",
+        message: "Cannot implicitly convert type `string' to `int' [CS0029]",
+      },
+    ]);
+  });
+});

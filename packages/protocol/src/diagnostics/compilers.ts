@@ -120,3 +120,18 @@ export const esbuild: DiagnosticParser = (text, paths) => {
   }
   return found;
 };
+
+/** Mono's mcs (C#): `path(line,col): error CS0029: message`, as tsc prints. */
+export const mcs: DiagnosticParser = (text, paths) => {
+  const found: Diagnostic[] = [];
+  for (const line of linesOf(text)) {
+    const m = /^(.+\.cs)\((\d+),(\d+)\): (error|warning) (CS\d+): (.*)$/.exec(line);
+    const path = m && paths.resolve(m[1] ?? "");
+    const row = positive(m?.[2]);
+    if (!m || !path || !row) continue;
+    found.push(
+      diagnostic(path, row, positive(m[3]), m[4] === "warning" ? "warning" : "error", `${m[6]} [${m[5]}]`),
+    );
+  }
+  return found;
+};

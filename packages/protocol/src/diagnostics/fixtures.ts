@@ -1,6 +1,7 @@
 /**
  * Real output of the toolchains on the development machine (gcc 12.2, javac/java 17, go 1.19,
- * rustc 1.95, tsc 4.8, esbuild 0.17, Python 3.11, Node 20, Ruby 3.1, PHP 8.2) on small broken
+ * rustc 1.95, tsc 4.8, esbuild 0.17, Python 3.11, Node 20, Ruby 3.1, PHP 8.2, Lua 5.4, Perl, Bash, Mono's
+ * mcs) on small broken
  * programs in a folder mounted as /box, its paths rewritten to /box. Only the tests import it.
  */
 export const FIXTURES = {
@@ -331,5 +332,31 @@ ZeroDivisionError: division by zero
 puts [1, 2].frist
            ^^^^^^
 Did you mean?  first
+`,
+  /** lua5.4 main.lua: indexing nil two frames deep */
+  lua: `lua5.4: /box/src/main.lua:2: attempt to index a nil value (local 't')
+stack traceback:
+	/box/src/main.lua:2: in local 'greet'
+	/box/src/main.lua:4: in main chunk
+	[C]: in ?
+`,
+  /** lua5.4 syn.lua: a syntax error */
+  luaSyntax: `lua5.4: /box/src/syn.lua:4: 'end' expected (to close 'if' at line 2) near <eof>
+`,
+  /** perl main.pl: a compile error under use strict */
+  perl: `Global symbol "$y" requires explicit package name (did you forget to declare "my $y"?) at /box/src/main.pl line 5.
+Execution of /box/src/main.pl aborted due to compilation errors.
+`,
+  /** perl rt.pl: a division by zero */
+  perlRuntime: `Illegal division by zero at /box/src/rt.pl line 3.
+`,
+  /** bash main.sh: a missing command, then a syntax error */
+  bash: `start
+/box/src/main.sh: line 3: frobnicate: command not found
+/box/src/main.sh: line 5: syntax error: unexpected end of file
+`,
+  /** mcs Main.cs (Mono's C# compiler) */
+  mcs: `/box/src/Main.cs(3,13): error CS0029: Cannot implicitly convert type \`string' to \`int'
+Compilation failed: 1 error(s), 0 warnings
 `,
 } as const;

@@ -1,8 +1,8 @@
-import { esbuild, gcc, goBuild, javac, rustc, tsc } from "./compilers";
+import { esbuild, gcc, goBuild, javac, mcs, rustc, tsc } from "./compilers";
 import type { DiagnosticParser } from "./parser";
 import { WorkspacePaths } from "./paths";
 import { DIAGNOSTIC_LIMITS, type Diagnostic } from "./schema";
-import { goPanic, javaTrace, node, php, python, ruby, rustPanic } from "./traces";
+import { bash, goPanic, javaTrace, lua, node, perl, php, python, ruby, rustPanic } from "./traces";
 
 export { SANDBOX_ROOT, WorkspacePaths } from "./paths";
 export * from "./schema";
@@ -28,6 +28,10 @@ const READERS: Readonly<Record<string, Readers>> = {
   python: { compile: [], run: [python] },
   ruby: { compile: [], run: [ruby] },
   php: { compile: [], run: [php], runStdout: true },
+  lua: { compile: [], run: [lua] },
+  perl: { compile: [], run: [perl] },
+  bash: { compile: [], run: [bash] },
+  csharp: { compile: [mcs], run: [] },
 };
 
 /** Piston's names and aliases, and the entry's extension, for languages whose record may not be here yet. */
@@ -52,6 +56,12 @@ const ALIASES: Readonly<Record<string, string>> = {
   py3: "python",
   python3: "python",
   rb: "ruby",
+  pl: "perl",
+  pm: "perl",
+  sh: "bash",
+  cs: "csharp",
+  "c#": "csharp",
+  mono: "csharp",
 };
 
 function readersOf(language: string, entry: string | undefined): Readers | undefined {

@@ -385,6 +385,88 @@ describe("PHP", () => {
   });
 });
 
+describe("Lua", () => {
+  it("marks the raising line with the message", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "lua",
+        files: ["src/main.lua"],
+        entry: "src/main.lua",
+        run: runOf(FIXTURES.lua),
+      }),
+    ).toEqual([
+      {
+        path: "src/main.lua",
+        line: 2,
+        severity: "error",
+        message: "attempt to index a nil value (local 't')",
+      },
+    ]);
+  });
+
+  it("marks a syntax error's line", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "lua",
+        files: ["src/syn.lua"],
+        entry: "src/syn.lua",
+        run: runOf(FIXTURES.luaSyntax),
+      }),
+    ).toEqual([
+      {
+        path: "src/syn.lua",
+        line: 4,
+        severity: "error",
+        message: "'end' expected (to close 'if' at line 2) near <eof>",
+      },
+    ]);
+  });
+});
+
+describe("Perl", () => {
+  it("marks a compile error and a die at their lines", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "perl",
+        files: ["src/main.pl"],
+        entry: "src/main.pl",
+        run: runOf(FIXTURES.perl),
+      }),
+    ).toEqual([
+      {
+        path: "src/main.pl",
+        line: 5,
+        severity: "error",
+        message: 'Global symbol "$y" requires explicit package name (did you forget to declare "my $y"?)',
+      },
+    ]);
+    expect(
+      diagnosticsOfRun({
+        language: "perl",
+        files: ["src/rt.pl"],
+        entry: "src/rt.pl",
+        run: runOf(FIXTURES.perlRuntime),
+      }),
+    ).toEqual([{ path: "src/rt.pl", line: 3, severity: "error", message: "Illegal division by zero" }]);
+  });
+});
+
+describe("Bash", () => {
+  it("marks each error line", () => {
+    expect(
+      diagnosticsOfRun({
+        language: "bash",
+        files: ["src/main.sh"],
+        entry: "src/main.sh",
+        run: runOf(FIXTURES.bash),
+      }),
+    ).toEqual([
+      { path: "src/main.sh", line: 3, severity: "error", message: "frobnicate: command not found" },
+      { path: "src/main.sh", line: 5, severity: "error", message: "syntax error: unexpected end of file" },
+    ]);
+  });
+});
+
 describe("diagnosticsOfRun", () => {
   it("reads the entry's extension when the language is not one it knows by name", () => {
     const found = diagnosticsOfRun({
@@ -424,31 +506,45 @@ describe("diagnosticsOfRun", () => {
 
   // A hostile program's stderr made to make the patterns backtrack: each parser must read it
   // in about linear time (a quadratic pattern takes minutes here and the test times out).
-  it.each(["c", "java", "go", "rust", "typescript", "python", "javascript", "ruby", "php"])(
-    "reads 64 KiB lines made to backtrack as %s's output, and finds nothing in them",
-    (language) => {
-      const tricky = [
-        ` ${" ".repeat(65_536)}x`,
-        `\tat ${"a.".repeat(32_768)}`,
-        `    at ${"(".repeat(65_536)}`,
-        `thread '${"'".repeat(65_536)}`,
-        `thread 'main' panicked at '${"', ".repeat(20_000)}`,
-        `/box/x.rb: ${"/box/x.rb: ".repeat(6_000)}`,
-        `PHP Warning:  ${" in a.php".repeat(8_000)}`,
-        `/:${"1".repeat(65_536)}x`,
-        `a${":1".repeat(32_768)}x`,
-        `${"File ".repeat(13_000)}`,
-      ].join("\n");
-      const found = diagnosticsOfRun({
-        language,
-        files: ["src/main.c"],
-        entry: "src/main.c",
-        compile: runOf(tricky, tricky),
-        run: runOf(tricky, tricky),
-      });
-      expect(found).toEqual([]);
-    },
-  );
+  it.each([
+    "c",
+    "java",
+    "go",
+    "rust",
+    "typescript",
+    "python",
+    "javascript",
+    "ruby",
+    "php",
+    "lua",
+    "perl",
+    "bash",
+    "csharp",
+  ])("reads 64 KiB lines made to backtrack as %s's output, and finds nothing in them", (language) => {
+    const tricky = [
+      ` ${" ".repeat(65_536)}x`,
+      `\tat ${"a.".repeat(32_768)}`,
+      `    at ${"(".repeat(65_536)}`,
+      `thread '${"'".repeat(65_536)}`,
+      `thread 'main' panicked at '${"', ".repeat(20_000)}`,
+      `/box/x.rb: ${"/box/x.rb: ".repeat(6_000)}`,
+      `PHP Warning:  ${" in a.php".repeat(8_000)}`,
+      `/:${"1".repeat(65_536)}x`,
+      `a${":1".repeat(32_768)}x`,
+      `${"File ".repeat(13_000)}`,
+      `lua: ${"a.lua:".repeat(10_000)}`,
+      `x${" at a.pl line".repeat(5_000)}`,
+      `${"a: line ".repeat(8_000)}`,
+    ].join("\n");
+    const found = diagnosticsOfRun({
+      language,
+      files: ["src/main.c"],
+      entry: "src/main.c",
+      compile: runOf(tricky, tricky),
+      run: runOf(tricky, tricky),
+    });
+    expect(found).toEqual([]);
+  });
 
   it("knows nothing of a language it has no reader for", () => {
     expect(

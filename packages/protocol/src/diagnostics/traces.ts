@@ -199,3 +199,46 @@ export const php: DiagnosticParser = (text, paths) => {
   }
   return found;
 };
+
+/**
+ * Lua: `lua5.4: /box/src/main.lua:2: message`, then a `stack traceback:` whose frames
+ * (`\t/box/src/main.lua:4: in …`) give the innermost workspace place when the error is raised
+ * elsewhere.
+ */
+export const lua: DiagnosticParser = (text, paths) => {
+  const lines = linesOf(text);
+  const messageAt = lines.findIndex((line) => /^(?:lua[\d.]*: )?[^\s:][^:]*\.lua:\d+: /.test(line));
+  const first = /^(?:lua[\d.]*: )?([^\s:][^:]*\.lua):(\d+): (.*)$/.exec(lines[messageAt] ?? "");
+  if (!first) return [];
+  const frames = [{ file: first[1] ?? "", line: first[2] }];
+  for (const line of lines.slice(messageAt + 1)) {
+    const m = /^\t([^\s:][^:]*\.lua):(\d+): in /.exec(line);
+    if (m) frames.push({ file: m[1] ?? "", line: m[2] });
+  }
+  return at(firstInWorkspace(frames, paths), first[3] ?? "");
+};
+
+/** Perl: `message at /box/src/main.pl line 5.` for a compile error, a die or a warning. */
+export const perl: DiagnosticParser = (text, paths) => {
+  const found: Diagnostic[] = [];
+  for (const line of linesOf(text)) {
+    const place = / at (\S+\.p[lm]) line (\d+)(?:[.,]|$)/.exec(line);
+    const path = place && paths.resolve(place[1] ?? "");
+    const row = positive(place?.[2]);
+    if (place && path && row)
+      found.push(diagnostic(path, row, undefined, "error", line.slice(0, place.index)));
+  }
+  return found;
+};
+
+/** Bash: `/box/src/main.sh: line 3: message`. */
+export const bash: DiagnosticParser = (text, paths) => {
+  const found: Diagnostic[] = [];
+  for (const line of linesOf(text)) {
+    const m = /^([^\s:][^:]*): line (\d+): (.*)$/.exec(line);
+    const path = m && paths.resolve(m[1] ?? "");
+    const row = positive(m?.[2]);
+    if (m && path && row) found.push(diagnostic(path, row, undefined, "error", m[3] ?? ""));
+  }
+  return found;
+};
