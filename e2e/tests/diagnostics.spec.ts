@@ -71,4 +71,33 @@ test.describe("errors on the lines", () => {
     for (const term of [annTerm, benTerm]) await expect(term.entries("output").last()).toHaveText("fixed");
     for (const screen of [ann, ben]) await showsMarksOn(screen, []);
   });
+
+  test("a C compile error is marked in both editors; fixed, the output reaches both", async ({
+    twoEditors,
+  }) => {
+    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "markers-c");
+    // Once the server offers C (the compiled languages' branch); until then there is no C to compile.
+    const offersC = await ben.page.getByLabel("Language").locator('option[value="c"]').count();
+    test.skip(offersC === 0, "this server does not offer C");
+    await ben.page.getByLabel("Language").selectOption("c");
+    for (const screen of [ann, ben]) await expect.poll(() => screen.language()).toBe("c");
+    await ann.waitUntilLive();
+
+    await setCode(
+      ann,
+      '#include <stdio.h>\nint main(void) {\n  printf("%d\\n", missing);\n  return 0;\n}\n',
+      [ben],
+    );
+    await annTerm.runButton.click();
+    for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("undeclared");
+    for (const screen of [ann, ben]) await showsMarksOn(screen, [3]);
+    await ann.page.screenshot({ path: test.info().outputPath("c-marked.png") });
+
+    await setCode(ann, '#include <stdio.h>\nint main(void) {\n  printf("fixed\\n");\n  return 0;\n}\n', [
+      ben,
+    ]);
+    await benTerm.runButton.click();
+    for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("fixed");
+    for (const screen of [ann, ben]) await showsMarksOn(screen, []);
+  });
 });

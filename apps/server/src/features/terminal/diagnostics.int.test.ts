@@ -1,3 +1,4 @@
+import { isLanguage } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, waitFor } from "../../../test/collabClient";
 import { startTestServer, type TestServer } from "../../../test/harness";
@@ -117,4 +118,49 @@ describe("a run's diagnostics", () => {
     expect(printed).toContain("KeyboardInterrupt");
     expect(guest.events("runDiagnostics")).toEqual([{ sessionId, diagnostics: [] }]);
   });
+
+  // Runs once the C record is in (the compiled languages' branch): until then there is no C to compile.
+  it.skipIf(!isLanguage("c"))(
+    "marks a C compile error for everyone; the fixed program's run clears it",
+    async () => {
+      const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "diagnostics-c");
+      const broken = '#include <stdio.h>\nint main(void) {\n  printf("%d\\n", missing);\n  return 0;\n}\n';
+      expect(
+        await host.request("createFile", { sessionId, path: "src/main.c", kind: "file", content: broken }),
+      ).toMatchObject({ ok: true });
+      await waitFor(() => guest.text("src/main.c") === broken);
+
+      expect(await guest.request("runCode", { sessionId, file: "src/main.c" }, 60_000)).toMatchObject({
+        ok: true,
+      });
+      for (const editor of [host, guest]) {
+        const marks = await editor.waitFor(
+          "runDiagnostics",
+          ({ diagnostics }) => diagnostics.length > 0,
+          60_000,
+        );
+        expect(marks.diagnostics).toEqual([
+          {
+            path: "src/main.c",
+            line: 3,
+            column: 18,
+            severity: "error",
+            message: "‘missing’ undeclared (first use in this function)",
+          },
+        ]);
+      }
+
+      const text = host.file("src/main.c");
+      text.delete(0, text.length);
+      text.insert(0, '#include <stdio.h>\nint main(void) {\n  printf("fixed\\n");\n  return 0;\n}\n');
+      await waitFor(() => guest.text("src/main.c").includes("fixed"));
+      expect(await host.request("runCode", { sessionId, file: "src/main.c" }, 60_000)).toMatchObject({
+        ok: true,
+        data: { run: { stdout: "fixed\n" } },
+      });
+      for (const editor of [host, guest]) {
+        await waitFor(() => editor.events("runDiagnostics").at(-1)?.diagnostics.length === 0);
+      }
+    },
+  );
 });
