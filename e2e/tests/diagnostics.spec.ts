@@ -83,9 +83,10 @@ test.describe("errors on the lines", () => {
     for (const screen of [ann, ben]) await expect.poll(() => screen.language()).toBe("c");
     await ann.waitUntilLive();
 
+    // A statement per line at the top level: Monaco indents what follows a `{` as it is typed.
     await setCode(
       ann,
-      '#include <stdio.h>\nint main(void) {\n  printf("%d\\n", missing);\n  return 0;\n}\n',
+      '#include <stdio.h>\nint x = 1;\nint main(void) { printf("%d\\n", missing); return x; }\n',
       [ben],
     );
     await annTerm.runButton.click();
@@ -93,7 +94,7 @@ test.describe("errors on the lines", () => {
     for (const screen of [ann, ben]) await showsMarksOn(screen, [3]);
     await ann.page.screenshot({ path: test.info().outputPath("c-marked.png") });
 
-    await setCode(ann, '#include <stdio.h>\nint main(void) {\n  printf("fixed\\n");\n  return 0;\n}\n', [
+    await setCode(ann, '#include <stdio.h>\nint x = 1;\nint main(void) { printf("fixed\\n"); return 0; }\n', [
       ben,
     ]);
     await benTerm.runButton.click();
