@@ -23,6 +23,7 @@ import {
   ChatMessageSchema,
   SendChatSchema,
 } from "./chat";
+import { RunDiagnosticsSchema } from "./diagnostics/index";
 import { ErrorCodeSchema } from "./errors";
 import {
   ExecutionResultSchema,
@@ -191,7 +192,7 @@ export const CLIENT_EVENTS = {
   runCode: { payload: RunCodeSchema, ack: RunCodeAckSchema, rate: "command" },
   /** A line typed in the shared terminal (the registered commands); the server answers for everyone. */
   terminalCommand: { payload: TerminalCommandSchema, ack: TerminalCommandAckSchema, rate: "command" },
-  /** Asks for `terminalHistory`, then the session's `runStateUpdate`. */
+  /** Asks for `terminalHistory`, then the session's `runStateUpdate` and `runDiagnostics`. */
   getTerminalHistory: { payload: SessionIdSchema },
   /**
    * A line typed into the running program's stdin (the starter, or every editor when the
@@ -280,6 +281,11 @@ export const SERVER_EVENTS = {
   terminalUpdate: TerminalUpdateSchema,
   terminalHistory: TerminalHistorySchema,
   runStateUpdate: RunStateUpdateSchema,
+  /**
+   * What the last run reported on the workspace's files (compile errors, the traceback's
+   * line), for everyone; an empty list when a run starts clears the previous ones.
+   */
+  runDiagnostics: RunDiagnosticsSchema,
   gitStatus: GitStatusUpdateSchema,
   prSync: PrSyncSchema,
   /** To a PR's author: the host reviewed it (with the comment). */

@@ -3,6 +3,7 @@ export * from "./auth";
 export * from "./calls";
 export * from "./chat";
 export * from "./csp";
+export * from "./diagnostics/index";
 export * from "./errors";
 export * from "./events";
 export * from "./execution";

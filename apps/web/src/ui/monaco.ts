@@ -16,6 +16,8 @@ import "monaco-editor/features/dnd/register";
 import "monaco-editor/features/find/register";
 import "monaco-editor/features/folding/register";
 import "monaco-editor/features/fontZoom/register";
+// Marker navigation (F8 / Shift+F8): a run's errors reached and read from the keyboard, not only by hovering.
+import "monaco-editor/features/gotoError/register";
 import "monaco-editor/features/gotoLine/register";
 import "monaco-editor/features/hover/register";
 import "monaco-editor/features/indentation/register";

@@ -19,6 +19,8 @@ export type { TreeApplied, WorkspaceFile };
 /** Reads the live workspace of a loaded session (undefined when it is not loaded). */
 export interface WorkspaceReader {
   files(sessionId: string): WorkspaceFile[] | undefined;
+  /** Whether the session's document is loaded here now (without reading its files). */
+  isLoaded(sessionId: string): boolean;
 }
 
 /**
@@ -96,6 +98,7 @@ export function createCollabFeature(
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
     },
+    isLoaded: (sessionId) => rooms.loaded(sessionId) !== undefined,
     async applyTree(sessionId, base, target, author) {
       const room = rooms.loaded(sessionId);
       return room?.change((w) => applyTree(room.doc, w, base, target), author);

@@ -65,6 +65,7 @@ export function createTerminalFeature({
       result: (sessionId, terminalEntries) =>
         io.to(sessionRoom(sessionId)).emit("executionResult", { sessionId, terminalEntries }),
       runState: (state) => io.to(sessionRoom(state.sessionId)).emit("runStateUpdate", state),
+      diagnostics: (state) => io.to(sessionRoom(state.sessionId)).emit("runDiagnostics", state),
     },
     logger,
     liveTimeoutMs,

@@ -46,11 +46,15 @@ function terminalOver(
     repo,
     execution,
     sessions: { language: async () => language, assertOpen: async () => {} },
-    workspace: { files: (sessionId) => (sessionId === SESSION ? files : undefined) },
+    workspace: {
+      files: (sessionId) => (sessionId === SESSION ? files : undefined),
+      isLoaded: (sessionId) => sessionId === SESSION,
+    },
     broadcast: {
       update: (_sessionId, entries) => updates.push(...entries),
       result: (_sessionId, entries) => results.push(entries),
       runState: () => {},
+      diagnostics: () => {},
     },
     logger,
     liveTimeoutMs: 10_000,

@@ -1,9 +1,11 @@
+import { randomUUID } from "node:crypto";
 import {
   EXECUTION_LIMITS,
   EXECUTION_MESSAGES,
   type ExecuteResponse,
   type GithubTarget,
   ROLE_MESSAGES,
+  type RunDiagnostics,
   type RunStateUpdate,
   type TerminalEntry,
 } from "@ensemble/protocol";
@@ -14,6 +16,7 @@ import type { WorkspaceReader } from "../collab/index";
 import { type ExecutionService, isRunCancelled, LiveIo } from "../execution/index";
 import type { SessionService } from "../sessions/index";
 import { CommandRegistry, type Runner } from "./commands";
+import { LastDiagnostics, runDiagnostics } from "./diagnostics";
 import { resultEntries } from "./entries";
 import { type LiveRun, LiveRuns } from "./liveRuns";
 import { OutputBatcher } from "./outputBatcher";
@@ -25,6 +28,8 @@ export interface TerminalBroadcast {
   update(sessionId: string, entries: TerminalEntry[]): void;
   result(sessionId: string, entries: TerminalEntry[]): void;
   runState(state: RunStateUpdate): void;
+  /** What the last run reported on the session's files (none when a run starts). */
+  diagnostics(state: RunDiagnostics): void;
 }
 
 export interface TerminalDeps {
@@ -62,6 +67,17 @@ export function createTerminalService(deps: TerminalDeps) {
   const flights = deps.flights ?? memoryFlight();
   const runs = new LiveRuns();
   const commands = new CommandRegistry();
+  const diagnostics = new LastDiagnostics((sessionId) => workspace.isLoaded(sessionId));
+
+  /** The run's marks; a parser's failure costs the marks, never the run's result. */
+  function marksOf(response: ExecuteResponse, files: { path: string }[], entry: string) {
+    try {
+      return runDiagnostics(response, files, entry);
+    } catch (error) {
+      logger.error({ err: error }, "terminal: could not read a run's diagnostics");
+      return [];
+    }
+  }
 
   async function say(sessionId: string, entries: TerminalEntry[]): Promise<TerminalEntry[]> {
     const stored = await repo.append(sessionId, entries);
@@ -75,12 +91,17 @@ export function createTerminalService(deps: TerminalDeps) {
     who: Runner,
     input: RunInput,
     io: LiveIo,
-  ): Promise<{ response: ExecuteResponse | undefined; entries: TerminalEntry[] }> {
+  ): Promise<{
+    response: ExecuteResponse | undefined;
+    entries: TerminalEntry[];
+    marks: RunDiagnostics["diagnostics"];
+  }> {
     const files = workspace.files(sessionId);
     if (!files) {
       return {
         response: undefined,
         entries: [{ type: "error", content: "Execution failed: the session's files are not loaded" }],
+        marks: [],
       };
     }
     // The code that runs is the session's live workspace, not text a client sends: what
@@ -90,6 +111,7 @@ export function createTerminalService(deps: TerminalDeps) {
       return {
         response: undefined,
         entries: [{ type: "error", content: `Execution failed: ${plan.message}` }],
+        marks: [],
       };
     }
     try {
@@ -100,10 +122,14 @@ export function createTerminalService(deps: TerminalDeps) {
         { language: plan.language, files: plan.files, args: input.args },
         { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs, cacheScope: sessionId },
       );
-      return { response, entries: [] };
+      return { response, entries: [], marks: marksOf(response, plan.files, plan.entry) };
     } catch (error) {
       if (isRunCancelled(error)) throw error;
-      return { response: undefined, entries: [{ type: "error", content: failureText(error, logger) }] };
+      return {
+        response: undefined,
+        entries: [{ type: "error", content: failureText(error, logger) }],
+        marks: [],
+      };
     }
   }
 
@@ -144,15 +170,23 @@ export function createTerminalService(deps: TerminalDeps) {
       io.closeStdin();
     }
     broadcast.runState(runs.state(sessionId));
+    // The previous run's marks go as this one starts, for everyone.
+    broadcast.diagnostics(diagnostics.set(sessionId, undefined, []));
     try {
       await say(sessionId, [{ type: "input", content: input.echo }]);
-      const { response, entries } = await execute(sessionId, who, input, io).finally(() => io.finish());
+      const { response, entries, marks } = await execute(sessionId, who, input, io).finally(() =>
+        io.finish(),
+      );
       await output.drain();
       const result = response
         ? resultEntries(response, { printed: output.printed, stoppedBy: run.stoppedBy })
         : entries;
       const stored = await repo.append(sessionId, result);
       broadcast.result(sessionId, stored);
+      // A stopped program's trace (Python's KeyboardInterrupt) says where it was, not what is wrong.
+      if (marks.length > 0 && run.stoppedBy === undefined) {
+        broadcast.diagnostics(diagnostics.set(sessionId, randomUUID(), marks));
+      }
       return { response, entries: stored };
     } finally {
       runs.release(sessionId);
@@ -222,6 +256,9 @@ export function createTerminalService(deps: TerminalDeps) {
     timed: (sessionId: string) => repo.timed(sessionId),
 
     runState: (sessionId: string): RunStateUpdate => runs.state(sessionId),
+
+    /** What the session's last run reported on its files, for a late joiner. */
+    diagnostics: (sessionId: string): RunDiagnostics => diagnostics.of(sessionId),
 
     /** A line typed into the running program: shown to everyone as input, then written to its stdin. */
     async input(sessionId: string, who: Runner, line: string): Promise<void> {

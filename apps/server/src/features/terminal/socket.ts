@@ -68,6 +68,7 @@ export function registerTerminalEvents(events: SocketEvents, terminal: TerminalS
     requireJoined(socket, sessionId);
     socket.emit("terminalHistory", { sessionId, history: await terminal.history(sessionId) });
     socket.emit("runStateUpdate", terminal.runState(sessionId));
+    socket.emit("runDiagnostics", terminal.diagnostics(sessionId));
     return undefined;
   });
 

@@ -76,6 +76,10 @@ export const DOC_TOPICS: readonly DocTopic[] = [
         body: "JavaScript and Python run in an isolated sandbox on the server; the output appears, as the program writes it, in a terminal every participant sees. While a program runs, Run Code becomes Stop for everyone (or press Ctrl+C in the terminal). The person who started it can type into it: the terminal's prompt turns to › and each line goes to the program, Ctrl+D ends its input, and Let everyone type lets the other editors answer too.",
       },
       {
+        heading: "Errors on the lines",
+        body: "When a run fails to compile or ends with an error, the lines it names are underlined in every participant's editor, in each file they concern; hover over one to read the message. They stay until the next run starts.",
+      },
+      {
         heading: "Version control",
         body: "Each session has a git repository. The host can commit, branch and merge; collaborators raise pull requests for review.",
       },

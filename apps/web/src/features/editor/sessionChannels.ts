@@ -1,6 +1,7 @@
 import type { ChannelDef } from "../../lib/sessionChannels";
 import { callChannel } from "../calls/CallSession";
 import { chatChannel } from "../chat/channel";
+import { diagnosticsChannel } from "../diagnostics/channel";
 import { gitChannel } from "../git/channel";
 import { pullsChannel } from "../pulls/channel";
 import { replayChannel } from "../replay/channel";
@@ -13,6 +14,7 @@ import { terminalChannel } from "../terminal/channel";
  */
 export const SESSION_CHANNELS: readonly ChannelDef<unknown>[] = [
   rolesChannel,
+  diagnosticsChannel,
   terminalChannel,
   gitChannel,
   pullsChannel,

@@ -1,9 +1,10 @@
-import { type RefObject, useEffect, useRef, useState } from "react";
+import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import type * as Y from "yjs";
 import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
+import { useRunMarkers } from "../../diagnostics/useRunMarkers";
 import { GitBadge } from "../../git/GitBadge";
 import { revealed, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
@@ -93,12 +94,19 @@ export default function CodeEditor({
     };
   }, [session, focusRef]);
 
-  // The open tabs, each bound to its file; a renamed file keeps its model (ids never change).
-  useEffect(() => {
-    if (!models) return;
+  // The open tabs' paths by id; a renamed file keeps its model (ids never change).
+  const openPaths = useMemo(() => {
     const paths = new Map(files.map((f) => [f.id, f.path]));
-    models.sync(new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : []))));
-  }, [models, openIds, files]);
+    return new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : [])));
+  }, [openIds, files]);
+
+  // The open tabs, each bound to its file.
+  useEffect(() => {
+    models?.sync(openPaths);
+  }, [models, openPaths]);
+
+  // The last run's errors on every open file, for everyone (after the sync above made their models).
+  useRunMarkers(models, openPaths);
 
   // Shows the active file, with its view state and its people's cursors.
   useEffect(() => {
