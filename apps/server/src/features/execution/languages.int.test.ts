@@ -30,8 +30,14 @@ type Answer = z.infer<typeof AnswerSchema>;
 
 const records: readonly LanguageRecord[] = LANGUAGE_RECORDS;
 
+/** A record's case file: named by its id, or by its first extension where the id has `+` or `#` (`cpp.ts`). */
+function caseFile(record: LanguageRecord): string {
+  return /[+#]/.test(record.id) ? (record.extensions[0] ?? record.id) : record.id;
+}
+
 async function loadCases(id: string): Promise<LanguageCases | undefined> {
-  const file = path.join(CASES_DIR, `${id}.ts`);
+  const record = records.find((r) => r.id === id);
+  const file = path.join(CASES_DIR, `${record ? caseFile(record) : id}.ts`);
   if (!fs.existsSync(file)) return undefined;
   const module: unknown = await import(/* @vite-ignore */ file);
   return CasesSchema.parse(z.object({ default: z.unknown() }).parse(module).default);
@@ -56,7 +62,8 @@ function limiter(concurrency: number) {
 
 /** The error's line as compilers and interpreters print it: `main.rb:2:`, `line 2`, `Line: 2`. */
 function namesLine(line: number): RegExp {
-  return new RegExp(`(?:\\bline\\b\\D{0,3}|:)${line}\\b`, "i");
+  // `file:7:`, `line 7`, and Mono's, Nim's and Free Pascal's `file(7,27)`.
+  return new RegExp(`(?:\\bline\\b\\D{0,3}|:|\\()${line}\\b`, "i");
 }
 
 type CaseName = "starter" | "echo" | "broken";
@@ -119,7 +126,7 @@ describe("every language in the real sandbox (POST /api/v2/execute)", () => {
   for (const record of records) {
     describe(record.id, () => {
       it("has its case file, languageCases/<id>.ts", () => {
-        expect(cases.get(record.id), `languageCases/${record.id}.ts`).toBeDefined();
+        expect(cases.get(record.id), `languageCases/${caseFile(record)}.ts`).toBeDefined();
       });
 
       it('prints "Hello, world!" from its starter', async () => {
