@@ -40,7 +40,7 @@ const RUNNER = `
   const runs = [];
   for await (const line of readline.createInterface({ input: process.stdin })) {
     const { name, slot, code, timeoutMs } = JSON.parse(line);
-    runs.push(runner.run(job(code, timeoutMs), slot).then((result) => say({ [name]: result })));
+    runs.push(runner.run(job(code, timeoutMs), slot).then((result) => say({ [name]: result.run })));
   }
   await Promise.all(runs);
   await runner.close();`;
