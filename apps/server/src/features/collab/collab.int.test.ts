@@ -166,7 +166,7 @@ describe.each(DATABASES)("live editing on %s", (kind) => {
     const lateJoin = await late.join(sessionId);
     expect(lateJoin.ok && lateJoin.data.language).toBe("python");
     const bad = await new Promise((resolve) =>
-      h.socket.emit("languageUpdate", { sessionId, language: "ruby" }, resolve),
+      h.socket.emit("languageUpdate", { sessionId, language: "brainfuck" }, resolve),
     );
     expect(bad).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
   });
