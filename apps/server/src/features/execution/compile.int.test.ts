@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { type Cgroups, detectCgroups } from "./cgroups";
+import type { SandboxConfig, SandboxJob, StageLimits } from "./launch";
 import { LiveIo } from "./liveIo";
 import { sandboxConfig } from "./local";
 import { findUnderUsr, type LocalRuntime } from "./runtimes";
-import { parkSandbox, type SandboxConfig, type SandboxJob, type StageLimits } from "./sandbox";
+import { parkSandbox } from "./sandbox";
 import type { Artifact } from "./stages";
 import { claimUids } from "./uids";
 

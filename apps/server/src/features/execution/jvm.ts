@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { ExtraFile } from "./sandbox";
+import type { ExtraFile } from "./launch";
 
 /**
  * The JDK's standard security providers and nothing else: no site policy, no disabled

@@ -4,9 +4,10 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { type Cgroups, detectCgroups } from "./cgroups";
+import type { SandboxConfig, SandboxJob, SandboxSlot } from "./launch";
 import { sandboxConfig } from "./local";
 import { detectRuntimes, type LocalRuntime } from "./runtimes";
-import { parkSandbox, type SandboxConfig, type SandboxJob, type SandboxSlot } from "./sandbox";
+import { parkSandbox } from "./sandbox";
 import { claimUids } from "./uids";
 
 const MEMORY = 256 * 1024 * 1024;

@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { type Cgroups, detectCgroups } from "./cgroups";
+import type { SandboxConfig, SandboxJob } from "./launch";
 import { LiveIo } from "./liveIo";
 import { sandboxConfig } from "./local";
 import { detectRuntimes, type LocalRuntime } from "./runtimes";
-import { parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
+import { parkSandbox } from "./sandbox";
 import { claimUids } from "./uids";
 
 const MEMORY = 256 * 1024 * 1024;

@@ -3,14 +3,9 @@ import path from "node:path";
 import type { Config } from "../../env";
 import type { Logger } from "../../logger";
 import { type Cgroups, detectCgroups } from "./cgroups";
+import type { SandboxConfig, SandboxJob } from "./launch";
 import { detectRuntimes, findUnderUsr, type LocalRuntime } from "./runtimes";
-import {
-  type ParkedSandbox,
-  parkSandbox,
-  type SandboxConfig,
-  type SandboxJob,
-  type SandboxResult,
-} from "./sandbox";
+import { type ParkedSandbox, parkSandbox, type SandboxResult } from "./sandbox";
 import { createSpawner } from "./spawner";
 import { claimUids } from "./uids";
 

@@ -2,9 +2,10 @@ import { LANGUAGE_RECORDS, type LanguageRecord } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { type Cgroups, detectCgroups } from "./cgroups";
+import type { SandboxConfig, SandboxJob } from "./launch";
 import { sandboxConfig } from "./local";
 import { detectRuntimes, type LocalRuntime } from "./runtimes";
-import { parkSandbox, type SandboxConfig, type SandboxJob } from "./sandbox";
+import { parkSandbox } from "./sandbox";
 import { claimUids } from "./uids";
 
 /**

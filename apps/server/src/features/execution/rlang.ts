@@ -1,6 +1,6 @@
 import fs from "node:fs/promises";
 import path from "node:path";
-import type { ExtraFile } from "./sandbox";
+import type { ExtraFile } from "./launch";
 
 /**
  * Before the program's file runs, a syntax error is reported with its line: R's own run of the

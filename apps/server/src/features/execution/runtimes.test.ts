@@ -9,8 +9,8 @@ import {
   type Runtime,
 } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
+import { NODE_STDIO_PRELOAD } from "./launch";
 import { detectRuntimes, matchRuntime } from "./runtimes";
-import { NODE_STDIO_PRELOAD } from "./sandbox";
 
 const node20: Runtime = {
   language: "javascript",

@@ -11,8 +11,8 @@ import {
 } from "@ensemble/protocol";
 import { rcompare, satisfies } from "semver";
 import { jvmFiles } from "./jvm";
+import { type ExtraFile, NODE_STDIO_PRELOAD } from "./launch";
 import { rFiles } from "./rlang";
-import { type ExtraFile, NODE_STDIO_PRELOAD } from "./sandbox";
 
 /**
  * A language the sandbox can run, from its record with every command found under /usr (the

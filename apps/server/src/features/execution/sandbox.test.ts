@@ -1,9 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { cpuWeight } from "./cgroups";
+import { buildLaunch, expandCommand } from "./launch";
 import { sandboxConfig } from "./local";
 import type { LocalRuntime } from "./runtimes";
-import { buildLaunch, expandCommand, outcome } from "./sandbox";
+import { outcome } from "./sandbox";
 import { StageSplitter } from "./stages";
 
 // The defaults: 64 processes, 256 files, 10 MB file size, 16 MiB tmpfs.
