@@ -1,89 +1,24 @@
-import { execFileSync } from "node:child_process";
 import fs from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import {
-  type ApiResult,
-  type BuiltUser,
-  buildUser,
-  startTestServer,
-  type TestServer,
-} from "../../../test/harness";
-
-type Run = {
-  stdout: string;
-  stderr: string;
-  output: string;
-  code: number | null;
-  signal: string | null;
-  status: string | null;
-  message: string | null;
-  truncated: boolean;
-  wall_time: number;
-};
+import { type BuiltUser, buildUser, startTestServer, type TestServer } from "../../../test/harness";
+import { hostileHarness, noneLeft, type Run } from "./hostileHarness";
 
 const SECRET = "test-secret-that-is-long-enough-0123456789";
 
-/**
- * Hostile programs against the real sandbox (docs/sandbox.md lists the outcomes). Each runs
- * beside a friendly "canary" run and health probes: the canary must print its line and the
- * server must keep answering, and no process of the sandbox's uids may be left afterwards.
- */
+/** Hostile programs against the real sandbox, each beside a canary run and health probes (hostileHarness.ts). */
 describe("hostile programs in the sandbox", () => {
   let server: TestServer;
   let user: BuiltUser;
   let uids: number[];
   let dataDir: string;
 
-  const execute = (
-    language: string,
-    content: string,
-    extra: Record<string, unknown> = {},
-  ): Promise<ApiResult> =>
-    server.api.post(
-      "/api/v2/execute",
-      { language, version: "*", files: [{ content }], ...extra },
-      user.token,
-    );
-
-  async function hostile(
-    language: string,
-    content: string,
-    extra: Record<string, unknown> = {},
-  ): Promise<Run> {
-    return (await hostileAnswer(language, content, extra)).run as Run;
-  }
-
-  /** A hostile program's whole answer: a compiled language's `compile`, and `run` when it ran. */
-  async function hostileAnswer(
-    language: string,
-    content: string,
-    extra: Record<string, unknown> = {},
-  ): Promise<{ compile?: Run; run?: Run }> {
-    const probes: number[] = [];
-    let done = false;
-    const running = execute(language, content, extra).finally(() => {
-      done = true;
-    });
-    const probing = (async () => {
-      while (!done) {
-        const started = performance.now();
-        const res = await fetch(`${server.url}/api/health`);
-        probes.push(res.status === 200 ? performance.now() - started : Number.POSITIVE_INFINITY);
-        await new Promise((r) => setTimeout(r, 100));
-      }
-    })();
-    const canary = await execute("python", "print('canary')");
-    const res = await running;
-    await probing;
-    expect(res.status, JSON.stringify(res.body).slice(0, 300)).toBe(200);
-    expect((canary.body.run as Run).stdout, "a concurrent run is unaffected").toBe("canary\n");
-    expect(probes.length, "the server answered while the run went on").toBeGreaterThan(0);
-    expect(Math.max(...probes), "every health probe answered").toBeLessThan(2000);
-    await noneLeft(uids);
-    return res.body as { compile?: Run; run?: Run };
-  }
+  const { hostile, execute } = hostileHarness(
+    () => server,
+    () => user,
+    () => uids,
+  );
 
   beforeAll(async () => {
     dataDir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-hostile-"));
@@ -330,75 +265,4 @@ describe("hostile programs in the sandbox", () => {
     expect((await fetch(`${server.url}/api/health`)).status).toBe(200);
     await noneLeft(uids);
   });
-  // The same walls for compilers and compiled programs: the compile runs in the program's
-  // sandbox with its own limits (docs/sandbox.md, "Compiled languages").
-  it("#include of /dev/zero, /dev/stdin and /etc/shadow: contained, nothing read from the host", async () => {
-    const zero = await hostileAnswer("c", '#include "/dev/zero"\nint main(void) { return 0; }\n', {
-      compile_timeout: 3000,
-    });
-    expect(["TO", "SG", "RE"]).toContain(zero.compile?.status);
-    expect(zero.run).toBeUndefined();
-    const stdin = await hostileAnswer("c", '#include "/dev/stdin"\nint main(void) { return 0; }\n');
-    // The compile's stdin is /dev/null: the include is empty, and nothing waits for input.
-    expect(stdin.compile?.code).toBe(0);
-    expect(stdin.compile?.wall_time).toBeLessThan(5000);
-    const shadow = await hostileAnswer("c", '#include "/etc/shadow"\nint main(void) { return 0; }\n');
-    expect(shadow.compile?.stderr).toContain("No such file or directory");
-    expect(shadow.compile?.stderr).not.toMatch(/root:/);
-    expect(shadow.run).toBeUndefined();
-  });
-
-  it("compile bombs: template recursion and a huge constant array end at a limit, not on the host", async () => {
-    const templates = await hostileAnswer(
-      "c++",
-      "template <int N> struct F { static const long v = F<N - 1>::v + F<N - 2>::v + F<N - 3>::v; };\n" +
-        "template <> struct F<0> { static const long v = 1; };\ntemplate <> struct F<1> { static const long v = 1; };\n" +
-        "template <> struct F<2> { static const long v = 1; };\nint main() { return F<100000>::v != 0; }\n",
-      { compile_timeout: 5000 },
-    );
-    expect(templates.compile?.code === 0).toBe(false);
-    expect(templates.run).toBeUndefined();
-    // 400 MB of initialised data: more than the run's /tmp and RLIMIT_FSIZE can hold.
-    const array = await hostileAnswer(
-      "c",
-      "static char big[400000000] = {1};\nint main(void) { return big[0] - 1; }\n",
-    );
-    expect(array.compile?.code === 0).toBe(false);
-    expect(array.run).toBeUndefined();
-    // A flood of errors is cut at the output cap.
-    const flood = await hostileAnswer("c", `int main(void) {\n${"x y z;\n".repeat(12000)}}\n`);
-    expect(flood.compile?.code === 0).toBe(false);
-    expect(Buffer.byteLength(flood.compile?.stderr ?? "")).toBeLessThanOrEqual(64 * 1024);
-  });
-
-  it("fork and thread bombs from C and from the JVM: held at the process bound", async () => {
-    const fork = await hostileAnswer(
-      "c",
-      '#include <stdio.h>\n#include <unistd.h>\nint main(void) { int n = 0; while (fork() >= 0) n++; printf("stopped after %d\\n", n); return 0; }\n',
-      { run_timeout: 3000 },
-    );
-    expect(fork.compile?.code).toBe(0);
-    expect(["TO", "RE", "SG", null]).toContain(fork.run?.status ?? null);
-    const threads = await hostileAnswer(
-      "java",
-      'public class Main { public static void main(String[] a) { int n = 0; try { while (true) { Thread t = new Thread(() -> { try { Thread.sleep(30000); } catch (InterruptedException e) {} }); t.setDaemon(true); t.start(); n++; } } catch (Throwable e) { System.out.println("stopped after " + n); } } }\n',
-      { run_timeout: 5000 },
-    );
-    expect(threads.compile?.code).toBe(0);
-    expect(threads.run?.stdout ?? "").toMatch(/^stopped after \d+|^$/);
-  });
 });
-
-/** Waits until no process of the sandbox's uids is left on the machine. */
-async function noneLeft(uids: number[]) {
-  const started = Date.now();
-  for (;;) {
-    const left = execFileSync("ps", ["-eo", "uid=,pid=,comm="])
-      .toString()
-      .split("\n")
-      .filter((line) => uids.includes(Number(line.trim().split(/\s+/)[0])));
-    if (left.length === 0) return;
-    if (Date.now() - started > 3000) throw new Error(`sandbox processes left: ${left.join("; ")}`);
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
