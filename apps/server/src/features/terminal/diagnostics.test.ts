@@ -1,10 +1,8 @@
-import { Writable } from "node:stream";
 import type { Diagnostic, ExecuteResponse, RunDiagnostics } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
-import { createLogger } from "../../logger";
-import type { Runner } from "./commands";
 import { LastDiagnostics } from "./diagnostics";
 import { createTerminalService } from "./service";
+import { ADA, quietLogger } from "./testing";
 
 const mark: Diagnostic = { path: "src/main.py", line: 3, severity: "error", message: "NameError" };
 
@@ -37,16 +35,8 @@ describe("LastDiagnostics", () => {
 });
 
 describe("a terminal run's diagnostics", () => {
-  const who: Runner = {
-    id: "ada",
-    name: "Ada",
-    userId: "ada",
-    role: "editor",
-    isHost: false,
-    canEdit: true,
-    rateKey: "user:ada",
-  };
-  const logger = createLogger("fatal", new Writable({ write: (_chunk, _encoding, done) => done() }));
+  const who = ADA;
+  const logger = quietLogger();
   const stage = (stderr: string, code: number) => ({
     stdout: "",
     stderr,

@@ -1,31 +1,21 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { Writable } from "node:stream";
 import { type Language, type TerminalEntry, WORKSPACE_LIMITS } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
 import { createLimiters } from "../../limiter";
-import { createLogger } from "../../logger";
 import type { WorkspaceFile } from "../collab/index";
 import { remoteRunnerFailed, runCancelled, runRateLimited } from "../execution/errors";
 import type { ExecutionService } from "../execution/index";
 import { createExecutionService } from "../execution/service";
-import type { Runner } from "./commands";
 import type { TerminalRepo } from "./repo";
 import { createTerminalService } from "./service";
+import { ADA, quietLogger } from "./testing";
 
 const SESSION = "project-session";
-const who: Runner = {
-  id: "ada",
-  name: "Ada",
-  userId: "ada",
-  role: "editor",
-  isHost: false,
-  canEdit: true,
-  rateKey: "user:ada",
-};
-const logger = createLogger("fatal", new Writable({ write: (_chunk, _encoding, done) => done() }));
+const who = ADA;
+const logger = quietLogger();
 
 /** A terminal over a fake workspace and an in-memory history; runs go to `execution`. */
 function terminalOver(
