@@ -6,9 +6,11 @@ import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
 import { useRunMarkers } from "../../diagnostics/useRunMarkers";
 import { GitBadge } from "../../git/GitBadge";
+import { useLanguageServices } from "../../intelligence/services";
 import { revealed, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
+import { WorkspaceModels } from "./workspaceModels";
 
 interface CodeEditorProps {
   session: CollabSession;
@@ -55,6 +57,7 @@ export default function CodeEditor({
   const undoRef = useRef<Y.UndoManager | null>(null);
   const [editor, setEditor] = useState<monaco.editor.IStandaloneCodeEditor | null>(null);
   const [models, setModels] = useState<OpenModels | null>(null);
+  const [workspace, setWorkspace] = useState<WorkspaceModels | null>(null);
   const [isBound, setIsBound] = useState(false);
   const openIds = useOpenFiles((s) => s.openIds);
   const activeId = useOpenFiles((s) => s.activeId);
@@ -79,31 +82,40 @@ export default function CodeEditor({
     const clicks = instance.onMouseDown(() => takeOver.current());
     // Monaco measures glyphs once; JetBrains Mono may arrive after it did.
     void document.fonts?.ready.then(() => monaco.editor.remeasureFonts());
-    const open = new OpenModels(session, instance);
+    const workspace = new WorkspaceModels(session);
+    const open = new OpenModels(session, instance, workspace);
     setEditor(instance);
     setModels(open);
+    setWorkspace(workspace);
     focusRef.current = () => instance.focus();
     return () => {
       focusRef.current = null;
       keys.dispose();
       clicks.dispose();
       open.dispose();
+      workspace.dispose();
       instance.dispose();
       setEditor(null);
       setModels(null);
+      setWorkspace(null);
     };
   }, [session, focusRef]);
 
-  // The open tabs' paths by id; a renamed file keeps its model (ids never change).
-  const openPaths = useMemo(() => {
-    const paths = new Map(files.map((f) => [f.id, f.path]));
-    return new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : [])));
-  }, [openIds, files]);
+  // Every file's path by id (ids never change), and the open tabs'.
+  const paths = useMemo(() => new Map(files.map((f) => [f.id, f.path])), [files]);
+  const openPaths = useMemo(
+    () => new Map(openIds.flatMap((id) => (paths.has(id) ? [[id, paths.get(id) as string]] : []))),
+    [openIds, paths],
+  );
 
-  // The open tabs, each bound to its file.
+  // A model for every file (language services see the project), the open tabs bound to theirs.
   useEffect(() => {
+    workspace?.sync(paths);
     models?.sync(openPaths);
-  }, [models, openPaths]);
+  }, [workspace, models, paths, openPaths]);
+
+  // Completions, diagnostics, hover... of the workspace's languages, each loaded when first needed.
+  useLanguageServices(session, editor, workspace);
 
   // The last run's errors on every open file, for everyone (after the sync above made their models).
   useRunMarkers(models, openPaths);

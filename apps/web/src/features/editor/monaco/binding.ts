@@ -109,7 +109,10 @@ export class TextBinding {
     try {
       // One batch in pre-change offsets: Monaco applies it as one change.
       this.model.applyEdits(
-        toEdits(event.delta).map(({ start, end, text }) => ({ range: this.rangeOf(start, end), text })),
+        toEdits(event.delta).map(({ start, end, text }) => ({
+          range: offsetRange(this.model, start, end),
+          text,
+        })),
       );
       this.restoreSelections();
     } finally {
@@ -149,14 +152,7 @@ export class TextBinding {
     }
     this.isApplyingLocal = true;
     try {
-      this.doc.transact(() => {
-        // Offsets are all from before the change: apply from the end so none shifts another.
-        const changes = [...event.changes].sort((a, b) => b.rangeOffset - a.rangeOffset);
-        for (const change of changes) {
-          if (change.rangeLength > 0) this.ytext.delete(change.rangeOffset, change.rangeLength);
-          if (change.text) this.ytext.insert(change.rangeOffset, change.text);
-        }
-      }, this);
+      this.doc.transact(() => writeChanges(this.ytext, event.changes), this);
     } finally {
       this.isApplyingLocal = false;
     }
@@ -190,16 +186,27 @@ export class TextBinding {
     // In the model, not the editor: each file keeps its own while another is shown.
     this.remoteDecorations = this.model.deltaDecorations(this.remoteDecorations, decorations);
   };
+}
 
-  private rangeOf(start: number, end: number): monaco.Range {
-    const from = this.model.getPositionAt(start);
-    const to = this.model.getPositionAt(end);
-    return new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column);
+/** The range between two offsets of a model. */
+export function offsetRange(model: Model, start: number, end: number): monaco.Range {
+  const from = model.getPositionAt(start);
+  const to = model.getPositionAt(end);
+  return new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column);
+}
+
+/** Writes a model's content changes (offsets all from before them) into its Y.Text; call within a transaction. */
+export function writeChanges(ytext: Y.Text, changes: readonly monaco.editor.IModelContentChange[]): void {
+  // Apply from the end so that none shifts another.
+  const sorted = [...changes].sort((a, b) => b.rangeOffset - a.rangeOffset);
+  for (const change of sorted) {
+    if (change.rangeLength > 0) ytext.delete(change.rangeOffset, change.rangeLength);
+    if (change.text) ytext.insert(change.rangeOffset, change.text);
   }
 }
 
 /** A Y.Text delta as replacements in the old text's offsets, neighbours merged into one. */
-function toEdits(delta: Y.YTextEvent["delta"]): Edit[] {
+export function toEdits(delta: Y.YTextEvent["delta"]): Edit[] {
   const edits: Edit[] = [];
   let index = 0;
   for (const op of delta) {

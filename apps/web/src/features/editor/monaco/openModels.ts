@@ -3,6 +3,7 @@ import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import { editorLanguage } from "../../workspace/tree";
 import { TextBinding } from "./binding";
+import type { WorkspaceModels } from "./workspaceModels";
 
 /** Groups keystrokes typed within this window into one undo step. */
 const UNDO_CAPTURE_MS = 500;
@@ -19,8 +20,9 @@ export interface OpenModel {
 }
 
 /**
- * The Monaco models of the open tabs, one per file, each bound to its file's Y.Text for as
- * long as the tab is open: switching tabs keeps each file's undo history and scroll.
+ * The open tabs: each takes its file's model from the workspace's models and binds it to
+ * its file's Y.Text and the editor for as long as the tab is open. Switching tabs keeps each
+ * file's undo history and scroll.
  */
 export class OpenModels {
   private readonly models = new Map<string, OpenModel>();
@@ -28,6 +30,7 @@ export class OpenModels {
   constructor(
     private readonly session: CollabSession,
     private readonly editor: monaco.editor.IStandaloneCodeEditor,
+    private readonly workspace: WorkspaceModels,
   ) {}
 
   get(id: string): OpenModel | undefined {
@@ -42,9 +45,9 @@ export class OpenModels {
     for (const [id, path] of files) {
       const open = this.models.get(id);
       if (!open) this.models.set(id, this.create(id, path));
-      else if (open.model.getLanguageId() !== editorLanguage(path)) {
+      else if (open.model !== this.workspace.take(id, path)) this.rebind(open, path);
+      else if (open.model.getLanguageId() !== editorLanguage(path))
         monaco.editor.setModelLanguage(open.model, editorLanguage(path));
-      }
     }
   }
 
@@ -54,8 +57,7 @@ export class OpenModels {
 
   private create(id: string, path: string): OpenModel {
     const ytext = this.session.fileText(id);
-    const model = monaco.editor.createModel("", editorLanguage(path));
-    model.updateOptions({ tabSize: path.endsWith(".py") ? 4 : 2 });
+    const model = this.workspace.take(id, path);
     const binding = new TextBinding(ytext, model, this.editor, this.session.awareness);
     const undo = new Y.UndoManager(ytext, {
       trackedOrigins: new Set([binding]),
@@ -64,11 +66,27 @@ export class OpenModels {
     return { id, ytext, model, binding, undo, viewState: null };
   }
 
+  /** The file was renamed: its model is a new one at the new address; undo and view stay. */
+  private rebind(open: OpenModel, path: string): void {
+    const isShown = this.editor.getModel() === open.model;
+    const viewState = isShown ? this.editor.saveViewState() : open.viewState;
+    open.binding.destroy();
+    open.undo.trackedOrigins.delete(open.binding);
+    open.model = this.workspace.take(open.id, path);
+    open.binding = new TextBinding(open.ytext, open.model, this.editor, this.session.awareness);
+    open.undo.trackedOrigins.add(open.binding);
+    open.viewState = viewState;
+    if (isShown) {
+      this.editor.setModel(open.model);
+      if (viewState) this.editor.restoreViewState(viewState);
+    }
+  }
+
   private drop(id: string, open: OpenModel): void {
     this.models.delete(id);
     if (this.editor.getModel() === open.model) this.editor.setModel(null);
     open.undo.destroy();
     open.binding.destroy();
-    open.model.dispose();
+    this.workspace.release(id);
   }
 }
