@@ -17,7 +17,11 @@ export const c = {
   iconColor: "#555555",
   debianPackages: ["gcc", "libc6-dev"],
   install: "default",
-  compile: { command: "gcc", args: ["-Wall", "-o", "{out}/main", "{sources}", "-lm"] },
+  compile: {
+    command: "gcc",
+    args: ["-Wall", "-o", "{out}/main", "{sources}", "-lm"],
+    colourArgs: ["-fdiagnostics-color=always"],
+  },
   run: { command: "{out}/main", args: [] },
   version: { command: "gcc", args: ["-dumpfullversion"], parse: coerceVersion },
 } as const satisfies LanguageRecord;

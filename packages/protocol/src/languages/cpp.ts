@@ -16,7 +16,11 @@ export const cpp = {
   iconColor: "#f34b7d",
   debianPackages: ["g++"],
   install: "default",
-  compile: { command: "g++", args: ["-Wall", "-o", "{out}/main", "{sources}"] },
+  compile: {
+    command: "g++",
+    args: ["-Wall", "-o", "{out}/main", "{sources}"],
+    colourArgs: ["-fdiagnostics-color=always"],
+  },
   run: { command: "{out}/main", args: [] },
   version: { command: "g++", args: ["-dumpfullversion"], parse: coerceVersion },
 } as const satisfies LanguageRecord;

@@ -14,6 +14,12 @@
 export interface LanguageCommand {
   readonly command: string;
   readonly args: readonly string[];
+  /**
+   * Appended when the output is rendered by the shared terminal (never for a Piston client,
+   * which reads plain text): a compiler's flag to print colours into a pipe, such as gcc's
+   * `-fdiagnostics-color=always`. The diagnostics parser reads coloured output as well.
+   */
+  readonly colourArgs?: readonly string[];
 }
 
 /** Limits a language needs that differ from the server's defaults (Piston's names, in ms and bytes). */

@@ -20,6 +20,7 @@ export const rust = {
   compile: {
     command: "rustc",
     args: ["--edition", "2021", "-C", "linker=gcc", "-C", "strip=debuginfo", "-o", "{out}/main", "{file}"],
+    colourArgs: ["--color", "always"],
   },
   run: { command: "{out}/main", args: [] },
   version: { command: "rustc", args: ["--version"], parse: coerceVersion },

@@ -154,7 +154,10 @@ export function buildLaunch(config: SandboxConfig, job: SandboxJob, slot: Sandbo
           "-c",
           compileThenRun({
             nonce,
-            compile: expandCommand(compile, job),
+            compile: [
+              ...expandCommand(compile, job),
+              ...(job.colour ? (job.runtime.compileColour ?? []) : []),
+            ],
             run,
             compileCpuSeconds: seconds(job.compile?.cpuTimeMs ?? job.cpuTimeMs),
             runCpuSeconds: seconds(job.cpuTimeMs),

@@ -27,6 +27,8 @@ export interface LocalRuntime extends Runtime {
   extensions: readonly string[];
   /** The compile stage's argv, absent for an interpreted language. */
   compile?: string[];
+  /** Appended to the compile's argv when the job asks for colour (LanguageCommand.colourArgs). */
+  compileColour?: readonly string[];
   /** The run stage's argv; the program's own arguments follow. */
   run: string[];
   /** Environment of both stages besides the sandbox's own. */
@@ -110,6 +112,7 @@ async function detectRuntime(record: LanguageRecord, searchPath: string): Promis
     defaultFile: record.mainFile,
     extensions: record.sourceExtensions ?? record.extensions,
     ...(record.compile && compile ? { compile: [compile, ...record.compile.args] } : {}),
+    ...(record.compile?.colourArgs ? { compileColour: record.compile.colourArgs } : {}),
     run: [run, ...(extras?.flags ?? []), ...record.run.args],
     env: record.env ?? {},
     extraFiles: [...(extras?.extraFiles ?? []), ...((await extras?.toolchainFiles?.(run)) ?? [])],

@@ -171,6 +171,20 @@ describe("a compiled language's launch", () => {
     expect(plan.argv.join(" ")).toContain("--tmpfs /tmp --dir /tmp/out");
   });
 
+  it("asks for colour only when the terminal renders the output: TERM, FORCE_COLOR and the compiler's flags", () => {
+    const runtime = { ...c, compileColour: ["-fdiagnostics-color=always"] };
+    const script = (colour: boolean) => {
+      const plan = buildLaunch(config, { ...project, runtime, colour }, { uid: 62001, cgroup: undefined });
+      return { argv: plan.argv.join(" "), script: plan.argv[plan.argv.indexOf("/bin/sh") + 2] ?? "" };
+    };
+    const plain = script(false);
+    expect(plain.argv).not.toContain("FORCE_COLOR");
+    expect(plain.script).not.toContain("-fdiagnostics-color");
+    const coloured = script(true);
+    expect(coloured.argv).toContain("--setenv TERM xterm-256color --setenv FORCE_COLOR 1");
+    expect(coloured.script).toContain("'-lm' '-fdiagnostics-color=always'");
+  });
+
   it("binds a record's systemPaths read-only, before / is remounted read-only, and nothing of /etc otherwise", () => {
     const java = { ...c, systemPaths: ["/etc/java-17-openjdk"] };
     const argv = buildLaunch(config, { ...project, runtime: java }, { uid: 62001, cgroup: undefined }).argv;

@@ -149,6 +149,13 @@ describe("a run's diagnostics", () => {
           },
         ]);
       }
+      // The terminal renders colours, so gcc was asked for them; the marks above read through them.
+      const printed = guest
+        .events("terminalUpdate")
+        .flatMap((u) => u.entries ?? (u.entry ? [u.entry] : []))
+        .map((e) => e.content)
+        .join("");
+      expect(printed).toContain("\u001b[01;31m\u001b[Kerror: ");
 
       const text = host.file("src/main.c");
       text.delete(0, text.length);

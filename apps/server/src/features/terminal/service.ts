@@ -120,7 +120,8 @@ export function createTerminalService(deps: TerminalDeps) {
       // limit or the server's shutdown end it.
       const response = await execution.runProject(
         { language: plan.language, files: plan.files, args: input.args },
-        { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs, cacheScope: sessionId },
+        // The terminal renders colours: programs and compilers may print them.
+        { rateKey: who.rateKey, io, timeoutMs: deps.liveTimeoutMs, cacheScope: sessionId, colour: true },
       );
       return { response, entries: [], marks: marksOf(response, plan.files, plan.entry) };
     } catch (error) {
