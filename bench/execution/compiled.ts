@@ -77,10 +77,15 @@ async function bare(record: LanguageRecord, oneCore: boolean): Promise<number> {
   try {
     mkdirSync(path.join(root, "src"));
     mkdirSync(path.join(root, "out"));
+    mkdirSync(path.join(root, "tmp"));
     writeFileSync(path.join(root, "src", record.mainFile), record.starter);
     const environment: NodeJS.ProcessEnv = { PATH: "/usr/bin:/bin", HOME: root, LANG: "C.UTF-8" };
+    // The sandbox's /tmp is new for each run (Go's GOCACHE is there): so is the bare run's.
     for (const [name, value] of Object.entries(record.env ?? {}))
-      environment[name] = expand([value], root, record)[0] ?? "";
+      environment[name] = (expand([value], root, record)[0] ?? "").replace(
+        /^\/tmp(?=\/|$)/,
+        path.join(root, "tmp"),
+      );
     const pin = oneCore ? ["taskset", "-c", "0"] : [];
     const compile = record.compile ? [...pin, record.compile.command, ...record.compile.args] : [];
     const run = [...pin, record.run.command, ...record.run.args];

@@ -101,4 +101,29 @@ test.describe("errors on the lines", () => {
     for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("fixed");
     for (const screen of [ann, ben]) await showsMarksOn(screen, []);
   });
+
+  test("a Java compile error is marked in both editors; fixed, the class runs for both", async ({
+    twoEditors,
+  }) => {
+    const { ann, ben, annTerm, benTerm } = await twoAtTerminals(twoEditors, "markers-java");
+    await ben.page.getByLabel("Language").selectOption("java");
+    for (const screen of [ann, ben]) {
+      await expect.poll(() => screen.language()).toBe("java");
+      await expect.poll(() => screen.activeFile()).toBe("src/Main.java");
+    }
+    await ann.waitUntilLive();
+
+    // The class on one line: Monaco would indent what follows a `{` as it is typed.
+    const program = (statement: string) =>
+      `// Ensemble's Java walk\npublic class Main { public static void main(String[] args) { ${statement} } }\n`;
+    await setCode(ann, program("System.out.println(missing);"), [ben]);
+    await benTerm.runButton.click();
+    for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("cannot find symbol");
+    for (const screen of [ann, ben]) await showsMarksOn(screen, [2]);
+
+    await setCode(ann, program('System.out.println("fixed in Java");'), [ben]);
+    await annTerm.runButton.click();
+    for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("fixed in Java");
+    for (const screen of [ann, ben]) await showsMarksOn(screen, []);
+  });
 });

@@ -10,7 +10,7 @@ describe("hostile compiles and compiled programs", () => {
   let server: TestServer;
   let user: BuiltUser;
   let uids: number[];
-  const { hostileAnswer } = hostileHarness(
+  const { execute, hostileAnswer } = hostileHarness(
     () => server,
     () => user,
     () => uids,
@@ -78,5 +78,30 @@ describe("hostile compiles and compiled programs", () => {
     );
     expect(threads.compile?.code).toBe(0);
     expect(threads.run?.stdout ?? "").toMatch(/^stopped after \d+|^$/);
+  });
+
+  it("Go's build cache and a Rust program filling the disk: stopped at the run's own /tmp, gone with the run", async () => {
+    const goFill =
+      'package main\nimport (\n"fmt"\n"os"\n"path/filepath"\n)\nfunc main() {\nbuf := make([]byte, 1<<20)\n' +
+      'for n := 0; ; n++ {\nf, err := os.Create(filepath.Join(os.Getenv("GOCACHE"), fmt.Sprintf("fill-%d", n)))\n' +
+      'if err == nil {\n_, err = f.Write(buf)\nf.Close()\n}\nif err != nil {\nfmt.Println("stopped after", n, "MiB:", err)\nreturn\n}\n}\n}\n';
+    const go = await hostileAnswer("go", goFill, { run_timeout: 10_000 });
+    expect(go.compile?.code).toBe(0);
+    expect(go.run?.stdout).toMatch(/^stopped after \d+ MiB: .*(no space left on device|file too large)/);
+    const rustFill =
+      "use std::io::Write;\nfn main() {\nlet mut f = std::fs::File::create(\"/tmp/fill\").unwrap();\nlet buf = vec![1u8; 1 << 20];\n" +
+      'for n in 0.. {\nif let Err(e) = f.write_all(&buf) {\nprintln!("stopped after {} MiB: {}", n, e);\nreturn;\n}\n}\n}\n';
+    const rust = await hostileAnswer("rust", rustFill, { run_timeout: 10_000 });
+    expect(rust.compile?.code).toBe(0);
+    // Past RLIMIT_FSIZE the kernel sends SIGXFSZ; below it the tmpfs fills first.
+    if (rust.run?.signal === null) expect(rust.run.stdout).toMatch(/^stopped after \d+ MiB/);
+    else expect(rust.run?.signal).toBe("SIGXFSZ");
+    // The next run has an empty /tmp and cache of its own, and builds as usual.
+    const after = await execute(
+      "go",
+      'package main\nimport (\n"fmt"\n"os"\n"path/filepath"\n)\nfunc main() {\n_, fill := os.Stat(filepath.Join(os.Getenv("GOCACHE"), "fill-0"))\n_, tmp := os.Stat("/tmp/fill")\nfmt.Println(os.IsNotExist(fill), os.IsNotExist(tmp))\n}\n',
+    );
+    expect(after.status).toBe(200);
+    expect((after.body.run as { stdout: string }).stdout).toBe("true true\n");
   });
 });
