@@ -80,17 +80,16 @@ async function bare(record: LanguageRecord, oneCore: boolean): Promise<number> {
     mkdirSync(path.join(root, "tmp"));
     writeFileSync(path.join(root, "src", record.mainFile), record.starter);
     const environment: NodeJS.ProcessEnv = { PATH: "/usr/bin:/bin", HOME: root, LANG: "C.UTF-8" };
-    // The sandbox's /tmp is new for each run (Go's GOCACHE is there): so is the bare run's.
+    // The sandbox's /tmp is new for each run (Go's GOCACHE, GHC's objects): so is the bare run's.
+    const ownTmp = (args: string[]) =>
+      args.map((arg) => arg.replace(/(^|=|-J)\/tmp(?=\/|$)/, `$1${root}/tmp`));
     for (const [name, value] of Object.entries(record.env ?? {}))
-      environment[name] = (expand([value], root, record)[0] ?? "").replace(
-        /^\/tmp(?=\/|$)/,
-        path.join(root, "tmp"),
-      );
+      environment[name] = ownTmp(expand([value], root, record))[0] ?? "";
     const pin = oneCore ? ["taskset", "-c", "0"] : [];
     const compile = record.compile ? [...pin, record.compile.command, ...record.compile.args] : [];
     const run = [...pin, record.run.command, ...record.run.args];
-    const compileMs = await spawnTimed(expand(compile, root, record), root, environment);
-    return compileMs + (await spawnTimed(expand(run, root, record), root, environment));
+    const compileMs = await spawnTimed(ownTmp(expand(compile, root, record)), root, environment);
+    return compileMs + (await spawnTimed(ownTmp(expand(run, root, record)), root, environment));
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
