@@ -118,12 +118,15 @@ test.describe("errors on the lines", () => {
       `// Ensemble's Java walk\npublic class Main { public static void main(String[] args) { ${statement} } }\n`;
     await setCode(ann, program("System.out.println(missing);"), [ben]);
     await benTerm.runButton.click();
-    for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("cannot find symbol");
+    // A JVM's first start reads the JDK from disk: seconds on a busy machine.
+    for (const term of [annTerm, benTerm])
+      await expect(term.log).toContainText("cannot find symbol", { timeout: 30_000 });
     for (const screen of [ann, ben]) await showsMarksOn(screen, [2]);
 
     await setCode(ann, program('System.out.println("fixed in Java");'), [ben]);
     await annTerm.runButton.click();
-    for (const term of [annTerm, benTerm]) await expect(term.log).toContainText("fixed in Java");
+    for (const term of [annTerm, benTerm])
+      await expect(term.log).toContainText("fixed in Java", { timeout: 30_000 });
     for (const screen of [ann, ben]) await showsMarksOn(screen, []);
   });
 });
