@@ -13,6 +13,7 @@ import { type Ack, ExecuteResponseSchema, LANGUAGE_RECORDS, type LanguageRecord 
 import { createSession } from "../collab/documents";
 import { joinSession, ourSocket } from "../collab/ourSocket";
 import { rerunInSnapshot } from "../collab/snapshot";
+import { table } from "../lib/markdown";
 import { quantile } from "../lib/stats";
 import { sleep } from "../lib/wait";
 import { ms } from "./format";
@@ -251,14 +252,6 @@ async function burst(server: RunServer): Promise<string[][]> {
       ms(quantile(probes, 0.99)),
     ],
   ];
-}
-
-function table(header: string[], rows: string[][]): string {
-  return [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
 }
 
 async function main() {

@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { type Language, LanguageSchema, type Runtime } from "@ensemble/protocol";
 import { rerunInSnapshot } from "../collab/snapshot";
+import { table } from "../lib/markdown";
 import { quantile } from "../lib/stats";
 import { ms } from "./format";
 import { execute, type RunServer, runnerReadyLine, runtimesOf, startRunServer } from "./server";
@@ -169,14 +170,6 @@ async function throughput(server: RunServer) {
     }
   }
   return rows;
-}
-
-function table(header: string[], rows: string[][]): string {
-  return [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
 }
 
 function machine(): string {

@@ -13,6 +13,7 @@ import { type Browser, chromium, type Page } from "playwright-core";
 import { createHostedSession, startServer } from "../calls/server";
 import { joinSession, ourSocket } from "../collab/ourSocket";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
+import { table } from "../lib/markdown";
 import { processTree, rssBytes } from "../lib/processes";
 import { ROOT } from "../lib/server";
 import { quantile } from "../lib/stats";
@@ -154,14 +155,6 @@ function languageServers(serverPid: number): { count: number; rssMb: number } {
 
 const fmt = (value: number | null) => (value === null || Number.isNaN(value) ? "n/a" : value.toFixed(1));
 const kb = (bytes: number) => (bytes / 1024).toFixed(0);
-
-function table(header: string[], rows: string[][]): string {
-  return [
-    `| ${header.join(" | ")} |`,
-    `|${header.map(() => "---").join("|")}|`,
-    ...rows.map((r) => `| ${r.join(" | ")} |`),
-  ].join("\n");
-}
 
 async function main() {
   const loadBefore = os.loadavg().map((n) => n.toFixed(2));

@@ -107,13 +107,7 @@ export class TextBinding {
     }
     this.isApplyingRemote = true;
     try {
-      // One batch in pre-change offsets: Monaco applies it as one change.
-      this.model.applyEdits(
-        toEdits(event.delta).map(({ start, end, text }) => ({
-          range: offsetRange(this.model, start, end),
-          text,
-        })),
-      );
+      applyDelta(this.model, event.delta);
       this.restoreSelections();
     } finally {
       this.isApplyingRemote = false;
@@ -188,8 +182,15 @@ export class TextBinding {
   };
 }
 
+/** Applies a Y.Text delta to the model as one batch in pre-change offsets (one change for Monaco). */
+export function applyDelta(model: Model, delta: Y.YTextEvent["delta"]): void {
+  model.applyEdits(
+    toEdits(delta).map(({ start, end, text }) => ({ range: offsetRange(model, start, end), text })),
+  );
+}
+
 /** The range between two offsets of a model. */
-export function offsetRange(model: Model, start: number, end: number): monaco.Range {
+function offsetRange(model: Model, start: number, end: number): monaco.Range {
   const from = model.getPositionAt(start);
   const to = model.getPositionAt(end);
   return new monaco.Range(from.lineNumber, from.column, to.lineNumber, to.column);
@@ -206,7 +207,7 @@ export function writeChanges(ytext: Y.Text, changes: readonly monaco.editor.IMod
 }
 
 /** A Y.Text delta as replacements in the old text's offsets, neighbours merged into one. */
-export function toEdits(delta: Y.YTextEvent["delta"]): Edit[] {
+function toEdits(delta: Y.YTextEvent["delta"]): Edit[] {
   const edits: Edit[] = [];
   let index = 0;
   for (const op of delta) {

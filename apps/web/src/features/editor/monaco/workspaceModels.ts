@@ -2,7 +2,7 @@ import type * as Y from "yjs";
 import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import { editorLanguage } from "../../workspace/tree";
-import { offsetRange, toEdits, writeChanges } from "./binding";
+import { applyDelta, writeChanges } from "./binding";
 
 type Model = monaco.editor.ITextModel;
 
@@ -140,12 +140,7 @@ class Mirror {
     if (transaction.origin === this || this.model.isDisposed()) return;
     this.isApplyingRemote = true;
     try {
-      this.model.applyEdits(
-        toEdits(event.delta).map(({ start, end, text }) => ({
-          range: offsetRange(this.model, start, end),
-          text,
-        })),
-      );
+      applyDelta(this.model, event.delta);
     } finally {
       this.isApplyingRemote = false;
     }
