@@ -4,7 +4,7 @@
 # /usr: only /usr is visible inside the sandbox); and git, each session's repository (2.38+
 # for merge-tree --write-tree; bookworm has 2.39); and haproxy, the load balancer of
 # scripts/cluster.sh (several nodes on one machine; docs/operations.md). With --tests, also Debian's
-# chromium for Playwright (its own browser download is never used) and redis-server. Runs apt only when
+# chromium for Playwright (its own browser download is never used), redis-server and openssl. Runs apt only when
 # something is missing; uses sudo when not root. Without bwrap the server still starts, but
 # Run Code answers 503 (there is no unsandboxed fallback). Last, the default languages'
 # toolchains (scripts/install-languages.sh default).
@@ -19,6 +19,8 @@ if [ "${1:-}" = "--tests" ]; then
   command -v chromium >/dev/null 2>&1 || packages+=(chromium)
   # The cluster and rate-limit suites use a Redis at 127.0.0.1:6379 (TEST_REDIS_URL).
   command -v redis-server >/dev/null 2>&1 || packages+=(redis-server)
+  # calls/turn.test.ts checks our TURN credentials against OpenSSL's HMAC.
+  command -v openssl >/dev/null 2>&1 || packages+=(openssl)
 fi
 
 if [ ${#packages[@]} -eq 0 ]; then

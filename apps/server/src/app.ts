@@ -5,7 +5,7 @@ import { createCluster } from "./cluster/index";
 import type { Db } from "./db/index";
 import type { Config } from "./env";
 import { createAuthFeature } from "./features/auth/index";
-import { createCallsFeature } from "./features/calls/index";
+import { createCallsFeature, turnConfigOf } from "./features/calls/index";
 import { createChatFeature } from "./features/chat/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature, mountPistonConnect } from "./features/execution/index";
@@ -75,7 +75,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     logger,
   });
   createRolesFeature({ io, events, sessions: sessions.service, lobby, presence });
-  createCallsFeature(io, events, config.ICE_SERVERS, limiters);
+  createCallsFeature(io, events, { iceServers: config.ICE_SERVERS, turn: turnConfigOf(config) }, limiters);
   createChatFeature({ io, events, db, sessions: sessions.service, limiters });
   const terminal = createTerminalFeature({
     io,

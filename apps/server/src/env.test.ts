@@ -47,6 +47,21 @@ describe("loadConfig", () => {
     }
   });
 
+  it("reads a TURN relay for time-limited credentials, and refuses one without a long secret", () => {
+    expect(loadConfig({}).TURN_URLS).toBeUndefined();
+    const turn = loadConfig({
+      TURN_URLS: "turn:a.test:3478, turns:a.test:443",
+      TURN_SECRET: "0123456789abcdef",
+    });
+    expect(turn.TURN_URLS).toEqual(["turn:a.test:3478", "turns:a.test:443"]);
+    expect(turn.TURN_TTL_SECONDS).toBe(43_200);
+    expect(() => loadConfig({ TURN_URLS: "turn:a.test:3478" })).toThrow(/TURN_SECRET: must be set/);
+    expect(() => loadConfig({ TURN_URLS: "turn:a.test", TURN_SECRET: "short" })).toThrow(/TURN_SECRET/);
+    expect(() => loadConfig({ TURN_URLS: "stun:a.test", TURN_SECRET: "0123456789abcdef" })).toThrow(
+      /TURN_URLS/,
+    );
+  });
+
   it("reads ICE_SERVERS as JSON (none by default) and refuses what RTCPeerConnection would not take", () => {
     expect(loadConfig({}).ICE_SERVERS).toEqual([]);
     const turn = [{ urls: ["turn:turn.example.test:3478"], username: "u", credential: "c" }];

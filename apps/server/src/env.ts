@@ -142,6 +142,22 @@ export const EnvSchema = z.object({
       }
     })
     .pipe(z.array(IceServerSchema, { error: "must be a list of {urls, username?, credential?}" })),
+  // A TURN relay with time-limited credentials per participant (coturn's use-auth-secret).
+  TURN_URLS: z
+    .string()
+    .optional()
+    .transform((text) =>
+      (text ?? "")
+        .split(",")
+        .map((url) => url.trim())
+        .filter(Boolean),
+    )
+    .pipe(
+      z.array(z.string().regex(/^turns?:/, { error: "must be turn: or turns: addresses, comma-separated" })),
+    )
+    .transform((urls) => (urls.length > 0 ? urls : undefined)),
+  TURN_SECRET: z.string().optional(),
+  TURN_TTL_SECONDS: positiveInt(12 * 3600),
 });
 
 function positiveInt(fallback: number) {
@@ -159,6 +175,11 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new ConfigError(`Invalid configuration:\n${lines.join("\n")}`);
   }
   const config = parsed.data;
+  if (config.TURN_URLS && (config.TURN_SECRET ?? "").length < 16) {
+    throw new ConfigError(
+      "Invalid configuration:\n  TURN_SECRET: must be set, 16 characters or more, when TURN_URLS is",
+    );
+  }
   return {
     ...config,
     DATA_DIR: path.resolve(config.DATA_DIR),

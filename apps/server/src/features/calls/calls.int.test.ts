@@ -14,7 +14,10 @@ describe("call signalling", () => {
 
   beforeAll(async () => {
     server = await startTestServer("embedded", {
-      ICE_SERVERS: '[{"urls":"turn:turn.example.test:3478","username":"u","credential":"c"}]',
+      ICE_SERVERS: '[{"urls":"stun:stun.example.test:3478"}]',
+      TURN_URLS: "turn:turn.example.test:3478, turns:turn.example.test:443?transport=tcp",
+      TURN_SECRET: "a-shared-secret-for-coturn",
+      TURN_TTL_SECONDS: "600",
     });
   });
   afterAll(async () => {
@@ -45,10 +48,23 @@ describe("call signalling", () => {
 
     const a = await inCall(sessionId, host.token);
     expect(a.ack.peers).toEqual([]);
+    // The STUN server as configured, then the relay with credentials of this participant's own.
+    const joinedAt = Math.floor(Date.now() / 1000);
     expect(a.ack.iceServers).toEqual([
-      { urls: "turn:turn.example.test:3478", username: "u", credential: "c" },
+      { urls: "stun:stun.example.test:3478" },
+      {
+        urls: ["turn:turn.example.test:3478", "turns:turn.example.test:443?transport=tcp"],
+        username: expect.stringMatching(new RegExp(`^\\d+:${host.user.id}$`)),
+        credential: expect.stringMatching(/^[A-Za-z0-9+/]{27}=$/),
+      },
     ]);
+    const expiry = Number(a.ack.iceServers[1]?.username?.split(":")[0]);
+    expect(expiry - joinedAt).toBeGreaterThanOrEqual(599);
+    expect(expiry - joinedAt).toBeLessThanOrEqual(601);
     const b = await inCall(sessionId);
+    const [, relay] = b.ack.iceServers;
+    expect(relay?.username).toMatch(/^\d+:guest/);
+    expect(relay?.credential).not.toBe(a.ack.iceServers[1]?.credential);
     expect(b.peerId).not.toBe(a.peerId);
     expect(b.ack.peers).toEqual([
       { ...MEDIA, peerId: a.peerId, participantId: host.user.id, name: host.user.name },

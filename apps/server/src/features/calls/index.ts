@@ -1,10 +1,21 @@
-import { CALL_LIMITS, type IceServer } from "@ensemble/protocol";
+import { CALL_LIMITS } from "@ensemble/protocol";
 import type { Limiters } from "../../limiter";
 import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import { CallRegistry } from "./registry";
-import { leaveCall, registerCallEvents } from "./socket";
+import { type IceConfig, leaveCall, registerCallEvents } from "./socket";
+import type { TurnConfig } from "./turn";
+
+/** The TURN relay of the configuration, if it names one. */
+export function turnConfigOf(config: {
+  TURN_URLS?: string[] | undefined;
+  TURN_SECRET?: string | undefined;
+  TURN_TTL_SECONDS: number;
+}): TurnConfig | undefined {
+  if (!config.TURN_URLS || !config.TURN_SECRET) return undefined;
+  return { urls: config.TURN_URLS, secret: config.TURN_SECRET, ttlSeconds: config.TURN_TTL_SECONDS };
+}
 
 /**
  * Wires calls: signalling for a WebRTC mesh per session over the session's socket (DESIGN
@@ -14,7 +25,7 @@ import { leaveCall, registerCallEvents } from "./socket";
 export function createCallsFeature(
   io: EditorServer,
   events: SocketEvents,
-  iceServers: IceServer[],
+  ice: IceConfig,
   limiters: Limiters,
 ) {
   const calls = new CallRegistry();
@@ -28,6 +39,6 @@ export function createCallsFeature(
     const sessionId = calls.sessionOf(socketId);
     if (sessionId !== undefined && room === sessionRoom(sessionId)) leaveCall(io, calls, socketId);
   });
-  registerCallEvents({ io, events, calls, iceServers, limiter });
+  registerCallEvents({ io, events, calls, ice, limiter });
   return { calls };
 }

@@ -6,12 +6,19 @@ import { actorOf } from "../../realtime/presence";
 import { requireJoined, sessionRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 import type { CallMember, CallRegistry } from "./registry";
+import { type TurnConfig, turnCredentials } from "./turn";
+
+/** How browsers reach each other: the configured ICE servers, and a TURN relay whose credentials each participant gets its own of. */
+export interface IceConfig {
+  iceServers: IceServer[];
+  turn?: TurnConfig | undefined;
+}
 
 export interface CallSocketDeps {
   io: EditorServer;
   events: SocketEvents;
   calls: CallRegistry;
-  iceServers: IceServer[];
+  ice: IceConfig;
   /** Signalling messages per socket (shared by all sockets of this process). */
   limiter: Limiter;
 }
@@ -48,7 +55,9 @@ export function registerCallEvents(deps: CallSocketDeps) {
     return {
       peerId: joined.self.peer.peerId,
       peers: joined.others.map((m) => m.peer),
-      iceServers: deps.iceServers,
+      iceServers: deps.ice.turn
+        ? [...deps.ice.iceServers, turnCredentials(deps.ice.turn, actor.id)]
+        : deps.ice.iceServers,
     };
   });
 

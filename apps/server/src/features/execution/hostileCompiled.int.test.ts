@@ -89,7 +89,7 @@ describe("hostile compiles and compiled programs", () => {
     expect(go.compile?.code).toBe(0);
     expect(go.run?.stdout).toMatch(/^stopped after \d+ MiB: .*(no space left on device|file too large)/);
     const rustFill =
-      "use std::io::Write;\nfn main() {\nlet mut f = std::fs::File::create(\"/tmp/fill\").unwrap();\nlet buf = vec![1u8; 1 << 20];\n" +
+      'use std::io::Write;\nfn main() {\nlet mut f = std::fs::File::create("/tmp/fill").unwrap();\nlet buf = vec![1u8; 1 << 20];\n' +
       'for n in 0.. {\nif let Err(e) = f.write_all(&buf) {\nprintln!("stopped after {} MiB: {}", n, e);\nreturn;\n}\n}\n}\n';
     const rust = await hostileAnswer("rust", rustFill, { run_timeout: 10_000 });
     expect(rust.compile?.code).toBe(0);
