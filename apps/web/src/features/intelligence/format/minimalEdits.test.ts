@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
+import { applyFormat } from "./applyFormat";
 import { minimalEdits, writeEdits } from "./minimalEdits";
 
 const BEFORE = "function  add(a,b){\nreturn a+b}\n\n// the caller\nconst total = add(1, 2);\n";
@@ -76,5 +77,29 @@ describe("minimalEdits", () => {
       format(ytext, after, "binding");
       expect(ytext.toString()).toBe(after);
     }
+  });
+});
+
+describe("applyFormat", () => {
+  it("is one undo step of its own, even right after the person typed", () => {
+    const { doc, ytext } = fileWith(BEFORE);
+    const binding = { name: "the tab's binding" };
+    const undo = new Y.UndoManager(ytext, { trackedOrigins: new Set([binding]), captureTimeout: 60_000 });
+    doc.transact(() => ytext.insert(0, "// typed\n"), binding);
+    const typed = ytext.toString();
+    expect(applyFormat(ytext, undo, typed, `// typed\n${AFTER}`)).toBe(true);
+    expect(ytext.toString()).toBe(`// typed\n${AFTER}`);
+    undo.undo();
+    expect(ytext.toString()).toBe(typed);
+    undo.undo();
+    expect(ytext.toString()).toBe(BEFORE);
+  });
+
+  it("changes nothing when the text moved on while the formatter ran", () => {
+    const { ytext } = fileWith(BEFORE);
+    const undo = new Y.UndoManager(ytext);
+    ytext.insert(0, "x");
+    expect(applyFormat(ytext, undo, BEFORE, AFTER)).toBe(false);
+    expect(ytext.toString()).toBe(`x${BEFORE}`);
   });
 });
