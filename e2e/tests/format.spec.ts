@@ -44,7 +44,8 @@ test.describe("Format Document", () => {
     await guest.caretToEndOf(4);
     await host.page.locator(".monaco-editor .view-lines").click();
     await host.page.keyboard.press("Shift+Alt+F");
-    for (const screen of [host, guest]) await expect.poll(() => screen.text(), { timeout: 15_000 }).toBe(FORMATTED);
+    for (const screen of [host, guest])
+      await expect.poll(() => screen.text(), { timeout: 15_000 }).toBe(FORMATTED);
 
     // What the guest types now lands where their caret was, on the same character.
     await guest.type("!");
@@ -68,7 +69,9 @@ test.describe("Format Document", () => {
     await setCode(host, '{"name":"ensemble","tags":["a","b"]}', [guest], "src/data.json");
     await formatButton(host).click();
     for (const screen of [host, guest])
-      await expect.poll(() => screen.text("src/data.json")).toBe('{ "name": "ensemble", "tags": ["a", "b"] }\n');
+      await expect
+        .poll(() => screen.text("src/data.json"))
+        .toBe('{ "name": "ensemble", "tags": ["a", "b"] }\n');
 
     await host.create("file", "src", "style.css");
     await host.openFile("src/style.css");
@@ -109,7 +112,9 @@ test.describe("completions for the session", () => {
     await sessionSwitch.click();
     await expect(sessionSwitch).not.toBeChecked();
     await openSettings(guest);
-    await expect(guest.page.getByText("The host has switched completions off for this session.")).toBeVisible();
+    await expect(
+      guest.page.getByText("The host has switched completions off for this session."),
+    ).toBeVisible();
     await guest.page.keyboard.press("Escape");
 
     // The guest types the start of a word the file holds, then asks with Ctrl+Space.
@@ -128,7 +133,9 @@ test.describe("completions for the session", () => {
     await sessionSwitch.click();
     await expect(sessionSwitch).toBeChecked();
     await openSettings(guest);
-    await expect(guest.page.getByText("The host has switched completions off for this session.")).toHaveCount(0);
+    await expect(guest.page.getByText("The host has switched completions off for this session.")).toHaveCount(
+      0,
+    );
     await guest.page.keyboard.press("Escape");
     await guest.caretToEndOf(2);
     await guest.type("i");
