@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import type { EditorScreen } from "../support/editor";
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { setCode } from "../support/terminal";
 
@@ -94,6 +94,36 @@ test.describe("Format Document", () => {
     await host.page.locator(".monaco-editor .view-lines").click();
     await host.page.keyboard.press("Shift+Alt+F");
     await expect(toasts(host.page)).toContainText("There is no formatter for plaintext files.");
+  });
+});
+
+test.describe("Format Document for a viewer", () => {
+  test("is not offered: no button, and the shortcut changes nothing; the host's format reaches them", async ({
+    page,
+    newPage,
+    request,
+  }) => {
+    const account = await createHostedSession(request, "format-viewer");
+    await signInContext(page.context(), account);
+    const host = new EditorScreen(page);
+    await host.open(account.sessionId);
+    const access = page.getByTestId("session-access");
+    await access.getByRole("button", { name: "Share links" }).click();
+    const viewLink = await access.getByTestId("share-viewKey").inputValue();
+    const viewer = new EditorScreen(await newPage());
+    await viewer.page.goto(viewLink);
+    await expect(viewer.page.getByTestId("view-only")).toContainText("View only");
+
+    await setCode(host, MESSY, [viewer]);
+    await expect(formatButton(host)).toBeEnabled();
+    await expect(formatButton(viewer)).toHaveCount(0);
+    await viewer.page.locator(".monaco-editor .view-lines").click();
+    await viewer.page.keyboard.press("Shift+Alt+F");
+    // Read-only: the shortcut's action does not run (and the server refuses a viewer's edit anyway).
+    expect(await viewer.text()).toBe(MESSY);
+
+    await formatButton(host).click();
+    for (const screen of [host, viewer]) await expect.poll(() => screen.text()).toBe(FORMATTED);
   });
 });
 
