@@ -34,7 +34,11 @@ export function SettingsMenu({ control, isHost, isConnected }: SettingsMenuProps
   const buttonRef = useRef<HTMLButtonElement>(null);
   const panelId = useId();
   const { completions, diagnostics, sessionCompletions } = useIntelligenceSettings();
-  const close = useCallback(() => setIsOpen(false), []);
+  const close = useCallback(() => {
+    setIsOpen(false);
+    // Escape from a switch inside: focus goes back to the button rather than to the page.
+    if (rootRef.current?.contains(document.activeElement)) buttonRef.current?.focus();
+  }, []);
   useDismiss(rootRef, isOpen, close);
 
   const handleSessionChange = async (value: boolean) => {

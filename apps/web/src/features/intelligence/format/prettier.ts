@@ -10,7 +10,7 @@ interface PrettierLanguage {
 // Each plugin is its own chunk, fetched the first time a file of its kind is formatted; the
 // editor route's JavaScript carries none of them. `estree` prints what babel and typescript parse.
 const babel = () => import("prettier/plugins/babel");
-const estree = () => import("prettier/plugins/estree") as Promise<Plugin>;
+const estree = () => import("prettier/plugins/estree");
 const typescript = () => import("prettier/plugins/typescript");
 const postcss = () => import("prettier/plugins/postcss");
 const html = () => import("prettier/plugins/html");
