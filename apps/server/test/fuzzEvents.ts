@@ -31,6 +31,8 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   languageUpdate: (s) => ({ sessionId: s, language: "python" }),
   sessionEnding: (s) => ({ sessionId: s }),
   reopenSession: (s) => ({ sessionId: s }),
+  getSessionSettings: (s) => ({ sessionId: s }),
+  setSessionSettings: (s) => ({ sessionId: s, completions: false }),
   yjsSync: () => new Uint8Array([0, 0]),
   yjsAwareness: () => new Uint8Array([0]),
   createFile: (s) => ({ sessionId: s, path: "fuzz.js", kind: "file", content: "x" }),

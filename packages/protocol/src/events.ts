@@ -70,6 +70,7 @@ import {
   SetRoleSchema,
   ShareKeysSchema,
 } from "./roles";
+import { SessionSettingsSchema, SetSessionSettingsSchema } from "./sessionSettings";
 import { RoleSchema, SessionIdSchema } from "./sessions";
 import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
 
@@ -175,6 +176,10 @@ export const CLIENT_EVENTS = {
   sessionEnding: { payload: SessionEndingSchema, ack: SessionStateSchema },
   /** Host only: makes an ended session editable again; everyone receives `sessionState`. */
   reopenSession: { payload: SessionRefSchema, ack: SessionStateSchema },
+  /** The session's settings (sessionSettings.ts), asked after each join. */
+  getSessionSettings: { payload: SessionRefSchema, ack: SessionSettingsSchema },
+  /** Host only: changes the session's settings; stored, then everyone receives `sessionSettings`. */
+  setSessionSettings: { payload: SetSessionSettingsSchema, ack: SessionSettingsSchema },
   yjsSync: { payload: YjsMessageSchema, rate: "stream" },
   yjsAwareness: { payload: YjsMessageSchema, rate: "stream" },
   /**
@@ -274,6 +279,8 @@ export const SERVER_EVENTS = {
   sessionEnding: SessionEndingSchema,
   /** The session was ended or reopened by its host. */
   sessionState: SessionStateSchema,
+  /** The host changed the session's settings. */
+  sessionSettings: SessionSettingsSchema,
   yjsSync: YjsMessageSchema,
   yjsAwareness: YjsMessageSchema,
   socketError: SocketErrorSchema,

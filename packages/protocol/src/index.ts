@@ -13,6 +13,7 @@ export * from "./limits";
 export * from "./pulls";
 export * from "./replay";
 export * from "./roles";
+export * from "./sessionSettings";
 export * from "./sessions";
 export * from "./socket";
 export * from "./text";

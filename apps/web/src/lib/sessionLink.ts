@@ -51,6 +51,8 @@ export const REQUEST_TIMEOUT_MS: Record<RequestEvent, number> = {
   languageUpdate: 15_000,
   sessionEnding: 15_000,
   reopenSession: 15_000,
+  getSessionSettings: 10_000,
+  setSessionSettings: 10_000,
   createFile: 15_000,
   renamePath: 15_000,
   deletePath: 15_000,

@@ -11,7 +11,8 @@ export function read(key: string): string | null {
   }
 }
 
-function write(key: string, value: string | null): void {
+/** Stores `value` under `key`; null removes it. Does nothing when storage is unavailable. */
+export function write(key: string, value: string | null): void {
   try {
     if (value === null) window.localStorage.removeItem(key);
     else window.localStorage.setItem(key, value);

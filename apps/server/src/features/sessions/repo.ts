@@ -17,6 +17,8 @@ export interface SessionRecord {
   viewKey: string | null;
   /** Whether the bare id makes a newcomer an editor (else a viewer). */
   idGrantsEdit: boolean;
+  /** Completion lists for everyone; false in interview mode. */
+  completions: boolean;
 }
 
 /** A participant's stored place in a session: their role, and whether the host removed them. */
@@ -37,6 +39,7 @@ interface SessionRow {
   edit_key: string | null;
   view_key: string | null;
   id_grants_edit: boolean;
+  completions: boolean;
 }
 
 interface ParticipantRow {
@@ -58,6 +61,7 @@ const toRecord = (r: SessionRow): SessionRecord => ({
   editKey: r.edit_key,
   viewKey: r.view_key,
   idGrantsEdit: r.id_grants_edit,
+  completions: r.completions,
 });
 
 /** Guests' participant ids (`guest-…`) live in their own table: they have no user row. */
@@ -88,7 +92,7 @@ export function createSessionRepo(db: Queryable) {
     async find(id: string) {
       const rows = await db.query<SessionRow>(
         `SELECT id, title, host_id, is_public, language, created_at, ended_at, is_locked, edit_key, view_key,
-         id_grants_edit FROM sessions WHERE id = $1`,
+         id_grants_edit, completions FROM sessions WHERE id = $1`,
         [id],
       );
       return rows[0] ? toRecord(rows[0]) : undefined;
@@ -163,6 +167,14 @@ export function createSessionRepo(db: Queryable) {
         [sessionId, userId],
       );
       return rows[0]?.role ?? null;
+    },
+    /** Stores the session's completions switch; false when there is no such session. */
+    async setCompletions(sessionId: string, completions: boolean): Promise<boolean> {
+      const rows = await db.query("UPDATE sessions SET completions = $2 WHERE id = $1 RETURNING id", [
+        sessionId,
+        completions,
+      ]);
+      return rows.length > 0;
     },
     async setLanguage(sessionId: string, language: Language) {
       await db.query("UPDATE sessions SET language = $2 WHERE id = $1", [sessionId, language]);

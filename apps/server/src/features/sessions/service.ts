@@ -10,7 +10,9 @@ import {
   type Role,
   SESSION_ENDED_MESSAGE,
   type SessionResponse,
+  type SessionSettings,
   type SessionSummary,
+  type SetSessionSettings,
 } from "@ensemble/protocol";
 import type { Db } from "../../db/index";
 import { DomainError } from "../../errors";
@@ -82,6 +84,13 @@ export function createSessionService(
   }
 
   /** The stored role of a participant (user or guest) who was not removed, or null. */
+  /** The settings every browser of the session obeys (interview mode). */
+  async function settingsOf(sessionId: string): Promise<SessionSettings> {
+    const session = await sessions.find(sessionId);
+    if (!session) throw notFound();
+    return { sessionId, completions: session.completions };
+  }
+
   async function memberRole(sessionId: string, participantId: string): Promise<Role | null> {
     const stored = await sessions.membership(sessionId, participantId);
     return stored && !stored.isRemoved ? stored.role : null;
@@ -207,6 +216,16 @@ export function createSessionService(
       const session = await sessions.find(sessionId);
       if (!session) throw notFound();
       return languageOf(session);
+    },
+
+    settings: settingsOf,
+
+    /** Changes the session's settings and answers them all. The caller checks that the host asks. */
+    async changeSettings(change: SetSessionSettings): Promise<SessionSettings> {
+      const { sessionId, completions } = change;
+      if (completions !== undefined && !(await sessions.setCompletions(sessionId, completions)))
+        throw notFound();
+      return settingsOf(sessionId);
     },
 
     roleOf: (sessionId: string, userId: string) => sessions.roleOf(sessionId, userId),

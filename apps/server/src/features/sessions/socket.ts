@@ -51,7 +51,8 @@ export interface SessionSocketDeps {
 }
 
 /**
- * A session's own events: join, leave, who is here, its language, ending and reopening it.
+ * A session's own events: join, leave, who is here, its language and settings, ending and
+ * reopening it.
  * A socket is in at most one session; until it has joined, every message about a session is
  * refused and nothing of a session reaches it.
  */
@@ -131,6 +132,19 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     await sessions.setLanguage(update.sessionId, update.language);
     socket.to(sessionRoom(update.sessionId)).emit("languageUpdate", update);
     return update;
+  });
+
+  events.on("getSessionSettings", async (socket, { sessionId }) => {
+    requireJoined(socket, sessionId);
+    return sessions.settings(sessionId);
+  });
+
+  // Host only. Stored first, then told to everyone: a late joiner or a reconnect asks and gets the same.
+  events.on("setSessionSettings", async (socket, change) => {
+    requireCan(socket, change.sessionId, "manage");
+    const settings = await sessions.changeSettings(change);
+    deps.io.to(sessionRoom(change.sessionId)).emit("sessionSettings", settings);
+    return settings;
   });
 
   /** Ends or reopens the session for everyone (host only); the document enforces it at once. */

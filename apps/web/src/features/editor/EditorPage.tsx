@@ -9,6 +9,7 @@ import "../../styles/calls.css";
 import "../../styles/chat.css";
 import "../../styles/roles.css";
 import "../../styles/replay.css";
+import "../../styles/intelligence.css";
 import { EditorScreen } from "./EditorScreen";
 
 /** Route /code-editor-dashboard[/:sessionId]; without an id it opens the public demo session. */

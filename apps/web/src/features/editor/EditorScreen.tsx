@@ -11,6 +11,7 @@ import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
+import { sessionSettingsChannel } from "../intelligence/controls/channel";
 import { pullsChannel } from "../pulls/channel";
 import { ReviewPanel } from "../pulls/ReviewPanel";
 import { replayChannel } from "../replay/channel";
@@ -136,6 +137,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         terminalId={TERMINAL_ID}
         terminalToggleId={TERMINAL_TOGGLE_ID}
         terminal={terminal}
+        settings={session?.channel(sessionSettingsChannel) ?? null}
         onToggleSidebar={() => setIsSidebarOpen((open) => !open)}
         onToggleTerminal={() => setTerminalOpen(!isTerminalOpen)}
         onChangeLanguage={changeLanguage}

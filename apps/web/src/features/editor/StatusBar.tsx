@@ -1,6 +1,7 @@
 import { LANGUAGES, type Language } from "@ensemble/protocol";
 import { useEffect, useState } from "react";
 import type { ConnectionStatus } from "../collab/store";
+import { ServiceStatus } from "../intelligence/controls/ServiceStatus";
 
 /** The spec shows at most 36 characters of the session id. */
 export const SESSION_ID_DISPLAY_MAX = 36;
@@ -28,7 +29,7 @@ interface StatusBarProps {
   language: Language;
 }
 
-/** Session id (copyable), file, connection, active users, language and a clock. */
+/** Session id (copyable), file, connection, active users, language services, language and a clock. */
 export function StatusBar(props: StatusBarProps) {
   return (
     <div className="status-bar">
@@ -52,6 +53,7 @@ export function StatusBar(props: StatusBarProps) {
         {props.activeCount} active · {props.onlineCount} online
       </span>
       <span className="status-spacer" />
+      <ServiceStatus />
       <span className="status-item status-language">{LANGUAGES[props.language].name}</span>
       <Clock />
     </div>

@@ -2,10 +2,13 @@ import { type Language, LanguageSchema } from "@ensemble/protocol";
 import { type ReactNode, useId } from "react";
 import { CallPanelToggle } from "../calls/CallPanelToggle";
 import { ChatToggle } from "../chat/ChatToggle";
+import { type SessionSettingsControl, SettingsMenu } from "../intelligence/controls/SettingsMenu";
+import { FormatButton } from "../intelligence/format/FormatButton";
 import { PendingBadge } from "../pulls/PendingBadge";
 import { ReplayToggle } from "../replay/ReplayToggle";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
+import { editorLanguage } from "../workspace/tree";
 import { pickerLanguages, useRuntimes } from "./runtimes";
 
 interface TopBarProps {
@@ -26,6 +29,8 @@ interface TopBarProps {
   terminalId: string;
   terminalToggleId: string;
   terminal: TerminalChannel | null;
+  /** The host's switch of the session's settings (interview mode). */
+  settings: SessionSettingsControl | null;
   onToggleSidebar: () => void;
   onToggleTerminal: () => void;
   onChangeLanguage: (language: Language) => void;
@@ -33,7 +38,8 @@ interface TopBarProps {
 }
 
 /**
- * Sidebar, terminal and call-panel toggles, the open file, the language selector, Run Code, (for the
+ * Sidebar, terminal and call-panel toggles, the open file, Format Document and the code
+ * intelligence settings, the language selector, Run Code, (for the
  * host) the pending-PR badge, and End Session: the host's ends it for everyone, anyone
  * else's for themselves.
  */
@@ -73,6 +79,10 @@ export function TopBar(props: TopBarProps) {
         {props.file}
       </h1>
       <div className="editor-topbar-actions">
+        {!props.isViewOnly && !props.isEnded && (
+          <FormatButton language={props.openFile === undefined ? null : editorLanguage(props.openFile)} />
+        )}
+        <SettingsMenu control={props.settings} isHost={props.isHost} isConnected={props.isConnected} />
         <label htmlFor={selectId} className="visually-hidden">
           Language
         </label>

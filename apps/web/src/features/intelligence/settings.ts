@@ -1,4 +1,21 @@
+import { z } from "zod";
 import { create } from "zustand";
+import { read, write } from "../../lib/storage";
+
+/** This person's choices, kept in this browser (not the session's: each person decides). */
+const PERSONAL_KEY = "ensemble-intelligence";
+const PersonalSchema = z.object({ completions: z.boolean(), diagnostics: z.boolean() });
+type Personal = z.infer<typeof PersonalSchema>;
+
+function readPersonal(): Personal {
+  try {
+    const parsed = PersonalSchema.safeParse(JSON.parse(read(PERSONAL_KEY) ?? "null"));
+    if (parsed.success) return parsed.data;
+  } catch {
+    // Not JSON: the defaults, written over at the next change.
+  }
+  return { completions: true, diagnostics: true };
+}
 
 /**
  * Who may see completions and diagnostics. Each person switches their own (kept in this
@@ -18,11 +35,18 @@ interface IntelligenceSettings {
 }
 
 export const useIntelligenceSettings = create<IntelligenceSettings>((set) => ({
-  completions: true,
-  diagnostics: true,
+  ...readPersonal(),
   sessionCompletions: true,
   set: (change) => set(change),
 }));
+
+/** Changes this person's own choices and keeps them in this browser for their next sessions. */
+export function setPersonalSettings(change: Partial<Personal>): void {
+  const state = useIntelligenceSettings.getState();
+  state.set(change);
+  const { completions, diagnostics } = useIntelligenceSettings.getState();
+  write(PERSONAL_KEY, JSON.stringify({ completions, diagnostics }));
+}
 
 /** Whether completion lists may show now (a service's provider answers nothing otherwise). */
 export function completionsAllowed(): boolean {

@@ -6,6 +6,8 @@ import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
 import { useRunMarkers } from "../../diagnostics/useRunMarkers";
 import { GitBadge } from "../../git/GitBadge";
+import { useCompletionGate } from "../../intelligence/controls/useCompletionGate";
+import { useFormatDocument } from "../../intelligence/format/useFormatDocument";
 import { useLanguageServices } from "../../intelligence/services";
 import { revealed, useOpenFiles } from "../../workspace/store";
 import { OpenModels } from "./openModels";
@@ -116,6 +118,15 @@ export default function CodeEditor({
 
   // Completions, diagnostics, hover... of the workspace's languages, each loaded when first needed.
   useLanguageServices(session, editor, workspace);
+
+  // Format Document (Shift+Alt+F and the top bar's button) for the shown tab.
+  useFormatDocument(editor, () => {
+    const open = activeId === null ? undefined : models?.get(activeId);
+    return open && activePath !== null ? { ...open, path: activePath } : null;
+  });
+
+  // No completion list while this person or the session's host has completions off.
+  useCompletionGate(editor);
 
   // The last run's errors on every open file, for everyone (after the sync above made their models).
   useRunMarkers(models, openPaths);
