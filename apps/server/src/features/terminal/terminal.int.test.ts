@@ -3,6 +3,7 @@ import type { Socket } from "socket.io-client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, type ServerEventName, type TestEditor, waitFor } from "../../../test/collabClient";
 import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import { createTerminalRepo } from "./repo";
 
 type RunAck = Ack<{ run: { stdout: string; status: string | null } }>;
 
@@ -12,6 +13,12 @@ const emitAck = <T>(socket: Socket, event: string, payload: unknown) =>
   );
 
 const events = <E extends ServerEventName>(editor: TestEditor, name: E) => editor.events(name);
+
+/** The numbers of the stored entries an editor was sent, in the order it got them. */
+const received = (editor: TestEditor) =>
+  events(editor, "terminalUpdate").flatMap((u) =>
+    (u.entries ?? (u.entry ? [u.entry] : [])).map((e) => e.seq ?? 0),
+  );
 
 describe.each(DATABASES)("shared terminal on %s", (kind) => {
   let server: TestServer;
@@ -179,13 +186,17 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
     text.insert(0, "process.stdout.write('a\\0b')");
     await host.request("runCode", { sessionId });
     const rows = await server.db.query<{ content: string }>(
-      "SELECT content FROM terminal_entries WHERE session_id = $1 ORDER BY id",
+      "SELECT content FROM terminal_entries WHERE session_id = $1 ORDER BY seq",
       [sessionId],
     );
     expect(rows.map((r) => r.content)).toEqual(["$ run", "a\u2400b"]);
     // An earlier history fills the table (a socket may send only a few commands a second).
     await server.db.query(
-      "INSERT INTO terminal_entries (session_id, type, content) SELECT $1, 'output', 'old' FROM generate_series(1, 520)",
+      `WITH counter AS (
+         UPDATE sessions SET terminal_seq = terminal_seq + 520 WHERE id = $1 RETURNING terminal_seq - 520 AS base
+       )
+       INSERT INTO terminal_entries (session_id, seq, type, content)
+       SELECT $1, counter.base + n, 'output', 'old' FROM counter, generate_series(1, 520) AS n`,
       [sessionId],
     );
     await host.request("terminalCommand", { sessionId, command: "c" });
@@ -194,6 +205,49 @@ describe.each(DATABASES)("shared terminal on %s", (kind) => {
       [sessionId],
     );
     expect(count?.n).toBe(500);
+  });
+
+  it("numbers a session's entries in the order they are stored, however many write at once, on any node", async () => {
+    const { sessionId, host, guest } = await newSession();
+    const bounds = { entries: 10_000, bytes: 10_000_000 };
+    // Two repos are two nodes: each serializes its own appends, the database both.
+    const nodes = [createTerminalRepo(server.db, bounds), createTerminalRepo(server.db, bounds)];
+    const resolved: number[][] = [[], []];
+    await Promise.all(
+      Array.from({ length: 60 }, (_, i) => {
+        const node = i % 2;
+        return nodes[node]
+          ?.append(sessionId, [
+            { type: "output", content: `writer ${i} first\n` },
+            { type: "output", content: `writer ${i} second\n` },
+          ])
+          .then((stored) => resolved[node]?.push(...stored.map((e) => e.seq ?? 0)));
+      }),
+    );
+    // Each node's appends resolve (and are broadcast) in the order of their numbers.
+    for (const seqs of resolved) expect(seqs).toEqual([...seqs].sort((a, b) => a - b));
+    const history = await nodes[0]?.history(sessionId);
+    const seqs = history?.map((e) => e.seq) ?? [];
+    expect(seqs).toEqual(Array.from({ length: 120 }, (_, i) => (seqs[0] ?? 0) + i));
+    // An append's two entries are neighbours: no writer cut in between.
+    for (let i = 0; i < 120; i += 2) {
+      expect(history?.[i + 1]?.content).toBe(history?.[i]?.content.replace("first", "second"));
+    }
+
+    // Through the sockets: what each editor receives only ever goes up by one.
+    const before = Math.max(...seqs.map((seq) => seq ?? 0));
+    const editors = [host, guest, await editor(), await editor()];
+    for (const other of editors.slice(2)) await other.join(sessionId);
+    await Promise.all(
+      editors.flatMap((typist) =>
+        Array.from({ length: 5 }, () => typist.request("terminalCommand", { sessionId, command: "help" })),
+      ),
+    );
+    for (const watcher of editors) {
+      await waitFor(() => received(watcher).at(-1) === before + 40);
+      const got = received(watcher).filter((seq) => seq > before);
+      expect(got).toEqual(Array.from({ length: 40 }, (_, i) => before + 1 + i));
+    }
   });
 
   it("refuses sockets that have not joined the session, and bad payloads", async () => {

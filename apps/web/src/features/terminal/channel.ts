@@ -63,18 +63,24 @@ function showRefusal(result: Ack<null>): void {
 export class TerminalChannel {
   private readonly link: SessionLink;
 
+  /** Asks for the session's history; it replaces what is shown, keeping what came meanwhile. */
+  private readHistory(): void {
+    askedForHistory();
+    this.link.send("getTerminalHistory", this.link.sessionId);
+  }
+
   constructor({ link, lifecycle }: ChannelScope) {
     this.link = link;
     resetTerminal();
     link.listen("terminalHistory", ({ history }) => replaceHistory(history));
-    link.listen("terminalUpdate", ({ entry, entries }) => receiveEntries(entries ?? (entry ? [entry] : [])));
-    link.listen("executionResult", ({ terminalEntries }) => receiveEntries(terminalEntries));
+    const receive = (entries: readonly TerminalEntry[]) => {
+      if (receiveEntries(entries).isMissingSome) this.readHistory();
+    };
+    link.listen("terminalUpdate", ({ entry, entries }) => receive(entries ?? (entry ? [entry] : [])));
+    link.listen("executionResult", ({ terminalEntries }) => receive(terminalEntries));
     link.listen("runStateUpdate", ({ sessionId: _, ...state }) => setRunState(state));
-    lifecycle.on("joined", () => {
-      // The history replaces whatever we showed.
-      askedForHistory();
-      link.send("getTerminalHistory", link.sessionId);
-    });
+    // The history replaces whatever we showed.
+    lifecycle.on("joined", () => this.readHistory());
     lifecycle.on("left", () => {
       // A run we started is cancelled with our socket; the next join tells the real state.
       setRunState({ isRunning: false, by: null });

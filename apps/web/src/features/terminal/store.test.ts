@@ -1,7 +1,9 @@
 import { beforeEach, describe, expect, it } from "vitest";
 import {
+  askedForHistory,
   LIVE_BURST_CHARS,
   receiveEntries,
+  replaceHistory,
   resetTerminal,
   setRunState,
   typesIntoRun,
@@ -41,5 +43,28 @@ describe("the terminal store during a live run", () => {
     setRunState({ isRunning: false, by: null });
     receiveEntries([{ type: "output", content: "z\n".repeat(100), seq: 3 }]);
     expect(useTerminalStore.getState().typing).not.toBeNull();
+  });
+});
+
+describe("entries that overtake each other", () => {
+  beforeEach(() => resetTerminal());
+
+  it("notices a number skipped, and the history then shows every entry in the server's order", () => {
+    const entry = (seq: number) => ({ type: "output" as const, content: `line ${seq}\n`, seq });
+    expect(receiveEntries([entry(1)]).isMissingSome).toBe(false);
+    expect(receiveEntries([entry(2)]).isMissingSome).toBe(false);
+    // Entry 3 was stored first but its broadcast is late: 4 arrives, then 3 (skipped as seen).
+    expect(receiveEntries([entry(4)]).isMissingSome).toBe(true);
+    askedForHistory();
+    receiveEntries([entry(3)]);
+    receiveEntries([entry(5)]);
+    replaceHistory([entry(1), entry(2), entry(3), entry(4)]);
+    expect(useTerminalStore.getState().entries.map((e) => e.content)).toEqual([
+      "line 1\n",
+      "line 2\n",
+      "line 3\n",
+      "line 4\n",
+      "line 5\n",
+    ]);
   });
 });

@@ -74,8 +74,13 @@ export const LIVE_BURST_CHARS = 40;
  * reduced motion or, while a run is live, the batch is more than a short burst; a new batch
  * shows whatever an earlier one had left to type at once, so output never falls behind.
  */
-export function receiveEntries(incoming: readonly TerminalEntry[]): void {
+export function receiveEntries(incoming: readonly TerminalEntry[]): { isMissingSome: boolean } {
   const animate = !prefersReducedMotion();
+  // The server numbers a session's entries one by one as it stores them: a number skipped
+  // is an entry still on its way (another node's broadcast overtaken), which the history has.
+  const first = incoming.find((e) => e.seq !== undefined)?.seq;
+  const { lastSeq: before } = useTerminalStore.getState();
+  const isMissingSome = first !== undefined && before > 0 && first > before + 1;
   useTerminalStore.setState((s) => {
     if (incoming.every((e) => e.seq !== undefined && e.seq <= s.lastSeq)) return {};
     const { entries, nextId, lastSeq } = applyEntries(s.entries, incoming, s.nextId, s.lastSeq);
@@ -85,6 +90,7 @@ export function receiveEntries(incoming: readonly TerminalEntry[]): void {
     const typing = animate && typed ? { fromId: s.nextId, startedAt: performance.now() } : null;
     return { entries, nextId, lastSeq, typing };
   });
+  return { isMissingSome };
 }
 
 /** The history is being asked for: entries from now on may be newer than it. */
