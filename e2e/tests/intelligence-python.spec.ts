@@ -1,5 +1,5 @@
 import type { Page } from "@playwright/test";
-import type { EditorScreen } from "../support/editor";
+import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { setCode } from "../support/terminal";
 
@@ -68,29 +68,46 @@ test.describe("Python intelligence in the browser", () => {
     await expect(guest.page.locator(".suggest-widget")).not.toContainText("No suggestions");
   });
 
-  test("go to definition jumps to a function in another .py file, and hover shows its signature", async ({
-    twoEditors,
+  test("a viewer, read-only, hovers a function from another .py file and goes to its definition", async ({
+    page,
+    newPage,
+    request,
   }) => {
-    const { host, guest } = await twoEditors("python-def");
-    await onPython(host, guest);
+    const account = await createHostedSession(request, "python-def");
+    await signInContext(page.context(), account);
+    const host = new EditorScreen(page);
+    await host.open(account.sessionId);
+    await host.page.getByLabel("Language").selectOption("python");
+    await expect.poll(() => host.activeFile()).toBe("src/main.py");
     await host.create("file", "src", "helper.py");
     await host.openFile("src/helper.py");
     // One line: typed text gets Monaco's auto-indent, which would indent a body twice.
-    await setCode(host, "def greet(name: str) -> str: return name.upper()\n", [guest], "src/helper.py");
+    await setCode(host, "def greet(name: str) -> str: return name.upper()\n", [], "src/helper.py");
     await host.openFile("src/main.py");
-    await setCode(host, 'from helper import greet\n\nprint(greet("ann"))\n', [guest], "src/main.py");
+    await setCode(host, 'from helper import greet\n\nprint(greet("ann"))\n', [], "src/main.py");
 
-    // No error for the import: pyright resolved it to the peer's file.
-    await guest.caretToEndOf(3);
-    await expect.poll(() => squiggledLines(guest.page, "error"), { timeout: 60_000 }).toEqual([]);
+    const access = page.getByTestId("session-access");
+    await access.getByRole("button", { name: "Share links" }).click();
+    const viewer = new EditorScreen(await newPage());
+    await viewer.page.goto(await access.getByTestId("share-viewKey").inputValue());
+    await expect(viewer.page.getByTestId("view-only")).toContainText("View only");
+    await expect(viewer.page.locator(".monaco-editor .view-lines")).toContainText('print(greet("ann"))');
 
-    const call = guest.page.locator(".view-line").filter({ hasText: "print(greet" }).getByText("greet");
-    await call.hover();
-    await expect(guest.page.locator(".monaco-hover").filter({ hasText: "(name: str) -> str" })).toBeVisible({
-      timeout: 30_000,
-    });
+    // pyright resolved the import to the peer's file: the hover shows its signature.
+    const call = viewer.page.locator(".view-line").filter({ hasText: "print(greet" }).getByText("greet");
+    await expect(async () => {
+      await viewer.page.mouse.move(0, 0);
+      await call.hover();
+      await expect(
+        viewer.page.locator(".monaco-hover").filter({ hasText: "(name: str) -> str" }),
+      ).toBeVisible({
+        timeout: 3_000,
+      });
+    }).toPass({ timeout: 60_000 });
+    await expect.poll(() => squiggledLines(viewer.page, "error")).toEqual([]);
+
     await call.click();
-    await guest.page.keyboard.press("F12");
-    await expect.poll(() => guest.activeFile(), { timeout: 30_000 }).toBe("src/helper.py");
+    await viewer.page.keyboard.press("F12");
+    await expect.poll(() => viewer.activeFile(), { timeout: 30_000 }).toBe("src/helper.py");
   });
 });
