@@ -49,8 +49,9 @@ describe("security headers", () => {
       const csp = directives(res.headers.get("content-security-policy"));
       expect(Object.fromEntries(csp), pathname).toEqual({
         "default-src": ["'self'"],
-        // Our files and the one inline script of index.html, by its hash: no 'unsafe-inline', no eval.
-        "script-src": ["'self'", inlineHash],
+        // Our files, WebAssembly compilation (Ruff in the browser) and the one inline script of
+        // index.html, by its hash: no 'unsafe-inline', no eval.
+        "script-src": ["'self'", "'wasm-unsafe-eval'", inlineHash],
         "script-src-attr": ["'none'"],
         "style-src": ["'self'", "'unsafe-inline'"],
         "img-src": ["'self'", "data:", "blob:"],

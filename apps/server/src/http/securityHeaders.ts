@@ -42,7 +42,9 @@ export function securityHeaders(config: OriginConfig, inlineScriptHashes: string
         useDefaults: false,
         directives: {
           "default-src": ["'self'"],
-          "script-src": ["'self'", ...inlineScriptHashes.map((hash) => `'${hash}'`)],
+          // 'wasm-unsafe-eval' compiles WebAssembly (Ruff's linter and formatter, run in the
+          // browser); it allows no eval() of JavaScript.
+          "script-src": ["'self'", "'wasm-unsafe-eval'", ...inlineScriptHashes.map((hash) => `'${hash}'`)],
           "script-src-attr": ["'none'"],
           "style-src": ["'self'", "'unsafe-inline'"],
           "img-src": ["'self'", "data:", "blob:"],

@@ -19,6 +19,9 @@ import "monaco-editor/features/fontZoom/register";
 // Marker navigation (F8 / Shift+F8): a run's errors reached and read from the keyboard, not only by hovering.
 import "monaco-editor/features/gotoError/register";
 import "monaco-editor/features/gotoLine/register";
+// Go to definition (F12, Ctrl+click) for the language services; its contributions must exist
+// before an editor is made, so it cannot come with a service's lazy chunk.
+import "monaco-editor/features/gotoSymbol/register";
 import "monaco-editor/features/hover/register";
 import "monaco-editor/features/indentation/register";
 import "monaco-editor/features/lineSelection/register";

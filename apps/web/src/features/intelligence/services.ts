@@ -2,6 +2,7 @@ import { useEffect } from "react";
 import { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
 import type { WorkspaceModels } from "../editor/monaco/workspaceModels";
+import { pythonService } from "./python";
 
 /** What a language service gets when it starts: the editor and every workspace file's model. */
 export interface ServiceContext {
@@ -25,7 +26,7 @@ export interface LanguageService {
 }
 
 /** The services an editor starts. A new one is one entry here. */
-export const LANGUAGE_SERVICES: LanguageService[] = [];
+export const LANGUAGE_SERVICES: LanguageService[] = [pythonService];
 
 /**
  * Starts each service the first time a model of its language exists in this editor, and
