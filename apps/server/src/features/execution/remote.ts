@@ -2,6 +2,8 @@ import type { ExecuteRequest, ExecuteResponse, Runtime, StageResult } from "@ens
 import { RuntimeSchema } from "@ensemble/protocol";
 import { z } from "zod";
 import { badRunRequest, remoteRunnerFailed, runCancelled } from "./errors";
+import type { LiveIo } from "./liveIo";
+import { executeLive } from "./remoteLive";
 
 const RUNTIMES_TTL_MS = 60_000;
 
@@ -66,6 +68,11 @@ export function createRemoteRunner(baseUrl: string) {
       if (!parsed.success) throw remoteRunnerFailed("The Piston server sent an unreadable runtime list");
       cached = { at: Date.now(), runtimes: parsed.data };
       return parsed.data;
+    },
+
+    /** A live run through Piston's WebSocket API (remoteLive.ts). */
+    live(request: ExecuteRequest, io: LiveIo, signal?: AbortSignal): Promise<ExecuteResponse> {
+      return executeLive(base, request, io, signal);
     },
 
     async execute(request: ExecuteRequest, signal?: AbortSignal): Promise<ExecuteResponse> {

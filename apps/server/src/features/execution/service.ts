@@ -28,7 +28,7 @@ export interface ExecuteOptions {
   rateKey: string;
   /**
    * A live run: output as it is produced, stdin open while it runs, signals (see LiveIo).
-   * With PISTON_URL the run is not live: its output reaches `io` once it finished.
+   * With PISTON_URL the run is live through the Piston server's `/api/v2/connect`.
    */
   io?: LiveIo | undefined;
   /** Called once the request is accepted (valid, within the rate), before it waits for a slot. */
@@ -129,9 +129,11 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       checkNames(request.files.flatMap((file) => (file.name === undefined ? [] : [file.name])));
       await checkRate(options.rateKey);
       options.onStart?.({ language: request.language, version: request.version });
-      const response = await queued(() => remote.execute(request, options.signal), options.signal);
-      if (options.io) replay(response, options.io);
-      return response;
+      const { io } = options;
+      if (!io) return queued(() => remote.execute(request, options.signal), options.signal);
+      return queued(() => remote.live(request, io, options.signal), options.signal).finally(() =>
+        io.finish(),
+      );
     }
     const runtime = resolve(await localRuntimes(), request.language, request.version);
     checkLimits(request);
@@ -265,18 +267,6 @@ const CACHED_COMPILE: StageResult = {
 };
 
 /** A Piston server's finished answer told to a live run's listener, stage by stage. */
-function replay(response: ExecuteResponse, io: LiveIo) {
-  for (const stage of ["compile", "run"] as const) {
-    const result = response[stage];
-    if (!result) continue;
-    io.onStage?.(stage);
-    for (const stream of ["stdout", "stderr"] as const)
-      if (result[stream]) io.onOutput(stream, result[stream]);
-    if (stage === "compile") io.onStage?.(stage, { code: result.code, signal: result.signal });
-  }
-  io.finish();
-}
-
 /**
  * Piston's "no memory limit": a negative memory limit (the published `piston-client` sends -1
  * by default). Piston skips its checks when its own maximum is "none" and then sets no rlimit;
