@@ -115,7 +115,7 @@ export default function CodeEditor({
   }, [workspace, models, paths, openPaths]);
 
   // Completions, diagnostics, hover... of the workspace's languages, each loaded when first needed.
-  useLanguageServices(session, editor, workspace);
+  useLanguageServices(session, editor, workspace, models);
 
   // The last run's errors on every open file, for everyone (after the sync above made their models).
   useRunMarkers(models, openPaths);
