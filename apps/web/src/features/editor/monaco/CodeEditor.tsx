@@ -36,6 +36,8 @@ const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   fontFamily: "'JetBrains Mono', ui-monospace, monospace",
   scrollBeyondLastLine: false,
   fixedOverflowWidgets: true,
+  // Squiggles in a viewer's read-only editor too (Monaco's default draws them only where one can edit).
+  renderValidationDecorations: "on",
   padding: { top: 8 },
 };
 
