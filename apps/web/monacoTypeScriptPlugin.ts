@@ -15,7 +15,9 @@ export function monacoTypeScriptMode(): Plugin {
     name: "ensemble:monaco-ts-mode",
     enforce: "pre",
     resolveId(source, importer) {
-      const isMonacoRegister = importer?.replaceAll("\\", "/").endsWith("/languages/features/typescript/register.js");
+      const isMonacoRegister = importer
+        ?.replaceAll("\\", "/")
+        .endsWith("/languages/features/typescript/register.js");
       return source === "./tsMode.js" && isMonacoRegister ? STUB : null;
     },
     load(id) {
@@ -23,7 +25,7 @@ export function monacoTypeScriptMode(): Plugin {
       return [
         "export function setupTypeScript() {}",
         "export function setupJavaScript() {}",
-        'const absent = () => Promise.reject(new Error("Monaco\'s TypeScript mode is replaced by Ensemble\'s"));',
+        "const absent = () => Promise.reject(new Error(\"Monaco's TypeScript mode is replaced by Ensemble's\"));",
         "export const getTypeScriptWorker = absent;",
         "export const getJavaScriptWorker = absent;",
       ].join("\n");

@@ -1,13 +1,25 @@
-import type { EditorScreen } from "../support/editor";
+import { EditorScreen } from "../support/editor";
 import { expect, test } from "../support/fixtures";
 import { caretAt, expectErrorsOn, hoverAtCaret, suggestion } from "../support/intelligence";
 import { setCode } from "../support/terminal";
 
 // A block per line: Monaco indents what follows a `{` as it is typed.
-const UTIL = 'export function add(a: number, b: number): number { return a + b; }\nexport const config = { name: "demo", retries: 3 };\n';
-const MAIN = 'import { add, config } from "./util";\nconst total: number = add(1, "two");\nconsole.log(total, config.retries);\n';
+const UTIL =
+  'export function add(a: number, b: number): number { return a + b; }\nexport const config = { name: "demo", retries: 3 };\n';
+const MAIN =
+  'import { add, config } from "./util";\nconst total: number = add(1, "two");\nconsole.log(total, config.retries);\n';
 /** Where `add` is called in MAIN: line 2, inside the name. */
 const CALL = { line: 2, column: 24 } as const;
+
+/** The labels of the editor's context menu, opened from the keyboard at the caret. */
+async function contextMenu(screen: EditorScreen) {
+  await screen.page.keyboard.press("Shift+F10");
+  const items = screen.page.locator(".monaco-menu .action-label");
+  await expect(items.filter({ hasText: "Go to Definition" })).toBeVisible();
+  const labels = await items.allTextContents();
+  await screen.page.keyboard.press("Escape");
+  return labels;
+}
 
 /** A TypeScript session with src/util.ts (by the host) and src/main.ts importing it, shown to both. */
 async function twoTypeScriptFiles(host: EditorScreen, guest: EditorScreen) {
@@ -24,6 +36,10 @@ async function twoTypeScriptFiles(host: EditorScreen, guest: EditorScreen) {
 }
 
 test.describe("JavaScript and TypeScript intelligence", () => {
+  // Each browser parses its own 7 MB TypeScript worker and builds the program: on two shared
+  // cores that is seconds per browser, and these tests run two or three of them.
+  test.describe.configure({ timeout: 180_000 });
+
   test("a type error across files is marked for both; hover, completion and definition reach the other file", async ({
     twoEditors,
   }) => {
@@ -77,19 +93,69 @@ test.describe("JavaScript and TypeScript intelligence", () => {
   test("a JavaScript session's files get Node's types", async ({ twoEditors }) => {
     const { host, guest } = await twoEditors("jsnode");
     expect(await guest.activeFile()).toBe("src/main.js");
-    await setCode(host, 'const fs = require("fs");\nconst text = fs.readFileSync("notes.txt", "utf8");\n', [guest]);
+    await setCode(host, 'const fs = require("fs");\nconst text = fs.readFileSync("notes.txt", "utf8");\n', [
+      guest,
+    ]);
 
     // Without @types/node, `require("fs")` is `any` and so is `text`.
     await caretAt(guest, 2, 8);
     await expect(await hoverAtCaret(guest.page)).toContainText("const text: string");
     await guest.page.keyboard.press("Escape");
     await caretAt(guest, 2, 18);
-    await expect(await hoverAtCaret(guest.page)).toContainText("function readFileSync(path: fs.PathOrFileDescriptor");
+    await expect(await hoverAtCaret(guest.page)).toContainText(
+      "function readFileSync(path: fs.PathOrFileDescriptor",
+    );
     await guest.page.keyboard.press("Escape");
 
     await caretAt(guest, 3, 1);
     await guest.type("process.memoryU");
     await expect(suggestion(guest.page, "memoryUsage")).toBeVisible({ timeout: 20_000 });
     await guest.page.keyboard.press("Escape");
+  });
+
+  test("rename across files is one shared edit and one undo; a viewer hovers and goes to definition, no rename", async ({
+    twoEditors,
+    newPage,
+  }) => {
+    const { host, guest } = await twoEditors("tsrename");
+    await twoTypeScriptFiles(host, guest);
+    for (const screen of [host, guest]) await expectErrorsOn(screen, [2]);
+
+    await caretAt(host, CALL.line, CALL.column);
+    expect(await contextMenu(host)).toContain("Rename Symbol");
+    await host.page.keyboard.press("F2");
+    const input = host.page.locator(".rename-box input");
+    await expect(input).toBeFocused();
+    await input.fill("sum");
+    await input.press("Enter");
+    const renamed = { main: MAIN.replaceAll("add", "sum"), util: UTIL.replaceAll("add", "sum") };
+    for (const screen of [host, guest]) {
+      await expect.poll(() => screen.text("src/main.ts")).toBe(renamed.main);
+      await expect.poll(() => screen.text("src/util.ts")).toBe(renamed.util);
+    }
+
+    // One Ctrl+Z of the host's takes the whole rename back, in the file no tab shows too.
+    await host.page.keyboard.press("Control+z");
+    for (const screen of [host, guest]) {
+      await expect.poll(() => screen.text("src/main.ts")).toBe(MAIN);
+      await expect.poll(() => screen.text("src/util.ts")).toBe(UTIL);
+    }
+
+    // A viewer (the view link): hover and Go to Definition, but rename is an edit.
+    const access = host.page.getByTestId("session-access");
+    await access.getByRole("button", { name: "Share links" }).click();
+    const viewLink = await access.getByTestId("share-viewKey").inputValue();
+    const viewer = new EditorScreen(await newPage());
+    await viewer.page.goto(viewLink);
+    await expect(viewer.page.getByTestId("view-only")).toContainText("View only");
+    await expect.poll(() => viewer.text("src/main.ts")).toBe(MAIN);
+    await viewer.openFile("src/main.ts");
+    await expectErrorsOn(viewer, [2]);
+    await caretAt(viewer, CALL.line, CALL.column);
+    await expect(await hoverAtCaret(viewer.page)).toContainText("(alias) add(a: number, b: number): number");
+    await viewer.page.keyboard.press("Escape");
+    expect(await contextMenu(viewer)).not.toContain("Rename Symbol");
+    await viewer.page.keyboard.press("F12");
+    await expect(viewer.page.getByTestId("code-editor")).toHaveAttribute("data-file", "src/util.ts");
   });
 });

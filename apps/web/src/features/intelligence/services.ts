@@ -3,8 +3,8 @@ import { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
 import type { OpenModels } from "../editor/monaco/openModels";
 import type { WorkspaceModels } from "../editor/monaco/workspaceModels";
-import { typescriptService } from "./typescript";
 import type { LanguageService, ServiceContext } from "./types";
+import { typescriptService } from "./typescript";
 
 export type { LanguageService, ServiceContext } from "./types";
 

@@ -1,5 +1,8 @@
 import { LANGUAGES, type Language } from "@ensemble/protocol";
-import type { CompilerOptions, ModuleResolutionKind } from "monaco-editor/languages/features/typescript/register";
+import type {
+  CompilerOptions,
+  ModuleResolutionKind,
+} from "monaco-editor/languages/features/typescript/register";
 
 // TypeScript's enum values (Monaco's register.d.ts declares them as types only, and its
 // ModuleResolutionKind stops before Bundler, which TypeScript 5.9 in the worker has).

@@ -93,10 +93,10 @@ export class Diagnostics {
     const shown = [...this.listeners.keys()].filter((model) => model.isAttachedToEditor());
     const models = [...new Set([...shown, ...this.pending])];
     this.pending.clear();
-    if (!diagnosticsShown() || models.length === 0) return;
     try {
+      // Asked even with nothing to check: the first round is the service's warm-up.
       const worker = await this.worker();
-      await Promise.all(models.map((model) => this.check(worker, model)));
+      if (diagnosticsShown()) await Promise.all(models.map((model) => this.check(worker, model)));
       if (!this.isDisposed) this.onChecked();
     } catch (error) {
       // A worker stopped for new options rejects what it was asked; the restart checks again.

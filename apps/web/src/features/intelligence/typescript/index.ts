@@ -1,7 +1,7 @@
 import { monaco } from "../../../ui/monaco";
-import type { LanguageService } from "../types";
 import { completionsAllowed } from "../settings";
 import { useServiceStatus } from "../status";
+import type { LanguageService } from "../types";
 import type { RunningTypeScript } from "./languageService";
 
 // As languageService.ts names them; not imported from there, which is the lazy chunk.

@@ -13,8 +13,8 @@ import { typescriptDefaults } from "monaco-editor/languages/features/typescript/
 import { monaco } from "../../../ui/monaco";
 import { useCollabStore } from "../../collab/store";
 import { pathOfUri } from "../../editor/monaco/workspaceModels";
-import type { ServiceContext } from "../types";
 import { useServiceStatus } from "../status";
+import type { ServiceContext } from "../types";
 import { compilerOptions, runsOnNode } from "./compilerOptions";
 import { Diagnostics } from "./diagnostics";
 import { registerFileOpener } from "./opener";

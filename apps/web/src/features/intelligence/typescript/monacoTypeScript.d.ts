@@ -9,7 +9,9 @@ declare module "monaco-editor/languages/features/typescript/languageFeatures" {
   } from "monaco-editor/languages/features/typescript/register";
 
   /** Gets the worker, with the given models (and whatever else its owner syncs) in its program. */
-  export type WorkerAccessor = (...uris: import("monaco-editor/editor/editor.api").Uri[]) => Promise<TypeScriptWorker>;
+  export type WorkerAccessor = (
+    ...uris: import("monaco-editor/editor/editor.api").Uri[]
+  ) => Promise<TypeScriptWorker>;
 
   export class LibFiles {
     constructor(worker: WorkerAccessor);

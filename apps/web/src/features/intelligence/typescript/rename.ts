@@ -13,7 +13,10 @@ type Model = monaco.editor.ITextModel;
  * one transaction, one undo step of the renamer's, and hand Monaco nothing to apply. A viewer's
  * editor is read-only, where Monaco offers no rename; we refuse one anyway.
  */
-export function renameProvider(adapter: RenameAdapter, context: ServiceContext): monaco.languages.RenameProvider {
+export function renameProvider(
+  adapter: RenameAdapter,
+  context: ServiceContext,
+): monaco.languages.RenameProvider {
   return {
     async provideRenameEdits(model, position, newName, token) {
       if (context.editor.getOption(monaco.editor.EditorOption.readOnly)) {
@@ -43,7 +46,8 @@ function filesOf(
     const id = path === null ? undefined : context.session.fileIdAt(path);
     if (!model || id === undefined) throw new Error(`${edit.resource.path} is not a file of this workspace`);
     // The places were found in the text as it was when asked: a peer's edit since moves them.
-    if (versions.get(model) !== model.getVersionId()) throw new Error("The files changed meanwhile: rename again");
+    if (versions.get(model) !== model.getVersionId())
+      throw new Error("The files changed meanwhile: rename again");
     const file = byModel.get(model) ?? { ytext: context.session.fileText(id), edits: [] };
     const range = edit.textEdit.range;
     file.edits = [

@@ -1,9 +1,9 @@
-import TsWorker from "monaco-editor/languages/features/typescript/ts.worker?worker";
 import type {
   CompilerOptions,
   IExtraLibs,
   TypeScriptWorker,
 } from "monaco-editor/languages/features/typescript/register";
+import TsWorker from "monaco-editor/languages/features/typescript/ts.worker?worker";
 import { monaco } from "../../../ui/monaco";
 
 /** Monaco's worker also takes new declaration files (its d.ts leaves that method out). */
