@@ -58,3 +58,27 @@ declare module "monaco-editor/languages/features/typescript/languageFeatures" {
     newLine: string,
   ): string;
 }
+
+// The worker's class itself, which unit tests run in Node over fake mirror models.
+declare module "monaco-editor/languages/features/typescript/tsWorker" {
+  import type {
+    IExtraLibs,
+    TypeScriptWorker as Worker,
+  } from "monaco-editor/languages/features/typescript/register";
+
+  interface MirrorModel {
+    readonly uri: { toString(): string; readonly path: string };
+    readonly version: number;
+    getValue(): string;
+  }
+  export class TypeScriptWorker implements Worker {
+    constructor(
+      ctx: { getMirrorModels(): MirrorModel[] },
+      createData: {
+        compilerOptions: import("monaco-editor/languages/features/typescript/register").CompilerOptions;
+        extraLibs: IExtraLibs;
+      },
+    );
+  }
+  export interface TypeScriptWorker extends Worker {}
+}
