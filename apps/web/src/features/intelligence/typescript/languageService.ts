@@ -13,7 +13,7 @@ import { typescriptDefaults } from "monaco-editor/languages/features/typescript/
 import { monaco } from "../../../ui/monaco";
 import { useCollabStore } from "../../collab/store";
 import { pathOfUri } from "../../editor/monaco/workspaceModels";
-import { useServiceStatus } from "../status";
+import { type ServiceState, useServiceStatus } from "../status";
 import type { ServiceContext } from "../types";
 import { compilerOptions, runsOnNode } from "./compilerOptions";
 import { Diagnostics } from "./diagnostics";
@@ -47,10 +47,10 @@ export function startTypeScript(context: ServiceContext): RunningTypeScript {
     );
   };
   let language = useCollabStore.getState().language;
-  const client = new WorkerClient(configFor(language), isScript);
+  const setStatus = (state: ServiceState) => useServiceStatus.getState().set(SERVICE_NAME, state);
+  const client = new WorkerClient(configFor(language), isScript, () => setStatus("failed"));
   const worker = client.get;
   const libFiles = new LibFiles(worker);
-  const setStatus = (state: "loading" | "ready") => useServiceStatus.getState().set(SERVICE_NAME, state);
   const diagnostics = new Diagnostics(worker, isScript, () => setStatus("ready"));
 
   // Only the workspace's files: a model elsewhere (a pull request's diff) is not in the program.

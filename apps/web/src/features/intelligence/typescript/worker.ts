@@ -33,6 +33,8 @@ export class WorkerClient {
   constructor(
     config: Promise<ProgramConfig>,
     private readonly isScript: (model: monaco.editor.ITextModel) => boolean,
+    /** The worker's script failed to load or run (the service cannot answer). */
+    private readonly onFailed: () => void,
   ) {
     this.config = config;
   }
@@ -74,6 +76,7 @@ export class WorkerClient {
     // The script starts loading now; the program's settings follow once known (Node's types
     // may still be on their way). The first message wakes Monaco's worker, the second configures it.
     const worker = new TsWorker();
+    worker.addEventListener("error", this.onFailed);
     worker.postMessage("ignore");
     const configured = config.then(({ options, libs }) => {
       worker.postMessage({ compilerOptions: options, extraLibs: extraLibs(libs, ++this.libVersion) });
