@@ -43,7 +43,7 @@ export async function hoverAtCaret(page: Page) {
   return hover;
 }
 
-/** A row of the open completion list, by its label. */
+/** The row of the open completion list whose label is `label` exactly (its aria-label is "label, Kind"). */
 export function suggestion(page: Page, label: string) {
-  return page.locator(".suggest-widget.visible .monaco-list-row").filter({ hasText: label });
+  return page.locator(`.suggest-widget.visible .monaco-list-row[aria-label^="${label}, "]`);
 }

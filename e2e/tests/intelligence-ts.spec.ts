@@ -158,4 +158,37 @@ test.describe("JavaScript and TypeScript intelligence", () => {
     await viewer.page.keyboard.press("F12");
     await expect(viewer.page.getByTestId("code-editor")).toHaveAttribute("data-file", "src/util.ts");
   });
+
+  test("a completion asked for while the worker loads waits for it, never 'No suggestions'", async ({
+    twoEditors,
+    newPage,
+  }) => {
+    const { account } = await twoEditors("tswarm");
+    const late = new EditorScreen(await newPage());
+    // Everything the completion list shows, from the first moment of the page.
+    await late.page.addInitScript(() => {
+      const seen = new Set<string>();
+      (window as unknown as { suggestShown: Set<string> }).suggestShown = seen;
+      new MutationObserver(() => {
+        const widget = document.querySelector(".suggest-widget.visible");
+        if (!widget) return;
+        const message = widget.querySelector(".message");
+        if (message?.textContent && getComputedStyle(message).display !== "none")
+          seen.add(message.textContent);
+        for (const row of Array.from(widget.querySelectorAll(".monaco-list-row .label-name")))
+          seen.add(row.textContent ?? "");
+      }).observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    });
+    await late.open(account.sessionId);
+    // At once, while the TypeScript worker is still on its way: the list waits for it.
+    await caretAt(late, 3, 1);
+    await late.type("process.");
+    await expect(suggestion(late.page, "argv")).toBeVisible({ timeout: 30_000 });
+    const shown = await late.page.evaluate(() => [
+      ...(window as unknown as { suggestShown: Set<string> }).suggestShown,
+    ]);
+    expect(shown).not.toContain("No suggestions.");
+    // Nor the file's words, which Monaco's word completion offers when no service answers.
+    expect(shown).not.toContain("Welcome");
+  });
 });
