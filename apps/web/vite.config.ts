@@ -1,11 +1,14 @@
 import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
+import { monacoTypeScriptMode } from "./monacoTypeScriptPlugin";
 import { prerenderLanding } from "./prerenderPlugin";
 
 const apiTarget = process.env.VITE_API_TARGET ?? "http://localhost:3000";
 
 export default defineConfig({
-  plugins: [react(), prerenderLanding(import.meta.dirname)],
+  plugins: [react(), prerenderLanding(import.meta.dirname), monacoTypeScriptMode()],
+  // The dev server pre-bundles monaco-editor: the same replacement there.
+  optimizeDeps: { rolldownOptions: { plugins: [monacoTypeScriptMode()] } },
   // Source maps only when asked for (ENSEMBLE_SOURCEMAP=true): production ships none.
   build: {
     outDir: "dist",

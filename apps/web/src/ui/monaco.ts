@@ -1,9 +1,9 @@
 // Monaco from the npm package, bundled by Vite: the editor core, the editing features a
-// code editor needs, and syntax highlighting for the workspace's file types. Left out: language
-// services (the TypeScript worker alone is megabytes and a busy CPU per tab) and the
-// features that only serve them or other products (diff editor, code lens, inlay hints,
-// rename, references, inline completions...), about 0.5 MB of the chunk. Nothing is fetched
-// from a CDN.
+// code editor needs, and syntax highlighting for the workspace's file types. Language services
+// load on demand (features/intelligence); the editor features they drive are here, since an
+// editor takes its contributions when it is created: Go to Definition and Peek, Rename,
+// parameter hints. Left out: what serves other products (diff editor, code lens, inlay hints,
+// inline completions...). Nothing is fetched from a CDN.
 import * as monaco from "monaco-editor/editor/editor.api";
 import "monaco-editor/features/bracketMatching/register";
 import "monaco-editor/features/caretOperations/register";
@@ -19,8 +19,9 @@ import "monaco-editor/features/fontZoom/register";
 // Marker navigation (F8 / Shift+F8): a run's errors reached and read from the keyboard, not only by hovering.
 import "monaco-editor/features/gotoError/register";
 import "monaco-editor/features/gotoLine/register";
-// Go to definition (F12, Ctrl+click) for the language services; its contributions must exist
-// before an editor is made, so it cannot come with a service's lazy chunk.
+// Go to Definition (F12, Ctrl+click), Peek (Alt+F12) and Find All References (Shift+F12) for
+// the language services; an editor takes the contributions that exist when it is made, so they
+// cannot come with a service's lazy chunk.
 import "monaco-editor/features/gotoSymbol/register";
 import "monaco-editor/features/hover/register";
 import "monaco-editor/features/indentation/register";
@@ -28,9 +29,13 @@ import "monaco-editor/features/lineSelection/register";
 import "monaco-editor/features/linesOperations/register";
 import "monaco-editor/features/links/register";
 import "monaco-editor/features/multicursor/register";
+import "monaco-editor/features/parameterHints/register";
 import "monaco-editor/features/quickCommand/register";
 import "monaco-editor/features/quickHelp/register";
 import "monaco-editor/features/readOnlyMessage/register";
+// The peek view that Peek Definition and references show in a standalone editor.
+import "monaco-editor/features/referenceSearch/register";
+import "monaco-editor/features/rename/register";
 import "monaco-editor/features/smartSelect/register";
 import "monaco-editor/features/snippet/register";
 import "monaco-editor/features/suggest/register";

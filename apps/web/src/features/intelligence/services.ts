@@ -1,32 +1,16 @@
 import { useEffect } from "react";
 import { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
+import type { OpenModels } from "../editor/monaco/openModels";
 import type { WorkspaceModels } from "../editor/monaco/workspaceModels";
 import { pythonService } from "./python";
+import type { LanguageService, ServiceContext } from "./types";
+import { typescriptService } from "./typescript";
 
-/** What a language service gets when it starts: the editor and every workspace file's model. */
-export interface ServiceContext {
-  readonly session: CollabSession;
-  readonly editor: monaco.editor.IStandaloneCodeEditor;
-  /** One model per workspace file at `fileUri(path)`, kept equal to the shared text. */
-  readonly workspace: WorkspaceModels;
-}
-
-/**
- * A language service (completions, diagnostics, hover, definitions...) for some of Monaco's
- * languages. It starts once, when the first model of one of its languages exists, and loads
- * its code then (a dynamic import), so the editor route's JavaScript does not grow.
- */
-export interface LanguageService {
-  /** A name for logs and the status bar ("TypeScript", "Python", "C/C++"). */
-  readonly name: string;
-  /** Monaco language ids it serves. */
-  readonly languages: readonly string[];
-  start(context: ServiceContext): Promise<monaco.IDisposable>;
-}
+export type { LanguageService, ServiceContext } from "./types";
 
 /** The services an editor starts. A new one is one entry here. */
-export const LANGUAGE_SERVICES: LanguageService[] = [pythonService];
+export const LANGUAGE_SERVICES: LanguageService[] = [typescriptService, pythonService];
 
 /**
  * Starts each service the first time a model of its language exists in this editor, and
@@ -36,10 +20,11 @@ export function useLanguageServices(
   session: CollabSession,
   editor: monaco.editor.IStandaloneCodeEditor | null,
   workspace: WorkspaceModels | null,
+  open: OpenModels | null,
 ): void {
   useEffect(() => {
-    if (!editor || !workspace) return;
-    const context: ServiceContext = { session, editor, workspace };
+    if (!editor || !workspace || !open) return;
+    const context: ServiceContext = { session, editor, workspace, open };
     const started = new Map<LanguageService, Promise<monaco.IDisposable | null>>();
     let isDisposed = false;
     const startFor = (languageId: string) => {
@@ -65,5 +50,5 @@ export function useLanguageServices(
       changed.dispose();
       for (const running of started.values()) void running.then((disposable) => disposable?.dispose());
     };
-  }, [session, editor, workspace]);
+  }, [session, editor, workspace, open]);
 }

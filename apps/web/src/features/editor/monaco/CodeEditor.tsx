@@ -38,6 +38,8 @@ const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
   fontFamily: "'JetBrains Mono', ui-monospace, monospace",
   scrollBeyondLastLine: false,
   fixedOverflowWidgets: true,
+  // Squiggles in a viewer's read-only editor too (Monaco's default draws them only where one can edit).
+  renderValidationDecorations: "on",
   padding: { top: 8 },
 };
 
@@ -117,7 +119,7 @@ export default function CodeEditor({
   }, [workspace, models, paths, openPaths]);
 
   // Completions, diagnostics, hover... of the workspace's languages, each loaded when first needed.
-  useLanguageServices(session, editor, workspace);
+  useLanguageServices(session, editor, workspace, models);
 
   // Format Document (Shift+Alt+F and the top bar's button) for the shown tab.
   useFormatDocument(editor, () => {

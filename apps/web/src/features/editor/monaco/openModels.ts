@@ -37,6 +37,12 @@ export class OpenModels {
     return this.models.get(id);
   }
 
+  /** The undo history of the open file shown by `model`, if a tab has it. */
+  undoOf(model: monaco.editor.ITextModel): Y.UndoManager | undefined {
+    for (const open of this.models.values()) if (open.model === model) return open.undo;
+    return undefined;
+  }
+
   /** Makes the open set exactly `ids` (with their paths), binding new ones and dropping closed ones. */
   sync(files: ReadonlyMap<string, string>): void {
     for (const [id, open] of this.models) {
