@@ -1,6 +1,6 @@
 import { monaco } from "../../ui/monaco";
 import { useCollabStore } from "../collab/store";
-import { pathOfUri } from "../editor/monaco/workspaceModels";
+import { pathOfUri } from "../textModels/workspaceModels";
 import { openFileAt } from "../workspace/store";
 
 let isRegistered = false;

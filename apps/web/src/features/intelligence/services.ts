@@ -1,8 +1,8 @@
 import { useEffect } from "react";
 import { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
-import type { OpenModels } from "../editor/monaco/openModels";
-import type { WorkspaceModels } from "../editor/monaco/workspaceModels";
+import type { OpenModels } from "../textModels/openModels";
+import type { WorkspaceModels } from "../textModels/workspaceModels";
 import { pythonService } from "./python";
 import type { LanguageService, ServiceContext } from "./types";
 import { typescriptService } from "./typescript";

@@ -1,7 +1,7 @@
 import type { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
-import type { OpenModels } from "../editor/monaco/openModels";
-import type { WorkspaceModels } from "../editor/monaco/workspaceModels";
+import type { OpenModels } from "../textModels/openModels";
+import type { WorkspaceModels } from "../textModels/workspaceModels";
 
 // Apart from services.ts, so a service declares itself without importing the list it joins.
 

@@ -9,10 +9,10 @@ import { GitBadge } from "../../git/GitBadge";
 import { useCompletionGate } from "../../intelligence/controls/useCompletionGate";
 import { useFormatDocument } from "../../intelligence/format/useFormatDocument";
 import { useLanguageServices } from "../../intelligence/services";
+import { OpenModels } from "../../textModels/openModels";
+import { WorkspaceModels } from "../../textModels/workspaceModels";
 import { revealed, useOpenFiles } from "../../workspace/store";
-import { OpenModels } from "./openModels";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
-import { WorkspaceModels } from "./workspaceModels";
 
 interface CodeEditorProps {
   session: CollabSession;

@@ -12,7 +12,7 @@ import {
 import { typescriptDefaults } from "monaco-editor/languages/features/typescript/register";
 import { monaco } from "../../../ui/monaco";
 import { useCollabStore } from "../../collab/store";
-import { pathOfUri } from "../../editor/monaco/workspaceModels";
+import { pathOfUri } from "../../textModels/workspaceModels";
 import { type ServiceState, useServiceStatus } from "../status";
 import type { ServiceContext } from "../types";
 import { compilerOptions, runsOnNode } from "./compilerOptions";

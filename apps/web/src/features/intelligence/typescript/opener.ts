@@ -1,5 +1,5 @@
 import { monaco } from "../../../ui/monaco";
-import { pathOfUri } from "../../editor/monaco/workspaceModels";
+import { pathOfUri } from "../../textModels/workspaceModels";
 import { openFileAt } from "../../workspace/store";
 import type { ServiceContext } from "../types";
 

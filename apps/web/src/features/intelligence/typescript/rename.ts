@@ -1,6 +1,6 @@
 import type { RenameAdapter } from "monaco-editor/languages/features/typescript/languageFeatures";
 import { monaco } from "../../../ui/monaco";
-import { pathOfUri } from "../../editor/monaco/workspaceModels";
+import { pathOfUri } from "../../textModels/workspaceModels";
 import type { ServiceContext } from "../types";
 import { applySharedEdit, type FileEdits } from "./sharedEdit";
 

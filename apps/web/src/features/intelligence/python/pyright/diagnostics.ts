@@ -1,5 +1,5 @@
 import { monaco } from "../../../../ui/monaco";
-import { fileUri } from "../../../editor/monaco/workspaceModels";
+import { fileUri } from "../../../textModels/workspaceModels";
 import { diagnosticsShown, useIntelligenceSettings } from "../../settings";
 import { pathOfServerUri } from "./documents";
 import type { JsonRpc } from "./jsonRpc";

@@ -1,5 +1,5 @@
 import { monaco } from "../../../../ui/monaco";
-import { pathOfUri } from "../../../editor/monaco/workspaceModels";
+import { pathOfUri } from "../../../textModels/workspaceModels";
 import type { JsonRpc } from "./jsonRpc";
 import { SERVER_ROOT, serverPath, workspacePathOf } from "./lsp";
 

@@ -1,5 +1,5 @@
 import { monaco } from "../../../../ui/monaco";
-import { fileUri, pathOfUri } from "../../../editor/monaco/workspaceModels";
+import { fileUri, pathOfUri } from "../../../textModels/workspaceModels";
 import { completionsAllowed } from "../../settings";
 import { pathOfServerUri, serverUri } from "./documents";
 import type { JsonRpc } from "./jsonRpc";

@@ -1,5 +1,5 @@
 import type { monaco } from "../../../../ui/monaco";
-import { pathOfUri } from "../../../editor/monaco/workspaceModels";
+import { pathOfUri } from "../../../textModels/workspaceModels";
 import { showDiagnostics } from "./diagnostics";
 import { initialFiles, pythonModels, serverUri, syncDocuments } from "./documents";
 import { JsonRpc } from "./jsonRpc";

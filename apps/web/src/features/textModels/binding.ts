@@ -1,6 +1,6 @@
 import type { Awareness } from "y-protocols/awareness";
 import type * as Y from "yjs";
-import { monaco } from "../../../ui/monaco";
+import { monaco } from "../../ui/monaco";
 import {
   type RelativeSelection,
   readSelectionJSON,

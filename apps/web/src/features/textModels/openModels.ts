@@ -1,7 +1,7 @@
 import * as Y from "yjs";
-import { monaco } from "../../../ui/monaco";
-import type { CollabSession } from "../../collab/CollabSession";
-import { editorLanguage } from "../../workspace/tree";
+import { monaco } from "../../ui/monaco";
+import type { CollabSession } from "../collab/CollabSession";
+import { editorLanguage } from "../workspace/tree";
 import { TextBinding } from "./binding";
 import type { WorkspaceModels } from "./workspaceModels";
 

@@ -1,7 +1,7 @@
 import type * as Y from "yjs";
-import { monaco } from "../../../ui/monaco";
-import type { CollabSession } from "../../collab/CollabSession";
-import { editorLanguage } from "../../workspace/tree";
+import { monaco } from "../../ui/monaco";
+import type { CollabSession } from "../collab/CollabSession";
+import { editorLanguage } from "../workspace/tree";
 import { applyDelta, writeChanges } from "./binding";
 
 type Model = monaco.editor.ITextModel;
