@@ -9,6 +9,7 @@ export * from "./events";
 export * from "./execution";
 export * from "./git";
 export * from "./languages/index";
+export * from "./languageServers";
 export * from "./limits";
 export * from "./pulls";
 export * from "./replay";

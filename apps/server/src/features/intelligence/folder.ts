@@ -1,0 +1,45 @@
+import fs from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { runFileNameProblem } from "@ensemble/protocol";
+
+/**
+ * The host folder a server sees as its workspace (read-only inside its sandbox): the
+ * session's files it serves, as our server last fed them. Only our server writes here, so
+ * nothing in it can be a link. Owned by the slot's uid when we are root, private otherwise.
+ */
+export class HostFolder {
+  private constructor(readonly dir: string) {}
+
+  static async create(uid: number | undefined): Promise<HostFolder> {
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-lsp-"));
+    if (uid !== undefined) await fs.chown(dir, uid, uid);
+    return new HostFolder(dir);
+  }
+
+  /** Writes a workspace file; false (nothing written) for a path that could leave the folder. */
+  async write(name: string, content: string): Promise<boolean> {
+    const file = this.resolve(name);
+    if (!file) return false;
+    await fs.mkdir(path.dirname(file), { recursive: true, mode: 0o755 });
+    await fs.writeFile(file, content, { mode: 0o644 });
+    return true;
+  }
+
+  async remove(name: string): Promise<void> {
+    const file = this.resolve(name);
+    if (file) await fs.rm(file, { force: true });
+  }
+
+  async destroy(): Promise<void> {
+    await fs.rm(this.dir, { recursive: true, force: true });
+  }
+
+  /** The host path of a workspace path, or undefined when it is not a plain relative path. */
+  private resolve(name: string): string | undefined {
+    // The collab feature checked the path already; this is the last line before the disk.
+    if (runFileNameProblem(name)) return undefined;
+    const file = path.resolve(this.dir, name);
+    return file.startsWith(`${this.dir}${path.sep}`) ? file : undefined;
+  }
+}
