@@ -19,12 +19,15 @@ import "monaco-editor/features/fontZoom/register";
 // Marker navigation (F8 / Shift+F8): a run's errors reached and read from the keyboard, not only by hovering.
 import "monaco-editor/features/gotoError/register";
 import "monaco-editor/features/gotoLine/register";
+// Go to definition (F12, Ctrl+click) and signature help, for the language services (issue 30).
+import "monaco-editor/features/gotoSymbol/register";
 import "monaco-editor/features/hover/register";
 import "monaco-editor/features/indentation/register";
 import "monaco-editor/features/lineSelection/register";
 import "monaco-editor/features/linesOperations/register";
 import "monaco-editor/features/links/register";
 import "monaco-editor/features/multicursor/register";
+import "monaco-editor/features/parameterHints/register";
 import "monaco-editor/features/quickCommand/register";
 import "monaco-editor/features/quickHelp/register";
 import "monaco-editor/features/readOnlyMessage/register";

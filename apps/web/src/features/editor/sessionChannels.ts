@@ -3,6 +3,7 @@ import { callChannel } from "../calls/CallSession";
 import { chatChannel } from "../chat/channel";
 import { diagnosticsChannel } from "../diagnostics/channel";
 import { gitChannel } from "../git/channel";
+import { clangdChannel } from "../intelligence/clangd/channel";
 import { pullsChannel } from "../pulls/channel";
 import { replayChannel } from "../replay/channel";
 import { rolesChannel } from "../roles/channel";
@@ -21,4 +22,5 @@ export const SESSION_CHANNELS: readonly ChannelDef<unknown>[] = [
   callChannel,
   chatChannel,
   replayChannel,
+  clangdChannel,
 ];

@@ -25,7 +25,14 @@ export interface LanguageService {
 }
 
 /** The services an editor starts. A new one is one entry here. */
-export const LANGUAGE_SERVICES: LanguageService[] = [];
+export const LANGUAGE_SERVICES: LanguageService[] = [
+  {
+    // The session's shared clangd on the server (C files are Monaco's "cpp" too).
+    name: "C/C++",
+    languages: ["c", "cpp"],
+    start: async (context) => (await import("./clangd/start")).startClangd(context),
+  },
+];
 
 /**
  * Starts each service the first time a model of its language exists in this editor, and

@@ -1,0 +1,182 @@
+import { languageServerOf, textDigest } from "@ensemble/protocol";
+import { monaco } from "../../../ui/monaco";
+import type { CollabSession } from "../../collab/CollabSession";
+import { fileUri, pathOfUri } from "../../editor/monaco/workspaceModels";
+import { completionsAllowed, diagnosticsShown, useIntelligenceSettings } from "../settings";
+import { useServiceStatus } from "../status";
+import { type ClangdChannel, clangdChannel } from "./channel";
+import { fromPosition, toCompletion, toRange, toSeverity } from "./convert";
+
+/** The service's name in the status store. */
+export const CLANGD_SERVICE = "C/C++";
+/** The markers' owner, beside a run's own. */
+export const CLANGD_MARKER_OWNER = "clangd";
+const LANGUAGES = ["c", "cpp"];
+
+/** Where a request is made: the file's path and the digest of its text as we see it. */
+function documentAt(model: monaco.editor.ITextModel, sessionId: string) {
+  const path = pathOfUri(model.uri);
+  if (path === null || languageServerOf(path) !== "clangd") return undefined;
+  return { sessionId, path, digest: textDigest(model.getValue(monaco.editor.EndOfLinePreference.LF)) };
+}
+
+/**
+ * C and C++ from the session's shared clangd: completion, hover, go to definition and
+ * signature help through the server, and its diagnostics as markers on every C/C++ model.
+ * While the server starts, the providers answer nothing, so Monaco's word completion still
+ * shows (never an empty list); an answer made on a text that changed meanwhile is dropped.
+ */
+export async function startClangd({ session }: { session: CollabSession }): Promise<monaco.IDisposable> {
+  const channel = session.channel(clangdChannel);
+  const sessionId = session.sessionId;
+  const disposables: monaco.IDisposable[] = [];
+  const isReady = () => channel.state === "ready";
+
+  /** Asks only when the server is up, and turns a refusal into nothing (the caller shows nothing). */
+  const ask = async <T>(answer: Promise<{ ok: true; data: T } | { ok: false; error: { code: string } }>) => {
+    const result = await answer;
+    if (result.ok) return result.data;
+    if (result.error.code === "language_server_busy" || result.error.code === "service_unavailable")
+      channel.reopen();
+    return undefined;
+  };
+
+  for (const language of LANGUAGES) {
+    disposables.push(
+      monaco.languages.registerCompletionItemProvider(language, {
+        triggerCharacters: [".", ">", ":"],
+        async provideCompletionItems(model, position) {
+          const at = documentAt(model, sessionId);
+          if (!at || !isReady() || !completionsAllowed()) return undefined;
+          const data = await ask(
+            channel.request("lspCompletion", { ...at, position: fromPosition(position) }),
+          );
+          if (!data || data.stale || data.result.items.length === 0) return undefined;
+          const word = model.getWordUntilPosition(position);
+          const fallback = new monaco.Range(
+            position.lineNumber,
+            word.startColumn,
+            position.lineNumber,
+            word.endColumn,
+          );
+          return {
+            suggestions: data.result.items.map((item) => toCompletion(item, fallback)),
+            incomplete: data.result.isIncomplete,
+          };
+        },
+      }),
+      monaco.languages.registerHoverProvider(language, {
+        async provideHover(model, position) {
+          const at = documentAt(model, sessionId);
+          if (!at || !isReady()) return undefined;
+          const data = await ask(channel.request("lspHover", { ...at, position: fromPosition(position) }));
+          if (!data || data.stale || !data.result) return undefined;
+          return {
+            contents: [{ value: data.result.markdown }],
+            ...(data.result.range ? { range: toRange(data.result.range) } : {}),
+          };
+        },
+      }),
+      monaco.languages.registerDefinitionProvider(language, {
+        async provideDefinition(model, position) {
+          const at = documentAt(model, sessionId);
+          if (!at || !isReady()) return undefined;
+          const data = await ask(
+            channel.request("lspDefinition", { ...at, position: fromPosition(position) }),
+          );
+          if (!data || data.stale) return undefined;
+          return data.result.map(({ path, range }) => ({ uri: fileUri(path), range: toRange(range) }));
+        },
+      }),
+      monaco.languages.registerSignatureHelpProvider(language, {
+        signatureHelpTriggerCharacters: ["(", ","],
+        signatureHelpRetriggerCharacters: [","],
+        async provideSignatureHelp(model, position) {
+          const at = documentAt(model, sessionId);
+          if (!at || !isReady()) return undefined;
+          const data = await ask(
+            channel.request("lspSignatureHelp", { ...at, position: fromPosition(position) }),
+          );
+          if (!data || data.stale || !data.result) return undefined;
+          const { signatures, activeSignature, activeParameter } = data.result;
+          return {
+            value: {
+              signatures: signatures.map((s) => ({
+                label: s.label,
+                ...(s.documentation ? { documentation: { value: s.documentation } } : {}),
+                parameters: s.parameters.map((p) => ({
+                  label: p.label,
+                  ...(p.documentation ? { documentation: { value: p.documentation } } : {}),
+                })),
+              })),
+              activeSignature,
+              activeParameter,
+            },
+            dispose() {},
+          };
+        },
+      }),
+    );
+  }
+
+  disposables.push(showDiagnostics(channel));
+  const showStatus = () => {
+    const state = channel.state;
+    useServiceStatus
+      .getState()
+      .set(
+        CLANGD_SERVICE,
+        state === "ready" ? "ready" : state === "loading" || state === "idle" ? "loading" : "failed",
+      );
+  };
+  const stopStatus = channel.subscribe(showStatus);
+  showStatus();
+  channel.start();
+  return {
+    dispose() {
+      stopStatus();
+      for (const disposable of disposables) disposable.dispose();
+    },
+  };
+}
+
+/**
+ * The server's diagnostics as markers on each C/C++ model, kept current as reports arrive,
+ * models are made, and this person switches diagnostics off (cleared) and on.
+ */
+function showDiagnostics(channel: ClangdChannel): monaco.IDisposable {
+  const render = (model: monaco.editor.ITextModel) => {
+    const path = pathOfUri(model.uri);
+    if (path === null || languageServerOf(path) !== "clangd") return;
+    const diagnostics = diagnosticsShown() ? (channel.files.get(path) ?? []) : [];
+    monaco.editor.setModelMarkers(
+      model,
+      CLANGD_MARKER_OWNER,
+      diagnostics.map((d) => ({
+        ...toRange(d.range),
+        severity: toSeverity(d.severity),
+        message: d.message,
+        source: "clangd",
+        ...(d.code ? { code: d.code } : {}),
+      })),
+    );
+  };
+  const renderAll = () => {
+    for (const model of monaco.editor.getModels()) render(model);
+  };
+  const stopChannel = channel.subscribe(renderAll);
+  const stopSettings = useIntelligenceSettings.subscribe((now, before) => {
+    if (now.diagnostics !== before.diagnostics) renderAll();
+  });
+  const created = monaco.editor.onDidCreateModel(render);
+  renderAll();
+  return {
+    dispose() {
+      stopChannel();
+      stopSettings();
+      created.dispose();
+      for (const model of monaco.editor.getModels())
+        monaco.editor.setModelMarkers(model, CLANGD_MARKER_OWNER, []);
+    },
+  };
+}
