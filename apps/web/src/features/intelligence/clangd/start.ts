@@ -1,4 +1,4 @@
-import { languageServerOf, textDigest } from "@ensemble/protocol";
+import { type Ack, languageServerOf, textDigest } from "@ensemble/protocol";
 import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import { fileUri, pathOfUri } from "../../editor/monaco/workspaceModels";
@@ -12,9 +12,13 @@ export const CLANGD_SERVICE = "C/C++";
 /** The markers' owner, beside a run's own. */
 export const CLANGD_MARKER_OWNER = "clangd";
 const LANGUAGES = ["c", "cpp"];
+/** Refusals after which the server is opened again (it stopped when idle, or the node was busy). */
+const RESTARTABLE = new Set(["language_server_busy", "service_unavailable"]);
 
 /** Where a request is made: the file's path and the digest of its text as we see it. */
-function documentAt(model: monaco.editor.ITextModel, sessionId: string) {
+type DocumentAt = { sessionId: string; path: string; digest: string };
+
+function documentAt(model: monaco.editor.ITextModel, sessionId: string): DocumentAt | undefined {
   const path = pathOfUri(model.uri);
   if (path === null || languageServerOf(path) !== "clangd") return undefined;
   return { sessionId, path, digest: textDigest(model.getValue(monaco.editor.EndOfLinePreference.LF)) };
@@ -32,12 +36,26 @@ export async function startClangd({ session }: { session: CollabSession }): Prom
   const disposables: monaco.IDisposable[] = [];
   const isReady = () => channel.state === "ready";
 
-  /** Asks only when the server is up, and turns a refusal into nothing (the caller shows nothing). */
-  const ask = async <T>(answer: Promise<{ ok: true; data: T } | { ok: false; error: { code: string } }>) => {
-    const result = await answer;
-    if (result.ok) return result.data;
-    if (result.error.code === "language_server_busy" || result.error.code === "service_unavailable")
-      channel.reopen();
+  /**
+   * Asks about `model` at `position` on its text as it is now. An answer the server dropped as
+   * stale (someone typed meanwhile, often the asker) is asked again on the newer text, a few
+   * times while Monaco still wants it; a refusal is nothing (the caller shows nothing).
+   */
+  const askFresh = async <T>(
+    model: monaco.editor.ITextModel,
+    token: monaco.CancellationToken,
+    send: (at: DocumentAt) => Promise<Ack<{ stale: true } | { stale: false; result: T }>>,
+  ): Promise<T | undefined> => {
+    for (let attempt = 0; attempt < 3 && !token.isCancellationRequested && isReady(); attempt += 1) {
+      const at = documentAt(model, sessionId);
+      if (!at || model.isDisposed()) return undefined;
+      const result = await send(at);
+      if (!result.ok) {
+        if (RESTARTABLE.has(result.error.code)) channel.reopen();
+        return undefined;
+      }
+      if (!result.data.stale) return result.data.result;
+    }
     return undefined;
   };
 
@@ -45,13 +63,12 @@ export async function startClangd({ session }: { session: CollabSession }): Prom
     disposables.push(
       monaco.languages.registerCompletionItemProvider(language, {
         triggerCharacters: [".", ">", ":"],
-        async provideCompletionItems(model, position) {
-          const at = documentAt(model, sessionId);
-          if (!at || !isReady() || !completionsAllowed()) return undefined;
-          const data = await ask(
+        async provideCompletionItems(model, position, _context, token) {
+          if (!completionsAllowed()) return undefined;
+          const list = await askFresh(model, token, (at) =>
             channel.request("lspCompletion", { ...at, position: fromPosition(position) }),
           );
-          if (!data || data.stale || data.result.items.length === 0) return undefined;
+          if (!list || list.items.length === 0 || !completionsAllowed()) return undefined;
           const word = model.getWordUntilPosition(position);
           const fallback = new monaco.Range(
             position.lineNumber,
@@ -60,45 +77,40 @@ export async function startClangd({ session }: { session: CollabSession }): Prom
             word.endColumn,
           );
           return {
-            suggestions: data.result.items.map((item) => toCompletion(item, fallback)),
-            incomplete: data.result.isIncomplete,
+            suggestions: list.items.map((item) => toCompletion(item, fallback)),
+            incomplete: list.isIncomplete,
           };
         },
       }),
       monaco.languages.registerHoverProvider(language, {
-        async provideHover(model, position) {
-          const at = documentAt(model, sessionId);
-          if (!at || !isReady()) return undefined;
-          const data = await ask(channel.request("lspHover", { ...at, position: fromPosition(position) }));
-          if (!data || data.stale || !data.result) return undefined;
+        async provideHover(model, position, token) {
+          const hover = await askFresh(model, token, (at) =>
+            channel.request("lspHover", { ...at, position: fromPosition(position) }),
+          );
+          if (!hover) return undefined;
           return {
-            contents: [{ value: data.result.markdown }],
-            ...(data.result.range ? { range: toRange(data.result.range) } : {}),
+            contents: [{ value: hover.markdown }],
+            ...(hover.range ? { range: toRange(hover.range) } : {}),
           };
         },
       }),
       monaco.languages.registerDefinitionProvider(language, {
-        async provideDefinition(model, position) {
-          const at = documentAt(model, sessionId);
-          if (!at || !isReady()) return undefined;
-          const data = await ask(
+        async provideDefinition(model, position, token) {
+          const places = await askFresh(model, token, (at) =>
             channel.request("lspDefinition", { ...at, position: fromPosition(position) }),
           );
-          if (!data || data.stale) return undefined;
-          return data.result.map(({ path, range }) => ({ uri: fileUri(path), range: toRange(range) }));
+          return places?.map(({ path, range }) => ({ uri: fileUri(path), range: toRange(range) }));
         },
       }),
       monaco.languages.registerSignatureHelpProvider(language, {
         signatureHelpTriggerCharacters: ["(", ","],
         signatureHelpRetriggerCharacters: [","],
-        async provideSignatureHelp(model, position) {
-          const at = documentAt(model, sessionId);
-          if (!at || !isReady()) return undefined;
-          const data = await ask(
+        async provideSignatureHelp(model, position, token) {
+          const help = await askFresh(model, token, (at) =>
             channel.request("lspSignatureHelp", { ...at, position: fromPosition(position) }),
           );
-          if (!data || data.stale || !data.result) return undefined;
-          const { signatures, activeSignature, activeParameter } = data.result;
+          if (!help) return undefined;
+          const { signatures, activeSignature, activeParameter } = help;
           return {
             value: {
               signatures: signatures.map((s) => ({
