@@ -3,8 +3,13 @@
 // over stdio (Content-Length framing), run in the real sandbox like clangd. It diagnoses every
 // `undeclared_…` identifier, completes identifiers of the open files, hovers and finds the
 // first occurrence of a word. `SLOW_ANSWER` in a file delays its completions by 400 ms, and
-// `CRASH_NOW` makes the server exit, so the tests can reach those paths. Self-contained: the
+// `CRASH_NOW` makes the server exit, so the tests can reach those paths; `ensemble/probe`
+// answers what the server can see and do from inside its sandbox. Self-contained: the
 // sandbox has no node_modules.
+import { readdirSync, writeFileSync } from "node:fs";
+import { networkInterfaces } from "node:os";
+import { dirname } from "node:path";
+
 const docs = new Map();
 let buffer = Buffer.alloc(0);
 
@@ -141,6 +146,22 @@ function handle({ id, method, params }) {
     case "textDocument/formatting":
     case "textDocument/signatureHelp":
       return answer(id, method === "textDocument/formatting" ? [] : null);
+    case "ensemble/probe": {
+      let canWrite = true;
+      try {
+        writeFileSync("/box/planted.c", "x");
+      } catch {
+        canWrite = false;
+      }
+      return answer(id, {
+        interfaces: Object.keys(networkInterfaces()),
+        canWriteWorkspace: canWrite,
+        workspace: readdirSync("/box").sort(),
+        uid: process.getuid(),
+        siblings: readdirSync(dirname(process.argv[1])),
+        etc: readdirSync("/etc"),
+      });
+    }
     case "shutdown":
       return answer(id, null);
     case "exit":

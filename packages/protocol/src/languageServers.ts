@@ -157,9 +157,11 @@ export const LANGUAGE_SERVER_EXTENSIONS: Record<LanguageServerId, readonly strin
 
 /** The shared language server of a workspace path, by its extension; undefined when none. */
 export function languageServerOf(path: string): LanguageServerId | undefined {
-  const dot = path.lastIndexOf(".");
-  if (dot < 0 || dot < path.lastIndexOf("/")) return undefined;
-  const extension = path.slice(dot + 1).toLowerCase();
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  // A name that starts with its only dot (`.c`) is a hidden file without an extension.
+  if (dot <= 0) return undefined;
+  const extension = base.slice(dot + 1).toLowerCase();
   for (const [id, extensions] of Object.entries(LANGUAGE_SERVER_EXTENSIONS)) {
     if (extensions.includes(extension)) return LanguageServerIdSchema.parse(id);
   }

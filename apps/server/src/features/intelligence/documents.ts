@@ -86,6 +86,8 @@ export class DocumentFeed {
 
   private async apply(workspace: readonly WorkspaceFile[], ask: string | undefined): Promise<void> {
     const served = workspace.filter((f) => this.serves(f.path));
+    // A header that appears later may be one a source could not find: re-read the sources then.
+    const isFirst = this.files.size === 0;
     const present = new Set(served.map((f) => f.path));
     let openCount = [...this.files.values()].filter((f) => f.isOpen).length;
     let headerChanged = false;
@@ -127,7 +129,7 @@ export class DocumentFeed {
         isOpen: false,
       };
       this.files.set(name, file);
-      headerChanged ||= isHeader(name);
+      headerChanged ||= !isFirst && isHeader(name);
       if (openCount < MAX_OPEN_UNASKED || name === ask) {
         this.open(name, file);
         openCount += 1;

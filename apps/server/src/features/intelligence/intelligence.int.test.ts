@@ -202,6 +202,35 @@ describe("shared language servers: stale in flight, crashes (the fake server)", 
   });
   const pool = () => server.app.intelligence.pool;
 
+  it("runs the server in the sandbox: no network, a read-only workspace, its own uid and cgroup", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "sandbox");
+    await createFile(host, sessionId, "src/probe.c", PROGRAM);
+    expect((await host.request("lspOpen", { sessionId, server: "clangd" })).ok).toBe(true);
+    const instance = (await pool()).running(sessionId, "clangd");
+    if (!instance) throw new Error("the session's server is not running");
+    const seen = await instance.client.request<{
+      interfaces: string[];
+      canWriteWorkspace: boolean;
+      workspace: string[];
+      uid: number;
+      siblings: string[];
+      etc: string[];
+    }>("ensemble/probe", {}, 5000);
+    expect(seen.interfaces.filter((name) => name !== "lo")).toEqual([]);
+    expect(seen.canWriteWorkspace).toBe(false);
+    // Only the served files (and the project flags), not the session's JavaScript.
+    expect(seen.workspace).toEqual(["compile_flags.txt", "src"]);
+    // Of the host, only /usr and its own binary: not the files beside it, nor /etc's.
+    expect(seen.siblings).toEqual(["fakeLanguageServer.mjs"]);
+    expect(seen.etc).toEqual(["ld.so.cache"]);
+    if (process.getuid?.() === 0) expect(seen.uid).not.toBe(0);
+    // From the host: the server is in a memory cgroup of its own, at LSP_MEMORY_LIMIT_BYTES.
+    const cgroups = fs.readFileSync(`/proc/${instance.client.pid}/cgroup`, "utf8");
+    const memory = cgroups.split("\n").find((line) => /:memory:/.test(line) || line.startsWith("0::"));
+    expect(memory).toMatch(/ensemble-\d+-\d+\/(slot|run)-/);
+    await host.close();
+  });
+
   it("drops an answer when the file changed while the server worked on it", async () => {
     const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "in flight");
     await createFile(host, sessionId, "src/slow.c", `// SLOW_ANSWER\n${PROGRAM}`, [guest]);
