@@ -16,8 +16,11 @@ interface FedFile {
   isOpen: boolean;
 }
 
-/** How many files are opened in the server unasked; more are opened when someone asks about them. */
-const MAX_OPEN_UNASKED = 48;
+/**
+ * How many files are opened in the server unasked (each costs clangd a preamble in memory and
+ * two threads); more are opened when someone asks about them.
+ */
+const MAX_OPEN_UNASKED = 16;
 
 /** The LSP address of a workspace path inside the sandbox. */
 export function uriOf(name: string): string {

@@ -56,7 +56,8 @@ export const CLANGD: LanguageServerRecord = {
     if (extension === "h") return "c";
     return CPP_EXTENSIONS.has(extension) ? "cpp" : undefined;
   },
-  maxProcesses: 32,
+  // clangd runs two threads per open file (its AST worker and its preamble builder) besides its own.
+  maxProcesses: 128,
 };
 
 /** Every shared language server this server knows. A new one is one record here. */
