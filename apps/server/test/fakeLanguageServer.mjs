@@ -2,7 +2,7 @@
 // A stand-in for clangd in the integration tests when it is not installed: a real LSP server
 // over stdio (Content-Length framing), run in the real sandbox like clangd. It diagnoses every
 // `undeclared_…` identifier, completes identifiers of the open files, hovers and finds the
-// first occurrence of a word. `SLOW_ANSWER` in a file delays its completions by 400 ms, and
+// first occurrence of a word. `SLOW_ANSWER` in a file delays its completions by 1.5 s, and
 // `CRASH_NOW` makes the server exit, so the tests can reach those paths; `ensemble/probe`
 // answers what the server can see and do from inside its sandbox. Self-contained: the
 // sandbox has no node_modules.
@@ -109,7 +109,7 @@ function handle({ id, method, params }) {
         .filter((w) => w.startsWith(prefix) && w !== prefix)
         .sort()
         .map((label) => ({ label, kind: 6 }));
-      return answer(id, { isIncomplete: false, items }, text.includes("SLOW_ANSWER") ? 400 : 0);
+      return answer(id, { isIncomplete: false, items }, text.includes("SLOW_ANSWER") ? 1500 : 0);
     }
     case "textDocument/hover": {
       const { word } = wordAt(docs.get(params.textDocument.uri)?.text ?? "", params.position);

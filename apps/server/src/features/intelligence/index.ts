@@ -56,7 +56,7 @@ export function createIntelligenceFeature({
     const python = await findExecutable(["/usr/bin/python3"]);
     const prlimit = await findExecutable(["/usr/bin/prlimit"]);
     const tools = { bwrap: bwrap ?? "", python: python ?? "", prlimit: prlimit ?? "" };
-    const unavailable =
+    let unavailable: string | undefined =
       !bwrap || !python || (!isRoot && !prlimit)
         ? "the sandbox (bwrap, python3, prlimit) is not installed"
         : undefined;
@@ -64,9 +64,14 @@ export function createIntelligenceFeature({
     if (!unavailable && binaries.size > 0 && config.LSP_MAX_SERVERS > 0) {
       if (isRoot) {
         // Slot uids of their own, above the runs' (each claim is a lock file, so none is shared).
-        const claimed = await claimUids(config.RUN_UID_BASE + 1024, config.LSP_MAX_SERVERS);
-        uids = claimed.uids;
-        releaseUids = claimed.release;
+        const claimed = await claimUids(config.RUN_UID_BASE + 1024, config.LSP_MAX_SERVERS).catch(
+          (error: unknown) => {
+            unavailable = `no sandbox uid for the language servers (${String(error)})`;
+            return undefined;
+          },
+        );
+        uids = claimed?.uids ?? [];
+        releaseUids = claimed?.release;
       }
       cgroups = await detectCgroups({
         memoryBytes: config.LSP_MEMORY_LIMIT_BYTES,
@@ -76,6 +81,7 @@ export function createIntelligenceFeature({
       if (cgroups.mode === "none")
         logger.warn({ reason: cgroups.reason }, "language servers: no cgroups, rlimits only");
     }
+    if (unavailable) logger.warn({ reason: unavailable }, "language servers are not available");
     return new ServerPool({
       records: LANGUAGE_SERVERS,
       binaries,

@@ -1,4 +1,4 @@
-import type { FileDiagnostics, LspDiagnostic } from "@ensemble/protocol";
+import { type FileDiagnostics, type LspDiagnostic, LspDiagnosticSchema } from "@ensemble/protocol";
 import type { PublishDiagnosticsParams } from "vscode-languageserver-protocol/node";
 import type { WorkspaceAccess, WorkspaceWatch } from "../collab/index";
 import type { Spawn } from "../execution/index";
@@ -55,8 +55,8 @@ export class ServerInstance {
     deps: InstanceDeps,
   ): Promise<ServerInstance> {
     const folder = await HostFolder.create(slot.uid);
+    let client: LanguageServerClient | undefined;
     try {
-      let client: LanguageServerClient | undefined;
       const feed = new DocumentFeed(record, folder, (method, params) => client?.notify(method, params));
       await feed.writeConfig();
       const child = await launchServer(deps.spawn, deps.tools, record, deps.binary, folder.dir, slot);
@@ -67,6 +67,7 @@ export class ServerInstance {
       await instance.sync();
       return instance;
     } catch (error) {
+      client?.kill();
       await folder.destroy();
       throw error;
     }
@@ -138,14 +139,18 @@ export class ServerInstance {
     // A report on a version the server no longer holds is about text nobody sees any more.
     const state = this.feed.state(path);
     if (!state || (params.version !== undefined && params.version !== state.version)) return;
-    const diagnostics = params.diagnostics.slice(0, 200).map(
-      (d): LspDiagnostic => ({
-        range: d.range,
-        severity: SEVERITIES[d.severity ?? 1] ?? "error",
-        message: (typeof d.message === "string" ? d.message : d.message.value).slice(0, 2000),
-        ...(d.code !== undefined ? { code: String(d.code) } : {}),
-      }),
-    );
+    // The server is a sandboxed program: what it reports is checked like any outside data.
+    const diagnostics: LspDiagnostic[] = [];
+    for (const d of Array.isArray(params.diagnostics) ? params.diagnostics.slice(0, 200) : []) {
+      const message = typeof d?.message === "string" ? d.message : d?.message?.value;
+      const parsed = LspDiagnosticSchema.safeParse({
+        range: d?.range && { start: d.range.start, end: d.range.end },
+        severity: SEVERITIES[d?.severity ?? 1] ?? "error",
+        message: typeof message === "string" ? message.slice(0, 2000) : undefined,
+        ...(d?.code !== undefined ? { code: String(d.code).slice(0, 100) } : {}),
+      });
+      if (parsed.success) diagnostics.push(parsed.data);
+    }
     this.diagnostics.set(path, diagnostics);
     this.deps.onDiagnostics([{ path, diagnostics }]);
   }

@@ -234,7 +234,9 @@ describe("shared language servers: stale in flight, crashes (the fake server)", 
   it("drops an answer when the file changed while the server worked on it", async () => {
     const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "in flight");
     await createFile(host, sessionId, "src/slow.c", `// SLOW_ANSWER\n${PROGRAM}`, [guest]);
-    await host.request("lspOpen", { sessionId, server: "clangd" });
+    // One slot on this server: the last test's server goes idle first.
+    await waitFor(async () => (await pool()).size === 0, 10_000, "the last test's server to go idle");
+    expect((await host.request("lspOpen", { sessionId, server: "clangd" })).ok).toBe(true);
     const asked = guest.request("lspCompletion", {
       ...at(guest, sessionId, "src/slow.c"),
       position: { line: 5, character: 17 },
