@@ -14,6 +14,9 @@ type ClangdEvent = Extract<
   "lspOpen" | "lspCompletion" | "lspHover" | "lspDefinition" | "lspSignatureHelp" | "lspRename" | "lspFormat"
 >;
 
+/** What the channel uses of the session's link. */
+export type ClangdLink = Pick<SessionLink, "sessionId" | "request" | "listen">;
+
 /**
  * The session's shared C/C++ server (clangd on the node): made with every session, it does
  * nothing until a C or C++ file starts the service (`start`). Then it opens the server after
@@ -27,7 +30,7 @@ export class ClangdChannel {
   state: ClangdState = "idle";
 
   constructor(
-    private readonly link: SessionLink,
+    private readonly link: ClangdLink,
     onJoined: (handler: () => void) => void,
     onEnded: (handler: () => void) => void,
   ) {
