@@ -34,7 +34,7 @@ const showsMarksOn = (screen: EditorScreen, lines: number[]) =>
   expect.poll(() => squiggledLines(screen.page), { timeout: 20_000 }).toEqual(lines);
 
 test.describe("C intelligence from the shared language server", () => {
-  test("an error is marked in both editors without running, and the guest gets clangd's completion", async ({
+  test("an error is marked in both editors without running, the guest gets clangd's completion, the host renames", async ({
     twoEditors,
   }) => {
     test.info().annotations.push({
@@ -66,7 +66,20 @@ test.describe("C intelligence from the shared language server", () => {
 
     // Fixed by the guest: the marks go for both.
     await guest.page.keyboard.press("Escape");
-    await setCode(guest, CODE.replace("undeclared_thing", "counter_total"), [host], FILE);
+    const fixed = CODE.replace("undeclared_thing", "counter_total");
+    await setCode(guest, fixed, [host], FILE);
     for (const screen of [host, guest]) await showsMarksOn(screen, []);
+
+    // The host renames a variable (F2): the server's edits reach everyone's text.
+    await host.caretToEndOf(2);
+    await host.page.keyboard.press("Home");
+    for (let i = 0; i < "int co".length; i++) await host.page.keyboard.press("ArrowRight");
+    await host.page.keyboard.press("F2");
+    const box = host.page.locator(".rename-box input");
+    await expect(box).toBeVisible();
+    await box.fill("total_count");
+    await box.press("Enter");
+    const renamed = fixed.replaceAll("counter_total", "total_count");
+    for (const screen of [host, guest]) await expect.poll(() => screen.text(FILE)).toBe(renamed);
   });
 });

@@ -31,6 +31,8 @@ import "monaco-editor/features/parameterHints/register";
 import "monaco-editor/features/quickCommand/register";
 import "monaco-editor/features/quickHelp/register";
 import "monaco-editor/features/readOnlyMessage/register";
+// Rename symbol (F2), for the language services (issue 30).
+import "monaco-editor/features/rename/register";
 import "monaco-editor/features/smartSelect/register";
 import "monaco-editor/features/snippet/register";
 import "monaco-editor/features/suggest/register";

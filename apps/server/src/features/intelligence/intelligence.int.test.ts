@@ -156,6 +156,7 @@ describe.each(SERVERS)("shared language servers ($name)", ({ binary }) => {
     // The host may rename: the edits come back for the host's browser to apply.
     const renamed = await host.request("lspRename", { ...where, newName: "renamed" });
     expect(renamed.ok && !renamed.data.stale && renamed.data.result[0]?.edits.length).toBeGreaterThan(0);
+    expect(await host.request("lspFormat", format)).toMatchObject({ ok: true, data: { stale: false } });
   });
 
   it("refuses requests from outside the session and malformed ones, and serves only C and C++", async () => {

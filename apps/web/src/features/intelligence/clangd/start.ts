@@ -2,10 +2,12 @@ import { type Ack, languageServerOf, textDigest } from "@ensemble/protocol";
 import { monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import { fileUri, pathOfUri } from "../../editor/monaco/workspaceModels";
+import { registerFormatter } from "../formatters";
 import { completionsAllowed, diagnosticsShown, useIntelligenceSettings } from "../settings";
 import { useServiceStatus } from "../status";
 import { type ClangdChannel, clangdChannel } from "./channel";
 import { fromPosition, toCompletion, toRange, toSeverity } from "./convert";
+import { applyEdits } from "./edits";
 
 /** The service's name in the status store. */
 export const CLANGD_SERVICE = "C/C++";
@@ -102,6 +104,24 @@ export async function startClangd({ session }: { session: CollabSession }): Prom
           return places?.map(({ path, range }) => ({ uri: fileUri(path), range: toRange(range) }));
         },
       }),
+      monaco.languages.registerRenameProvider(language, {
+        // An edit: the server refuses a viewer's (whose editor is read-only anyway).
+        async provideRenameEdits(model, position, newName, token) {
+          const files = await askFresh(model, token, (at) =>
+            channel.request("lspRename", { ...at, position: fromPosition(position), newName }),
+          );
+          if (!files) return { edits: [], rejectReason: "The language server could not rename this." };
+          return {
+            edits: files.flatMap(({ path, edits }) =>
+              edits.map((edit) => ({
+                resource: fileUri(path),
+                textEdit: { range: toRange(edit.range), text: edit.newText },
+                versionId: undefined,
+              })),
+            ),
+          };
+        },
+      }),
       monaco.languages.registerSignatureHelpProvider(language, {
         signatureHelpTriggerCharacters: ["(", ","],
         signatureHelpRetriggerCharacters: [","],
@@ -132,6 +152,23 @@ export async function startClangd({ session }: { session: CollabSession }): Prom
   }
 
   disposables.push(showDiagnostics(channel));
+  // Format Document for C and C++: clangd's clang-format, as the whole formatted text.
+  registerFormatter(LANGUAGES, async (text, path) => {
+    if (!isReady()) throw new Error("The C/C++ language server is not ready yet.");
+    const answer = await channel.request("lspFormat", {
+      sessionId,
+      path,
+      digest: textDigest(text),
+      tabSize: 2,
+      insertSpaces: true,
+    });
+    if (!answer.ok) throw new Error(answer.error.message);
+    if (answer.data.stale) throw new Error("The file changed while it was formatted: try again.");
+    const edits = answer.data.result.find((file) => file.path === path)?.edits ?? [];
+    const formatted = applyEdits(text, edits);
+    if (formatted === undefined) throw new Error("The language server's formatting did not apply.");
+    return formatted;
+  });
   const showStatus = () => {
     const state = channel.state;
     useServiceStatus
