@@ -84,6 +84,10 @@ describe.each(SERVERS)("shared language servers ($name)", ({ binary }) => {
   it("gives a guest the same completions as the host, and hover and definition", async () => {
     const { sessionId, host, guest } = await editors.hostAndGuest(server.api, "completion");
     await createFile(host, sessionId, "src/count.c", PROGRAM, [guest]);
+    // Until clangd has parsed the file it answers from the words alone (plain text items):
+    // equal answers are compared once it reported on the file.
+    expect((await guest.request("lspOpen", { sessionId, server: "clangd" }, 30_000)).ok).toBe(true);
+    await guest.waitFor("lspDiagnostics", (p) => p.files.some((f) => f.path === "src/count.c"), 20_000);
     const request = { ...at(guest, sessionId, "src/count.c"), position: AFTER_PREFIX };
     const fromGuest = await guest.request("lspCompletion", request, 30_000);
     const fromHost = await host.request("lspCompletion", {
