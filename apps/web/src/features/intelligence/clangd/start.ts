@@ -32,7 +32,13 @@ function documentAt(model: monaco.editor.ITextModel, sessionId: string): Documen
  * While the server starts, the providers answer nothing, so Monaco's word completion still
  * shows (never an empty list); an answer made on a text that changed meanwhile is dropped.
  */
-export async function startClangd({ session }: { session: CollabSession }): Promise<monaco.IDisposable> {
+export async function startClangd({
+  session,
+  editor,
+}: {
+  session: CollabSession;
+  editor: monaco.editor.IStandaloneCodeEditor;
+}): Promise<monaco.IDisposable> {
   const channel = session.channel(clangdChannel);
   const sessionId = session.sessionId;
   const disposables: monaco.IDisposable[] = [];
@@ -66,11 +72,25 @@ export async function startClangd({ session }: { session: CollabSession }): Prom
       monaco.languages.registerCompletionItemProvider(language, {
         triggerCharacters: [".", ">", ":"],
         async provideCompletionItems(model, position, _context, token) {
-          if (!completionsAllowed()) return undefined;
-          const list = await askFresh(model, token, (at) =>
-            channel.request("lspCompletion", { ...at, position: fromPosition(position) }),
-          );
-          if (!list || list.items.length === 0 || !completionsAllowed()) return undefined;
+          const at = documentAt(model, sessionId);
+          if (!at || !isReady() || !completionsAllowed()) return undefined;
+          const version = model.getVersionId();
+          const answer = await channel.request("lspCompletion", { ...at, position: fromPosition(position) });
+          if (!answer.ok) {
+            if (RESTARTABLE.has(answer.error.code)) channel.reopen();
+            return undefined;
+          }
+          if (answer.data.stale || model.getVersionId() !== version) {
+            // Typing went on while the server worked (a slow server, a busy machine). Monaco
+            // would keep filtering this answer's items by the word it was made for, even into
+            // the next word: ask again where the caret is now instead, unless the list was closed.
+            if (!token.isCancellationRequested && editor.getModel() === model && editor.hasTextFocus()) {
+              setTimeout(() => editor.trigger("clangd", "editor.action.triggerSuggest", { auto: true }), 0);
+            }
+            return undefined;
+          }
+          const list = answer.data.result;
+          if (list.items.length === 0 || !completionsAllowed()) return undefined;
           const word = model.getWordUntilPosition(position);
           const fallback = new monaco.Range(
             position.lineNumber,
