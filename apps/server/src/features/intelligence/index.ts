@@ -118,9 +118,14 @@ export function createIntelligenceFeature({
   };
 }
 
-/** Servers run below the runs: a Run wins the CPU over a language server. */
+/**
+ * Servers run just below the runs (nice 11, CPU weight 88 of 1024 against the runs' 110 with
+ * the default RUN_NICE): a Run wins the CPU over a language server, and a busy machine does not
+ * starve the servers outright (at RUN_NICE + 5, weight 36, a loaded machine stretched clangd's
+ * cold start to 6 s and its completion p50 to 200 ms; bench/languageServers/RESULTS.md).
+ */
 function serverNice(runNice: number): number {
-  return Math.min(19, runNice + 5);
+  return Math.min(19, runNice + 1);
 }
 
 async function findExecutable(candidates: readonly string[]): Promise<string | undefined> {
