@@ -163,6 +163,23 @@ describe.each(SERVERS)("shared language servers ($name)", ({ binary }) => {
     expect(await host.request("lspFormat", format)).toMatchObject({ ok: true, data: { stale: false } });
   });
 
+  it("runs the server in a memory cgroup of its own, at LSP_MEMORY_LIMIT_BYTES", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "cgroup");
+    await createFile(host, sessionId, "src/limits.c", PROGRAM);
+    expect((await host.request("lspOpen", { sessionId, server: "clangd" }, 30_000)).ok).toBe(true);
+    const instance = (await server.app.intelligence.pool).running(sessionId, "clangd");
+    if (!instance) throw new Error("the session's server is not running");
+    // Read from the host: the sandbox's own view of /proc is its own.
+    const lines = fs.readFileSync(`/proc/${instance.client.pid}/cgroup`, "utf8").split("\n");
+    const v1 = lines.find((line) => line.split(":")[1]?.split(",").includes("memory"));
+    const group = (v1 ?? lines.find((line) => line.startsWith("0::")) ?? "").split(":")[2] ?? "";
+    expect(group).toMatch(/ensemble-\d+-\d+\/(slot|run)-/);
+    const limit = v1
+      ? fs.readFileSync(`/sys/fs/cgroup/memory${group}/memory.limit_in_bytes`, "utf8")
+      : fs.readFileSync(`/sys/fs/cgroup${group}/memory.max`, "utf8");
+    expect(Number(limit)).toBe(512 * 1024 * 1024);
+  });
+
   it("refuses requests from outside the session and malformed ones, and serves only C and C++", async () => {
     const { sessionId, host } = await editors.hostAndGuest(server.api, "refusals");
     const outsider = await editors.open();
@@ -207,7 +224,7 @@ describe("shared language servers: stale in flight, crashes (the fake server)", 
   });
   const pool = () => server.app.intelligence.pool;
 
-  it("runs the server in the sandbox: no network, a read-only workspace, its own uid and cgroup", async () => {
+  it("runs the server in the sandbox: no network, a read-only workspace, its own uid", async () => {
     const { sessionId, host } = await editors.hostAndGuest(server.api, "sandbox");
     await createFile(host, sessionId, "src/probe.c", PROGRAM);
     expect((await host.request("lspOpen", { sessionId, server: "clangd" })).ok).toBe(true);
@@ -229,10 +246,6 @@ describe("shared language servers: stale in flight, crashes (the fake server)", 
     expect(seen.siblings).toEqual(["fakeLanguageServer.mjs"]);
     expect(seen.etc).toEqual(["ld.so.cache"]);
     if (process.getuid?.() === 0) expect(seen.uid).not.toBe(0);
-    // From the host: the server is in a memory cgroup of its own, at LSP_MEMORY_LIMIT_BYTES.
-    const cgroups = fs.readFileSync(`/proc/${instance.client.pid}/cgroup`, "utf8");
-    const memory = cgroups.split("\n").find((line) => /:memory:/.test(line) || line.startsWith("0::"));
-    expect(memory).toMatch(/ensemble-\d+-\d+\/(slot|run)-/);
     await host.close();
   });
 
