@@ -2,7 +2,6 @@ import {
   CancellationTokenSource,
   type ClientCapabilities,
   createProtocolConnection,
-  ExitNotification,
   InitializedNotification,
   InitializeRequest,
   type ProtocolConnection,
@@ -46,6 +45,8 @@ const INITIALIZE_TIMEOUT_MS = 30_000;
 
 /** One running language server and the LSP connection to it. */
 export class LanguageServerClient {
+  private isDisposed = false;
+
   private constructor(
     private readonly process: SandboxProcess,
     private readonly connection: ProtocolConnection,
@@ -127,6 +128,7 @@ export class LanguageServerClient {
 
   /** Sends a request; rejects after `timeoutMs` (the request cancelled) or when the server fails it. */
   async request<R>(method: string, params: unknown, timeoutMs: number): Promise<R> {
+    if (this.isDisposed) throw new Error(`${method}: the server was stopped`);
     const cancel = new CancellationTokenSource();
     const timer = setTimeout(() => cancel.cancel(), timeoutMs);
     try {
@@ -143,8 +145,12 @@ export class LanguageServerClient {
 
   /** Sends a notification; a server that is gone drops it (its exit is handled elsewhere). */
   notify(method: string, params: unknown): void {
-    if (this.hasExited) return;
-    this.connection.sendNotification(method, params).catch(() => {});
+    if (this.hasExited || this.isDisposed) return;
+    try {
+      this.connection.sendNotification(method, params).catch(() => {});
+    } catch {
+      // A connection disposed meanwhile throws at once: the server is being stopped.
+    }
   }
 
   onDiagnostics(handler: (params: PublishDiagnosticsParams) => void): void {
@@ -153,8 +159,9 @@ export class LanguageServerClient {
 
   /** Ends the server at once: its whole process group (bwrap's PID namespace takes the rest). */
   kill(): void {
+    if (this.isDisposed) return;
+    this.isDisposed = true;
     if (!this.hasExited) {
-      this.connection.sendNotification(ExitNotification.type).catch(() => {});
       try {
         process.kill(-this.process.pid, "SIGKILL");
       } catch {
