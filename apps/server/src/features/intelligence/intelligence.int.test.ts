@@ -180,6 +180,26 @@ describe.each(SERVERS)("shared language servers ($name)", ({ binary }) => {
     expect(Number(limit)).toBe(512 * 1024 * 1024);
   });
 
+  it("starts a killed server again on the next request, and the node runs on", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "killed");
+    await createFile(host, sessionId, "src/killed.c", PROGRAM);
+    expect((await host.request("lspOpen", { sessionId, server: "clangd" }, 30_000)).ok).toBe(true);
+    const pool = await server.app.intelligence.pool;
+    const first = pool.running(sessionId, "clangd");
+    if (!first) throw new Error("the session's server is not running");
+    process.kill(-first.client.pid, "SIGKILL");
+    await waitFor(() => pool.running(sessionId, "clangd") === undefined, 10_000, "the server to be gone");
+    const answer = await host.request(
+      "lspCompletion",
+      { ...at(host, sessionId, "src/killed.c"), position: AFTER_PREFIX },
+      30_000,
+    );
+    expect(answer.ok && !answer.data.stale && answer.data.result.items.map((i) => i.label)).toEqual(
+      expect.arrayContaining(["counter_value"]),
+    );
+    expect(pool.running(sessionId, "clangd")).not.toBe(first);
+  });
+
   it("refuses requests from outside the session and malformed ones, and serves only C and C++", async () => {
     const { sessionId, host } = await editors.hostAndGuest(server.api, "refusals");
     const outsider = await editors.open();
