@@ -1,9 +1,10 @@
 import fs from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { textDigest } from "@ensemble/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { DocumentFeed, pathOfUri, uriOf } from "./documents";
-import { HostFolder } from "./folder";
+import { HostFolder, sweepStaleFolders } from "./folder";
 import { CLANGD } from "./servers";
 
 type Sent = { method: string; uri: string; version?: number; text?: string };
@@ -110,5 +111,18 @@ describe("HostFolder", () => {
     for (const name of ["../escape.c", "/etc/x.c", "a/../../b.c", ""]) {
       expect(await folder.write(name, "x")).toBe(false);
     }
+  });
+});
+
+describe("sweepStaleFolders", () => {
+  it("removes the folders of a server that is gone, and keeps ours", async () => {
+    const ours = await HostFolder.create(undefined);
+    folders.push(ours);
+    // A pid above the kernel's pid_max is never alive.
+    const stale = path.join(os.tmpdir(), "ensemble-lsp-99999999-test");
+    await fs.mkdir(path.join(stale, "src"), { recursive: true });
+    await sweepStaleFolders();
+    await expect(fs.access(stale)).rejects.toThrow();
+    await fs.access(ours.dir);
   });
 });

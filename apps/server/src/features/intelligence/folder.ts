@@ -3,6 +3,27 @@ import os from "node:os";
 import path from "node:path";
 import { runFileNameProblem } from "@ensemble/protocol";
 
+const PREFIX = "ensemble-lsp-";
+
+/** Removes the folders left by servers of ours that were killed outright (their pid is gone). */
+export async function sweepStaleFolders(): Promise<void> {
+  const entries = await fs.readdir(os.tmpdir(), { withFileTypes: true }).catch(() => []);
+  for (const entry of entries) {
+    const pid = Number(entry.name.match(/^ensemble-lsp-(\d+)-/)?.[1]);
+    if (!entry.isDirectory() || !pid || isAlive(pid)) continue;
+    await fs.rm(path.join(os.tmpdir(), entry.name), { recursive: true, force: true }).catch(() => {});
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
 /**
  * The host folder a server sees as its workspace (read-only inside its sandbox): the
  * session's files it serves, as our server last fed them. Only our server writes here, so
@@ -12,7 +33,8 @@ export class HostFolder {
   private constructor(readonly dir: string) {}
 
   static async create(uid: number | undefined): Promise<HostFolder> {
-    const dir = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-lsp-"));
+    // Named with our pid, so a later server can tell the folders of one that was killed.
+    const dir = await fs.mkdtemp(path.join(os.tmpdir(), `${PREFIX}${process.pid}-`));
     if (uid !== undefined) await fs.chown(dir, uid, uid);
     return new HostFolder(dir);
   }

@@ -7,6 +7,7 @@ import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import type { WorkspaceAccess } from "../collab/index";
 import { type Cgroups, claimUids, createSpawner, detectCgroups } from "../execution/index";
+import { sweepStaleFolders } from "./folder";
 import { ServerPool } from "./pool";
 import { LANGUAGE_SERVERS } from "./servers";
 import { createLanguageServerService } from "./service";
@@ -42,6 +43,7 @@ export function createIntelligenceFeature({
   let releaseUids: (() => Promise<void>) | undefined;
 
   const ready = (async () => {
+    await sweepStaleFolders();
     const binaries = new Map<LanguageServerId, string>();
     for (const record of LANGUAGE_SERVERS) {
       const binary = await findExecutable(
