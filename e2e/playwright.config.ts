@@ -1,3 +1,5 @@
+import { existsSync } from "node:fs";
+import path from "node:path";
 import { defineConfig } from "@playwright/test";
 import { CHROMIUM_E2E_FLAGS, CHROMIUM_PATH } from "../bench/lib/chromium";
 import { APP_URL, E2E, GITHUB_URL } from "./support/env";
@@ -56,6 +58,11 @@ export default defineConfig({
         REGISTER_MAX_PER_ADDRESS: "10000",
         SESSION_CREATE_MAX_PER_ADDRESS: "10000",
         SESSION_JOIN_MAX_PER_ADDRESS: "10000",
+        // C/C++ intelligence: Debian's clangd, or on a machine without it the integration tests'
+        // LSP stand-in, run in the same sandbox (intelligence-c.spec.ts says which it met).
+        CLANGD_PATH: existsSync("/usr/bin/clangd")
+          ? "/usr/bin/clangd"
+          : path.resolve("../apps/server/test/fakeLanguageServer.mjs"),
       },
     },
   ],

@@ -9,6 +9,7 @@ import { createCallsFeature, turnConfigOf } from "./features/calls/index";
 import { createChatFeature } from "./features/chat/index";
 import { createCollabFeature } from "./features/collab/index";
 import { createExecutionFeature, mountPistonConnect } from "./features/execution/index";
+import { createIntelligenceFeature } from "./features/intelligence/index";
 import { createPullRequestFeature } from "./features/pulls/index";
 import { createReplayFeature } from "./features/replay/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
@@ -112,6 +113,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     commands: terminal.commands,
     events,
   });
+  const intelligence = createIntelligenceFeature({ config, io, events, workspace: collab.workspace, logger });
   createReplayFeature({
     db,
     sessions: sessions.service,
@@ -148,6 +150,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     pulls,
     execution,
     terminal,
+    intelligence,
     limiters,
     cluster,
     /** Starts a graceful drain: the health check fails from now on (see main.ts). */
@@ -159,6 +162,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
       pistonConnect.close();
       await io.close();
       await execution.close();
+      await intelligence.close();
       await collab.close();
       await limiters.close();
       await cluster.close();

@@ -129,6 +129,15 @@ export const EnvSchema = z.object({
     .transform((value) => value === "true"),
   RUN_NICE: z.coerce.number().int().min(0).max(19).default(10),
   RUN_UID_BASE: z.coerce.number().int().min(1000).max(4_294_000_000).default(62_000),
+  // Shared language servers (docs/intelligence.md): clangd for C and C++, sandboxed like runs.
+  CLANGD_PATH: optionalString,
+  LSP_MAX_SERVERS: z.coerce.number().int().min(0).max(64).default(4),
+  LSP_IDLE_MS: positiveInt(5 * 60 * 1000),
+  LSP_MEMORY_LIMIT_BYTES: z.coerce
+    .number()
+    .int()
+    .min(64 * 1024 * 1024, "must be at least 64 MiB")
+    .default(512 * 1024 * 1024),
   // Calls (docs/calls.md): RTCPeerConnection's iceServers as JSON; none on one machine or a LAN.
   ICE_SERVERS: z
     .string()

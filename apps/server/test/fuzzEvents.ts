@@ -71,6 +71,45 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   getReplayTimeline: (s) => ({ sessionId: s }),
   seekReplay: (s) => ({ sessionId: s, at: 0 }),
   restoreVersion: (s) => ({ sessionId: s, at: 0 }),
+  lspOpen: (s) => ({ sessionId: s, server: "clangd" }),
+  lspCompletion: (s) => ({
+    sessionId: s,
+    path: "src/main.c",
+    digest: "00000000:0",
+    position: { line: 0, character: 0 },
+  }),
+  lspHover: (s) => ({
+    sessionId: s,
+    path: "src/main.c",
+    digest: "00000000:0",
+    position: { line: 0, character: 0 },
+  }),
+  lspDefinition: (s) => ({
+    sessionId: s,
+    path: "src/main.c",
+    digest: "00000000:0",
+    position: { line: 0, character: 0 },
+  }),
+  lspSignatureHelp: (s) => ({
+    sessionId: s,
+    path: "src/main.c",
+    digest: "00000000:0",
+    position: { line: 0, character: 0 },
+  }),
+  lspRename: (s) => ({
+    sessionId: s,
+    path: "src/main.c",
+    digest: "00000000:0",
+    position: { line: 0, character: 0 },
+    newName: "x",
+  }),
+  lspFormat: (s) => ({
+    sessionId: s,
+    path: "src/main.c",
+    digest: "00000000:0",
+    tabSize: 2,
+    insertSpaces: true,
+  }),
 };
 
 export const hasAck = (event: ClientEventName) => "ack" in CLIENT_EVENTS[event];

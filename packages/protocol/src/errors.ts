@@ -62,6 +62,10 @@ export const ERROR_CODES = [
   "removed",
   /** A share link's key that is not one of the session's. */
   "invalid_link",
+  /** Every shared language server slot of this node is taken (LANGUAGE_SERVER_MESSAGES.busy). */
+  "language_server_busy",
+  /** This server has no such language server (clangd not installed, or the sandbox is missing). */
+  "language_server_unavailable",
   "internal",
 ] as const;
 

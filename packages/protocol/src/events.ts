@@ -38,6 +38,19 @@ import {
   TerminalUpdateSchema,
 } from "./execution";
 import { GitOutcomeSchema, GitRequestSchema, GitStatusUpdateSchema } from "./git";
+import {
+  CompletionAnswerSchema,
+  EditsAnswerSchema,
+  FormatRequestSchema,
+  HoverAnswerSchema,
+  LanguageServerOpenedSchema,
+  LocationsAnswerSchema,
+  LspDiagnosticsSchema,
+  OpenLanguageServerSchema,
+  PositionRequestSchema,
+  RenameRequestSchema,
+  SignatureAnswerSchema,
+} from "./languageServers";
 import { LanguageSchema } from "./languages/index";
 import {
   CreatePrAckSchema,
@@ -268,6 +281,17 @@ export const CLIENT_EVENTS = {
   /** Metered as a command: one builds a document (up to tens of ms), so the browser sends one at a time. */
   seekReplay: { payload: SeekReplaySchema, ack: ReplayFrameSchema, rate: "command" },
   restoreVersion: { payload: RestoreVersionSchema, ack: RestoreVersionAckSchema, rate: "command" },
+  // Shared language servers (languageServers.ts): opening starts the session's server and
+  // answers what it reported so far; each request is answered on the text it names or `stale`.
+  lspOpen: { payload: OpenLanguageServerSchema, ack: LanguageServerOpenedSchema },
+  lspCompletion: { payload: PositionRequestSchema, ack: CompletionAnswerSchema },
+  lspHover: { payload: PositionRequestSchema, ack: HoverAnswerSchema },
+  lspDefinition: { payload: PositionRequestSchema, ack: LocationsAnswerSchema },
+  lspSignatureHelp: { payload: PositionRequestSchema, ack: SignatureAnswerSchema },
+  /** An edit: refused for viewers. The asker applies the answer through the shared document. */
+  lspRename: { payload: RenameRequestSchema, ack: EditsAnswerSchema, rate: "command" },
+  /** An edit: refused for viewers. */
+  lspFormat: { payload: FormatRequestSchema, ack: EditsAnswerSchema, rate: "command" },
 } as const satisfies Record<string, { payload: z.ZodType; ack?: z.ZodType; rate?: EventRate }>;
 
 /** Every event the server sends, with its payload schema. */
@@ -315,6 +339,8 @@ export const SERVER_EVENTS = {
   lobbyRefused: SessionNoticeSchema,
   /** To a removed participant's sockets, just before the server disconnects them. */
   removedFromSession: SessionNoticeSchema,
+  /** A shared language server's problems on some files (each file's list replaces its last). */
+  lspDiagnostics: LspDiagnosticsSchema,
 } as const;
 
 type ClientCatalogue = typeof CLIENT_EVENTS;

@@ -8,6 +8,7 @@ export * from "./errors";
 export * from "./events";
 export * from "./execution";
 export * from "./git";
+export * from "./languageServers";
 export * from "./languages/index";
 export * from "./limits";
 export * from "./pulls";

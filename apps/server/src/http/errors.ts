@@ -36,6 +36,8 @@ const STATUS: Record<ErrorCode, number> = {
   session_locked: 403,
   removed: 403,
   invalid_link: 403,
+  language_server_busy: 503,
+  language_server_unavailable: 503,
   internal: 500,
 };
 

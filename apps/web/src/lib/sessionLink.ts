@@ -79,6 +79,14 @@ export const REQUEST_TIMEOUT_MS: Record<RequestEvent, number> = {
   getReplayTimeline: 20_000,
   seekReplay: 20_000,
   restoreVersion: 20_000,
+  // A language server's cold start (clangd parses the file's headers first) takes seconds.
+  lspOpen: 20_000,
+  lspCompletion: 10_000,
+  lspHover: 10_000,
+  lspDefinition: 10_000,
+  lspSignatureHelp: 10_000,
+  lspRename: 15_000,
+  lspFormat: 15_000,
 };
 
 const FailureSchema = z.object({

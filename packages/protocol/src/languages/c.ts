@@ -15,7 +15,8 @@ export const c = {
   // Monaco highlights C with its C++ grammar (its "c" id loads the same one).
   monaco: "cpp",
   iconColor: "#555555",
-  debianPackages: ["gcc", "libc6-dev"],
+  // clangd: the shared language server for C and C++ (docs/intelligence.md).
+  debianPackages: ["gcc", "libc6-dev", "clangd"],
   install: "default",
   compile: {
     command: "gcc",

@@ -14,7 +14,7 @@ export const cpp = {
     '// Welcome to Ensemble: edit together, run, review.\n#include <iostream>\n\nint main() {\n  std::cout << "Hello, world!" << std::endl;\n  return 0;\n}\n',
   monaco: "cpp",
   iconColor: "#f34b7d",
-  debianPackages: ["g++"],
+  debianPackages: ["g++", "clangd"],
   install: "default",
   compile: {
     command: "g++",

@@ -23,6 +23,13 @@ export interface WorkspaceReader {
   isLoaded(sessionId: string): boolean;
 }
 
+/** A subscription to a loaded session's document (see `WorkspaceAccess.watch`). */
+export interface WorkspaceWatch {
+  /** False once the document it watches was unloaded (a later load is a new document). */
+  readonly isLive: boolean;
+  stop(): void;
+}
+
 /**
  * Reads and writes the live workspace: what git and reviews use. `applyTree` brings the files
  * from `base` to `target` as edits everyone receives, keeping what was typed meanwhile; the
@@ -35,6 +42,11 @@ export interface WorkspaceAccess extends WorkspaceReader {
     target: ReadonlyMap<string, string>,
     author?: string,
   ): Promise<TreeApplied | undefined>;
+  /**
+   * Calls `onChange` after each transaction that changed the session's loaded document (any
+   * file, from anyone), until stopped; undefined when the document is not loaded here.
+   */
+  watch(sessionId: string, onChange: () => void): WorkspaceWatch | undefined;
 }
 
 /** Wires live editing: rooms of Yjs documents stored in the database, over socket.io. */
@@ -102,6 +114,21 @@ export function createCollabFeature(
     async applyTree(sessionId, base, target, author) {
       const room = rooms.loaded(sessionId);
       return room?.change((w) => applyTree(room.doc, w, base, target), author);
+    },
+    watch(sessionId, onChange) {
+      const room = rooms.loaded(sessionId);
+      if (!room) return undefined;
+      const { doc } = room;
+      const listener = (transaction: { changed: ReadonlyMap<unknown, unknown> }) => {
+        if (transaction.changed.size > 0) onChange();
+      };
+      doc.on("afterTransaction", listener);
+      return {
+        get isLive() {
+          return rooms.loaded(sessionId)?.doc === doc;
+        },
+        stop: () => doc.off("afterTransaction", listener),
+      };
     },
   };
   return {

@@ -23,3 +23,11 @@ export function createExecutionFeature(
   const callerOf = createExecuteCaller(auth, config.EXECUTE_ANONYMOUS);
   return { service, callerOf, routes: executionRoutes(service, callerOf), close: () => service.close() };
 }
+
+// The sandbox's parts, for other features that run a long-lived program in it (a shared
+// language server): the launcher, the spawner, the control groups and the slot uids.
+export { type Cgroups, detectCgroups, type RunCgroup } from "./cgroups";
+export { sandboxConfig } from "./local";
+export { LAUNCHER } from "./sandbox";
+export { createSpawner, killGroup, type SandboxProcess, type Spawn, spawnHere } from "./spawner";
+export { claimUids } from "./uids";

@@ -9,7 +9,8 @@ import { signalProgram } from "./signalTree";
 import { type Exit, killGroup, type Spawn, spawnHere } from "./spawner";
 import { type Artifact, StageSplitter } from "./stages";
 
-const LAUNCHER = fileURLToPath(new URL("./launcher.py", import.meta.url));
+/** launcher.py, beside this file in the sources and beside main.js in the build. */
+export const LAUNCHER = fileURLToPath(new URL("./launcher.py", import.meta.url));
 /** launcher.py's exit code and stderr prefix when it could not exec bwrap. */
 const LAUNCHER_FAILED = 125;
 const LAUNCHER_PREFIX = "ensemble-launcher: ";

@@ -3,6 +3,7 @@ import { callChannel } from "../calls/CallSession";
 import { chatChannel } from "../chat/channel";
 import { diagnosticsChannel } from "../diagnostics/channel";
 import { gitChannel } from "../git/channel";
+import { clangdChannel } from "../intelligence/clangd/channel";
 import { sessionSettingsChannel } from "../intelligence/controls/channel";
 import { pullsChannel } from "../pulls/channel";
 import { replayChannel } from "../replay/channel";
@@ -23,4 +24,5 @@ export const SESSION_CHANNELS: readonly ChannelDef<unknown>[] = [
   chatChannel,
   replayChannel,
   sessionSettingsChannel,
+  clangdChannel,
 ];

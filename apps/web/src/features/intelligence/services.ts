@@ -9,8 +9,15 @@ import { typescriptService } from "./typescript";
 
 export type { LanguageService, ServiceContext } from "./types";
 
+/** The session's shared clangd on the server (C files are Monaco's "cpp" too). */
+const clangdService: LanguageService = {
+  name: "C/C++",
+  languages: ["c", "cpp"],
+  start: async (context) => (await import("./clangd/start")).startClangd(context),
+};
+
 /** The services an editor starts. A new one is one entry here. */
-export const LANGUAGE_SERVICES: LanguageService[] = [typescriptService, pythonService];
+export const LANGUAGE_SERVICES: LanguageService[] = [typescriptService, pythonService, clangdService];
 
 /**
  * Starts each service the first time a model of its language exists in this editor, and
