@@ -7,8 +7,10 @@ let isRegistered = false;
 
 /**
  * Lets go to definition (and peek's "open") reach another workspace file: the standalone
- * editor cannot show another model by itself, so the file's tab opens at the target. Every
- * language service calls this; the opener is registered once for the page, whoever asks first.
+ * editor cannot show another model by itself, so the file's tab opens at the target, as the
+ * terminal's `path:line` links do. Registered once for the page, when the first editor starts
+ * its language services; addresses that are not workspace files (Node's declaration files)
+ * stay in Peek.
  */
 export function ensureEditorOpener(): void {
   if (isRegistered) return;

@@ -3,6 +3,7 @@ import { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
 import type { OpenModels } from "../textModels/openModels";
 import type { WorkspaceModels } from "../textModels/workspaceModels";
+import { ensureEditorOpener } from "./opener";
 import { pythonService } from "./python";
 import type { LanguageService, ServiceContext } from "./types";
 import { typescriptService } from "./typescript";
@@ -32,6 +33,8 @@ export function useLanguageServices(
   useEffect(() => {
     if (!editor || !workspace || !open) return;
     const context: ServiceContext = { session, editor, workspace, open };
+    // Go to definition into another file opens its tab, whichever service answered.
+    ensureEditorOpener();
     const started = new Map<LanguageService, Promise<monaco.IDisposable | null>>();
     let isDisposed = false;
     const startFor = (languageId: string) => {

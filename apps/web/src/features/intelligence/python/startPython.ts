@@ -1,5 +1,4 @@
 import type { monaco } from "../../../ui/monaco";
-import { ensureEditorOpener } from "../opener";
 import { useServiceStatus } from "../status";
 import { startPyright } from "./pyright/startPyright";
 import { sharedRuff } from "./ruffClient";
@@ -14,7 +13,6 @@ const PYRIGHT_ALSO_REPORTS = new Set(["invalid-syntax", "F821"]);
  * "Ruff" the linter.
  */
 export function startPython(): monaco.IDisposable {
-  ensureEditorOpener();
   const { set } = useServiceStatus.getState();
   set("Python", "loading");
   set("Ruff", "loading");

@@ -17,7 +17,6 @@ import { type ServiceState, useServiceStatus } from "../status";
 import type { ServiceContext } from "../types";
 import { compilerOptions, runsOnNode } from "./compilerOptions";
 import { Diagnostics } from "./diagnostics";
-import { registerFileOpener } from "./opener";
 import { renameProvider } from "./rename";
 import { type ProgramConfig, WorkerClient } from "./worker";
 
@@ -63,7 +62,6 @@ export function startTypeScript(context: ServiceContext): RunningTypeScript {
     languages.registerDefinitionProvider(selector, new DefinitionAdapter(libFiles, worker)),
     languages.registerReferenceProvider(selector, new ReferenceAdapter(libFiles, worker)),
     languages.registerRenameProvider(selector, renameProvider(new RenameAdapter(libFiles, worker), context)),
-    registerFileOpener(context),
     diagnostics,
   ];
 
