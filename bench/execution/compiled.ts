@@ -82,8 +82,9 @@ async function bare(record: LanguageRecord, oneCore: boolean): Promise<number> {
     writeFileSync(path.join(root, "src", record.mainFile), record.starter);
     const environment: NodeJS.ProcessEnv = { PATH: "/usr/bin:/bin", HOME: root, LANG: "C.UTF-8" };
     // The sandbox's /tmp is new for each run (Go's GOCACHE, GHC's objects): so is the bare run's.
+    // (The bare run's own folders are under the host's /tmp too: those stay as they are.)
     const ownTmp = (args: string[]) =>
-      args.map((arg) => arg.replace(/(^|=|-J)\/tmp(?=\/|$)/, `$1${root}/tmp`));
+      args.map((arg) => (arg.includes(root) ? arg : arg.replace(/(^|=|-J)\/tmp(?=\/|$)/, `$1${root}/tmp`)));
     for (const [name, value] of Object.entries(record.env ?? {}))
       environment[name] = ownTmp(expand([value], root, record))[0] ?? "";
     const pin = oneCore ? ["taskset", "-c", "0"] : [];
