@@ -5,6 +5,7 @@ import type { OpenModels } from "../textModels/openModels";
 import type { WorkspaceModels } from "../textModels/workspaceModels";
 import { ensureEditorOpener } from "./opener";
 import { pythonService } from "./python";
+import { useServiceStatus } from "./status";
 import type { LanguageService, ServiceContext } from "./types";
 import { typescriptService } from "./typescript";
 
@@ -58,7 +59,13 @@ export function useLanguageServices(
       isDisposed = true;
       created.dispose();
       changed.dispose();
-      for (const running of started.values()) void running.then((disposable) => disposable?.dispose());
+      for (const [service, running] of started) {
+        void running.then((disposable) => {
+          disposable?.dispose();
+          // Left the session: its services no longer show in the status bar.
+          useServiceStatus.getState().remove(service.name);
+        });
+      }
     };
   }, [session, editor, workspace, open]);
 }

@@ -1,5 +1,5 @@
 import type { monaco } from "../../../ui/monaco";
-import { useServiceStatus } from "../status";
+import { type ServiceState, useServiceStatus } from "../status";
 import { startPyright } from "./pyright/startPyright";
 import { sharedRuff } from "./ruffClient";
 import { startRuffLint } from "./ruffLint";
@@ -13,7 +13,11 @@ const PYRIGHT_ALSO_REPORTS = new Set(["invalid-syntax", "F821"]);
  * "Ruff" the linter.
  */
 export function startPython(): monaco.IDisposable {
-  const { set } = useServiceStatus.getState();
+  let isDisposed = false;
+  // A load that ends after the editor went reports nothing.
+  const set = (name: string, state: ServiceState) => {
+    if (!isDisposed) useServiceStatus.getState().set(name, state);
+  };
   set("Python", "loading");
   set("Ruff", "loading");
   let isPyrightUp = false;
@@ -32,8 +36,11 @@ export function startPython(): monaco.IDisposable {
   });
   return {
     dispose: () => {
+      isDisposed = true;
       lint.dispose();
       pyright.dispose();
+      useServiceStatus.getState().remove("Python");
+      useServiceStatus.getState().remove("Ruff");
     },
   };
 }
