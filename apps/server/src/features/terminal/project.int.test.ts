@@ -1,6 +1,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { stripVTControlCharacters } from "node:util";
 import { type Language, type TerminalEntry, WORKSPACE_LIMITS } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../env";
@@ -49,11 +50,17 @@ function terminalOver(
     logger,
     liveTimeoutMs: 10_000,
   });
-  /** What everyone was shown of one run: its output as it came, then its result line. */
+  /**
+   * What everyone read of one run: its output as it came, then its result line. The terminal
+   * asks for colour (diagnostics.int.test checks those bytes); here only the text counts.
+   */
   const shown = async (input: { file?: string }) => {
     updates.length = 0;
     const { entries } = await terminal.runCode(SESSION, who, input);
-    return joined([...updates.filter((entry) => entry.type !== "input"), ...entries]);
+    return joined([...updates.filter((entry) => entry.type !== "input"), ...entries]).map((entry) => ({
+      ...entry,
+      content: stripVTControlCharacters(entry.content),
+    }));
   };
   return { terminal, results, shown };
 }
