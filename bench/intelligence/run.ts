@@ -5,10 +5,9 @@
  * browser) and C (clangd, served by our server); the web build's chunks; the server's memory
  * with and without a language server. Writes RESULTS.md beside this file (or in BENCH_OUT).
  */
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { brotliCompressSync, gzipSync } from "node:zlib";
 import { type Browser, chromium, type Page } from "playwright-core";
 import { createHostedSession, startServer } from "../calls/server";
 import { joinSession, ourSocket } from "../collab/ourSocket";
@@ -126,19 +125,21 @@ async function runScenario(page: Page, scenario: Scenario): Promise<ScenarioResu
   return { scenario, firstDiagnosticsMs, firstCompletionMs, samples, failures };
 }
 
-/** The web build's scripts and WebAssembly of 50 kB and more: raw, gzip and brotli. */
+/**
+ * The web build's scripts and WebAssembly of 50 kB and more: raw, and the gzip and brotli
+ * copies the build wrote beside them, which the server sends ("-" when there is none).
+ */
 function chunks(): string[][] {
+  const sizeOf = (name: string) => {
+    const file = path.join(WEB_ASSETS, name);
+    return existsSync(file) ? kb(statSync(file).size) : "-";
+  };
   return readdirSync(WEB_ASSETS)
     .filter((name) => /\.(js|wasm)$/.test(name))
-    .map((name) => ({ name, bytes: readFileSync(path.join(WEB_ASSETS, name)) }))
-    .filter(({ bytes }) => bytes.length >= 50_000)
-    .sort((a, b) => b.bytes.length - a.bytes.length)
-    .map(({ name, bytes }) => [
-      name,
-      kb(bytes.length),
-      kb(gzipSync(bytes, { level: 9 }).length),
-      kb(brotliCompressSync(bytes).length),
-    ]);
+    .map((name) => ({ name, size: statSync(path.join(WEB_ASSETS, name)).size }))
+    .filter(({ size }) => size >= 50_000)
+    .sort((a, b) => b.size - a.size)
+    .map(({ name, size }) => [name, kb(size), sizeOf(`${name}.gz`), sizeOf(`${name}.br`)]);
 }
 
 /** The processes of a language server below the server: their count and resident memory. */
@@ -240,9 +241,10 @@ ${table(["moment", "server RSS (MB)", "language servers", "their RSS (MB)"], mem
 ## Chunks of the web build (kB)
 
 Every script and WebAssembly file of 50 kB and more in \`apps/web/dist-e2e/assets\`, largest
-first; language chunks load on demand.
+first; language chunks load on demand. gzip and brotli are the copies the build writes beside
+each asset (brotli quality 9), which the server sends to a browser that accepts them.
 
-${table(["file", "raw", "gzip", "brotli"], chunks())}
+${table(["file", "raw", "gzip (sent)", "brotli (sent)"], chunks())}
 `;
   writeFileSync(path.join(OUT_DIR, "RESULTS.md"), section);
   console.log(`written ${path.join(OUT_DIR, "RESULTS.md")}`);

@@ -1,6 +1,8 @@
 import fs from "node:fs/promises";
+import http from "node:http";
 import os from "node:os";
 import path from "node:path";
+import zlib from "node:zlib";
 import { CONNECT_ERRORS, PROTOCOL_VERSION } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildUser, socketClient, startTestServer, type TestServer } from "../test/harness";
@@ -25,6 +27,11 @@ describe("one process, one port", () => {
     await fs.mkdir(path.join(webDist, "assets"));
     await fs.writeFile(path.join(webDist, "index.html"), "<!doctype html><title>Ensemble</title>");
     await fs.writeFile(path.join(webDist, "assets", "app-abc123.js"), "console.log(1)");
+    // As the build writes them: a brotli and a gzip copy beside an asset.
+    const wasm = Buffer.alloc(4096, 7);
+    await fs.writeFile(path.join(webDist, "assets", "lint-abc123.wasm"), wasm);
+    await fs.writeFile(path.join(webDist, "assets", "lint-abc123.wasm.br"), zlib.brotliCompressSync(wasm));
+    await fs.writeFile(path.join(webDist, "assets", "lint-abc123.wasm.gz"), zlib.gzipSync(wasm));
     server = await startTestServer("embedded", { WEB_DIST: webDist });
   });
   afterAll(async () => {
@@ -40,6 +47,31 @@ describe("one process, one port", () => {
     }
     const asset = await fetch(`${server.url}/assets/app-abc123.js`);
     expect(asset.headers.get("cache-control")).toContain("immutable");
+  });
+
+  it("sends an asset's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {
+    const url = `${server.url}/assets/lint-abc123.wasm`;
+    const asked = async (acceptEncoding: string) => {
+      const res = await new Promise<http.IncomingMessage>((resolve, reject) =>
+        http.get(url, { headers: { "accept-encoding": acceptEncoding } }, resolve).on("error", reject),
+      );
+      const chunks: Buffer[] = [];
+      for await (const chunk of res) chunks.push(chunk as Buffer);
+      return { headers: res.headers, body: Buffer.concat(chunks) };
+    };
+    const brotli = await asked("gzip, deflate, br");
+    expect(brotli.headers["content-encoding"]).toBe("br");
+    expect(brotli.headers["content-type"]).toBe("application/wasm");
+    expect(brotli.headers.vary).toContain("Accept-Encoding");
+    expect(brotli.headers["cache-control"]).toContain("immutable");
+    expect(zlib.brotliDecompressSync(brotli.body)).toEqual(Buffer.alloc(4096, 7));
+    const gzip = await asked("gzip");
+    expect(gzip.headers["content-encoding"]).toBe("gzip");
+    expect(zlib.gunzipSync(gzip.body)).toEqual(Buffer.alloc(4096, 7));
+    const plain = await asked("identity");
+    expect(plain.headers["content-encoding"]).toBeUndefined();
+    expect(plain.body).toEqual(Buffer.alloc(4096, 7));
+    expect((await fetch(`${server.url}/assets/missing-abc123.js`)).status).toBe(404);
   });
 
   it("handles every event of the client catalogue, each through the one table", () => {

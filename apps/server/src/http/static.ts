@@ -2,9 +2,11 @@ import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import express, { type RequestHandler, Router } from "express";
+import expressStaticGzip from "express-static-gzip";
 
 /**
- * Serves the production web build: hashed assets cached for a year, every other GET that
+ * Serves the production web build: hashed assets cached for a year (compressed when the
+ * browser accepts it), every other GET that
  * is not an API or socket path answered with index.html so client routes survive a reload.
  */
 export function webApp(distDir: string): Router {
@@ -14,11 +16,13 @@ export function webApp(distDir: string): Router {
     router.use(missingBuild(distDir));
     return router;
   }
-  // A missing asset is a 404 (index.html in its place would reach a script tag as HTML).
-  const assets = express.static(path.join(distDir, "assets"), {
-    immutable: true,
-    maxAge: "1y",
-    fallthrough: false,
+  // The build writes brotli and gzip copies beside the hashed assets: a browser that accepts
+  // one gets it (Vary: Accept-Encoding). A missing asset is a 404 (index.html in its place
+  // would reach a script tag as HTML).
+  const assets = expressStaticGzip(path.join(distDir, "assets"), {
+    enableBrotli: true,
+    orderPreference: ["br", "gzip"],
+    serveStatic: { immutable: true, maxAge: "1y", fallthrough: false },
   });
   router.use("/assets", assets);
   router.use(express.static(distDir, { index: false, maxAge: "1h" }));
