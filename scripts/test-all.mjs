@@ -12,16 +12,22 @@ fs.mkdirSync(out, { recursive: true });
 const totals = { passed: 0, failed: 0 };
 const lines = [];
 
+const started = Date.now();
+/** Each suite's wall time, shown in the summary: where a run's minutes go. */
+const seconds = new Map();
+
 function run(label, command, args, env = {}) {
   console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
+  const begun = Date.now();
   const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  seconds.set(label, Math.round((Date.now() - begun) / 1000));
   return result.status === 0;
 }
 
 function check(label, command, args) {
   const ok = run(label, command, args);
   totals[ok ? "passed" : "failed"] += 1;
-  lines.push(`${label}: ${ok ? "ok" : "FAILED"}`);
+  lines.push(`${label}: ${ok ? "ok" : "FAILED"} (${seconds.get(label)} s)`);
 }
 
 function readJson(file) {
@@ -41,7 +47,7 @@ function suite(label, command, args, reportFile, count) {
   const failedHere = failed === 0 && !ok ? 1 : failed;
   totals.passed += passed;
   totals.failed += failedHere;
-  lines.push(`${label}: ${passed} passed, ${failedHere} failed`);
+  lines.push(`${label}: ${passed} passed, ${failedHere} failed (${seconds.get(label)} s)`);
 }
 
 check("typecheck", "npm", ["run", "--silent", "typecheck"]);
@@ -89,5 +95,6 @@ suite(
 
 console.log("\n=== summary");
 for (const line of lines) console.log(line);
+console.log(`whole run: ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);
