@@ -184,13 +184,9 @@ export function authRoutes(
       // GitHub's failures (bad_gateway, with a message fit for the sign-in page) and ours.
       if (!(failure instanceof DomainError)) throw failure;
       logger.warn({ reason: failure.message }, "github login failed");
-      fail(
-        failure.code === "conflict"
-          ? "account_conflict"
-          : isForDeletion
-            ? "reauth_mismatch"
-            : "github_failed",
-      );
+      if (isForDeletion)
+        return fail(failure.code === "unauthenticated" ? "reauth_mismatch" : "github_failed");
+      fail(failure.code === "conflict" ? "account_conflict" : "github_failed");
     }
   });
 

@@ -1,8 +1,4 @@
-import {
-  type AccountDeletionPreview,
-  type DeleteAccountBody,
-  oauthErrorMessage,
-} from "@ensemble/protocol";
+import { type AccountDeletionPreview, type DeleteAccountBody, oauthErrorMessage } from "@ensemble/protocol";
 import { useCallback, useEffect, useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
@@ -40,7 +36,9 @@ export function useDeleteAccount(userId: string) {
     try {
       setPreview(await getDeletionPreview(userId));
     } catch (failure) {
-      setError((failure instanceof ApiError && failure.serverMessage) || "Could not load your account's sessions");
+      setError(
+        (failure instanceof ApiError && failure.serverMessage) || "Could not load your account's sessions",
+      );
     }
   }, [userId]);
 
