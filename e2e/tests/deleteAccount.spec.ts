@@ -32,6 +32,8 @@ test.describe("delete my account", () => {
     newPage,
     request,
   }) => {
+    // Three contexts and an editor each for two of them: more than the default minute on a busy machine.
+    test.setTimeout(180_000);
     // Bea hosts; Ann, signed in, joins and writes in the chat. Ann also hosts a session alone.
     const bea = await createHostedSession(request, "bea");
     const ann = await registerAccount(request, "ann");
