@@ -83,7 +83,9 @@ test.describe("delete my account", () => {
     await fresh.getByRole("button", { name: "Sign In", exact: true }).click();
     await expect(fresh.getByText("Invalid email/username or password").first()).toBeVisible();
 
-    // Bea sees Ann's message attributed to "Deleted user" (the history as the server now sends it).
+    // Bea sees Ann's message attributed to "Deleted user": at once, and in the history the server sends.
+    await expect(beaChat.messages().first()).toContainText("Deleted user");
+    await expect(beaChat.messages().first()).not.toContainText(ann.name);
     await beaPage.reload();
     await beaScreen.waitUntilLive();
     await beaChat.open();

@@ -43,6 +43,13 @@ export const DeleteAccountResponseSchema = z.object({
 });
 export type DeleteAccountResponse = z.infer<typeof DeleteAccountResponseSchema>;
 
+/**
+ * `accountDeleted`, to each session a deleted account took part in: from now on its name is
+ * "Deleted user" there (the chat's messages and the pull requests already say so on the server).
+ */
+export const AccountDeletedSchema = z.object({ sessionId: z.string(), userId: z.string() });
+export type AccountDeleted = z.infer<typeof AccountDeletedSchema>;
+
 /** Texts of account deletion and export. */
 export const ACCOUNT_MESSAGES = {
   deleted: "Your account was deleted",

@@ -97,11 +97,16 @@ describe.each(DATABASES)("account deletion and export on %s", (kind) => {
 
     const disconnected = new Promise<string>((resolve) => aEditor.socket.on("disconnect", resolve));
     const ended = bEditor.waitFor("sessionState", (s) => s.sessionId === shared && s.endedAt !== null);
+    const renamed = bEditor.waitFor(
+      "accountDeleted",
+      (e) => e.sessionId === shared && e.userId === a.user.id,
+    );
     const res = await remove(a.user.id, { password: a.password }, a.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ message: ACCOUNT_MESSAGES.deleted, sessionsArchived: 1, sessionsDeleted: 1 });
     expect(await disconnected).toBe("io server disconnect");
     await ended;
+    await renamed;
 
     // Every token is refused at once, on every edge.
     for (const token of [a.token, elsewhere]) {

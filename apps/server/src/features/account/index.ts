@@ -11,7 +11,8 @@ export type { AccountService, HostedSessionsClosed } from "./service";
 /**
  * Wires account deletion and data export. When a deleted account's sessions close, their open
  * editors learn it at once: an archived one ends as the host's End does (its document refuses
- * edits here; everyone gets `sessionState`), a deleted one drops its sockets and its repository.
+ * edits here; everyone gets `sessionState`), a deleted one drops its sockets and its repository,
+ * and every other session it took part in is told `accountDeleted`.
  */
 export function createAccountFeature(
   deps: Omit<AccountDeps, "onHostedClosed"> & {
@@ -25,12 +26,14 @@ export function createAccountFeature(
 ) {
   const service = createAccountService({
     ...deps,
-    onHostedClosed({ archived, deleted }) {
+    onHostedClosed({ archived, deleted, remaining }, userId) {
       const endedAt = new Date().toISOString();
       for (const sessionId of archived) {
         deps.documents.setEnded(sessionId, true);
         deps.io.to(sessionRoom(sessionId)).emit("sessionState", { sessionId, endedAt });
       }
+      for (const sessionId of remaining)
+        deps.io.to(sessionRoom(sessionId)).emit("accountDeleted", { sessionId, userId });
       for (const sessionId of deleted) {
         deps.io.in(sessionRoom(sessionId)).disconnectSockets(true);
         deps.removeRepository(sessionId).catch(deps.onError);

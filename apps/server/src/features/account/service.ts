@@ -19,6 +19,8 @@ export interface HostedSessionsClosed {
   archived: string[];
   /** Deleted: nobody else took part. */
   deleted: string[];
+  /** Every session the account took part in that remains: its name there is now "Deleted user". */
+  remaining: string[];
 }
 
 export interface AccountDeps {
@@ -30,7 +32,7 @@ export interface AccountDeps {
   /** A session's files, live or stored (collab). */
   filesOf: (sessionId: string) => Promise<WorkspaceFile[]>;
   /** Told, after the deletion committed, so open editors of those sessions learn of it. */
-  onHostedClosed: (closed: HostedSessionsClosed) => void;
+  onHostedClosed: (closed: HostedSessionsClosed, userId: string) => void;
 }
 
 /** Who asks, and whether it is about their own account (anything else is refused, changing nothing). */
@@ -76,7 +78,7 @@ export function createAccountService(deps: AccountDeps) {
         return hosted;
       });
       auth.endTokens(id);
-      deps.onHostedClosed(closed);
+      deps.onHostedClosed(closed, id);
       return {
         message: ACCOUNT_MESSAGES.deleted,
         sessionsArchived: closed.archived.length,

@@ -217,6 +217,14 @@ export function createSessionRepo(db: Queryable) {
       );
       return rows.map((r) => ({ id: r.id, hasOthers: r.has_others }));
     },
+    /** The sessions `userId` took part in (as anyone, removed or not), in `tx`. */
+    async takenPartIn(tx: Queryable, userId: string): Promise<string[]> {
+      const rows = await tx.query<{ session_id: string }>(
+        "SELECT session_id FROM session_participants WHERE user_id = $1",
+        [userId],
+      );
+      return rows.map((r) => r.session_id);
+    },
     /** Ends these sessions (keeping an earlier end) in `tx`. */
     async endAll(tx: Queryable, ids: string[]): Promise<void> {
       if (ids.length === 0) return;

@@ -244,15 +244,21 @@ export function createSessionService(
 
     /**
      * For a host's account deletion, in `tx`: the sessions others took part in end and stay as
-     * their archive; those nobody else did are deleted. Answers which were which.
+     * their archive; those nobody else did are deleted. Answers which were which, and every
+     * session of theirs that remains (archived ones included), where their name changes.
      */
-    async forgetHost(tx: Queryable, userId: string): Promise<{ archived: string[]; deleted: string[] }> {
+    async forgetHost(
+      tx: Queryable,
+      userId: string,
+    ): Promise<{ archived: string[]; deleted: string[]; remaining: string[] }> {
       const hosted = await sessions.hostedBy(tx, userId);
       const archived = hosted.filter((s) => s.hasOthers).map((s) => s.id);
       const deleted = hosted.filter((s) => !s.hasOthers).map((s) => s.id);
+      const gone = new Set(deleted);
+      const remaining = (await sessions.takenPartIn(tx, userId)).filter((id) => !gone.has(id));
       await sessions.endAll(tx, archived);
       await sessions.deleteAll(tx, deleted);
-      return { archived, deleted };
+      return { archived, deleted, remaining };
     },
 
     /** The sessions the user hosts, oldest first (their data export). */
