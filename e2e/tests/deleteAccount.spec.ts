@@ -1,5 +1,6 @@
 import type { APIRequestContext, Page } from "@playwright/test";
 import { unzipSync } from "fflate";
+import { expectNoA11yViolations } from "../support/a11y";
 import { Chat } from "../support/chat";
 import { createHostedSession, EditorScreen, type Host, signInContext } from "../support/editor";
 import { expect, newUser, test } from "../support/fixtures";
@@ -63,6 +64,7 @@ test.describe("delete my account", () => {
     await expect(dialog).toContainText("1 session only you took part in will be deleted with their files.");
     await expect(dialog).toContainText("0 sessions you host that others took part in will end");
     await expect(dialog).toContainText("shown as “Deleted user”");
+    await expectNoA11yViolations(page);
     const confirm = dialog.getByRole("button", { name: "Delete my account" });
     await expect(confirm).toBeDisabled();
     await dialog.getByLabel("Password").fill("not-my-password");
