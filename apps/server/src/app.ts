@@ -4,6 +4,7 @@ import express from "express";
 import { createCluster } from "./cluster/index";
 import type { Db } from "./db/index";
 import type { Config } from "./env";
+import { createAccountFeature } from "./features/account/index";
 import { createAuthFeature } from "./features/auth/index";
 import { createCallsFeature, turnConfigOf } from "./features/calls/index";
 import { createChatFeature } from "./features/chat/index";
@@ -77,7 +78,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   });
   createRolesFeature({ io, events, sessions: sessions.service, lobby, presence });
   createCallsFeature(io, events, { iceServers: config.ICE_SERVERS, turn: turnConfigOf(config) }, limiters);
-  createChatFeature({ io, events, db, sessions: sessions.service, limiters });
+  const chat = createChatFeature({ io, events, db, sessions: sessions.service, limiters });
   const terminal = createTerminalFeature({
     io,
     events,
@@ -113,6 +114,18 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     commands: terminal.commands,
     events,
   });
+  const account = createAccountFeature({
+    db,
+    io,
+    auth: auth.service,
+    sessions: sessions.service,
+    chat: chat.service,
+    pulls: pulls.service,
+    filesOf: collab.filesOf,
+    documents: collab.documents,
+    removeRepository: vcs.removeRepository,
+    onError: (error) => logger.error({ err: error }, "removing a deleted session's repository failed"),
+  });
   const intelligence = createIntelligenceFeature({ config, io, events, workspace: collab.workspace, logger });
   createReplayFeature({
     db,
@@ -136,6 +149,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     });
   });
   api.use(vcs.routes);
+  api.use(account.routes);
   api.use(apiNotFound);
   app.use("/api", api);
   app.use(webApp(config.WEB_DIST));

@@ -101,6 +101,7 @@ export const OAUTH_ERROR_MESSAGES = {
   github_failed: "GitHub could not confirm the login. Please try again.",
   account_conflict: "An account with this GitHub email already exists; sign in with your password",
   exchange_failed: "Authentication failed",
+  reauth_mismatch: "That GitHub account is not this account's; nothing was deleted",
 } as const;
 export type OAuthErrorCode = keyof typeof OAUTH_ERROR_MESSAGES;
 

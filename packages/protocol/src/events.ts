@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { AccountDeletedSchema } from "./account";
 import {
   AudioToggledSchema,
   AudioToggleOutSchema,
@@ -332,6 +333,8 @@ export const SERVER_EVENTS = {
   screenSharingStarted: ScreenSharingSchema,
   screenSharingEnded: ScreenSharingSchema,
   chatMessage: ChatBroadcastSchema,
+  /** A participant's account was deleted: show them as "Deleted user" (see account.ts). */
+  accountDeleted: AccountDeletedSchema,
   roleChanged: RoleChangedSchema,
   lockState: LockStateSchema,
   lobbyUpdate: LobbyUpdateSchema,

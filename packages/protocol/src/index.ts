@@ -1,3 +1,4 @@
+export * from "./account";
 export * from "./apiTokens";
 export * from "./auth";
 export * from "./calls";

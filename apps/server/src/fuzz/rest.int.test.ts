@@ -44,6 +44,10 @@ const API_SPECS = (ctx: FuzzContext): Record<string, RouteSpec> => ({
   "GET /api/auth/user/:id": {},
   "PUT /api/auth/user/:id": { sample: { name: "renamed" }, breakable: optional("name", "email", "password") },
   "POST /api/auth/logout-all": { actsOnCaller: true },
+  "GET /api/auth/user/:id/deletion": {},
+  "GET /api/auth/user/:id/export": {},
+  // The sample is the fuzz user's real password: every request breaks it, so nothing is deleted.
+  "DELETE /api/auth/user/:id": { sample: { password: "pa55word!" }, breakable: required("password") },
   "POST /api/auth/github/exchange": { sample: { code: "x".repeat(43) }, breakable: required("code") },
   "POST /api/auth/github/consent": { sample: { code: "x".repeat(43) }, breakable: required("code") },
   "GET /api/users/me/tokens": {},

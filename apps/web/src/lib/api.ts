@@ -51,17 +51,10 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-/**
- * Calls the same-origin API and returns the body parsed by `schema`; throws ApiError on
- * network failure, a non-2xx status or a body that does not match the contract.
- */
-export async function apiRequest<T>(
-  path: string,
-  schema: Parser<T>,
-  options: RequestOptions = {},
-): Promise<T> {
+/** Sends the request; answers the response when it is a 2xx, else throws the one ApiError. */
+async function send(path: string, options: RequestOptions, accept: string): Promise<Response> {
   const { method = "GET", body, auth = true } = options;
-  const headers: Record<string, string> = { Accept: "application/json" };
+  const headers: Record<string, string> = { Accept: accept };
   const token = auth ? apiHooks().getToken() : null;
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers["Content-Type"] = "application/json";
@@ -76,22 +69,43 @@ export async function apiRequest<T>(
   } catch {
     throw new ApiError("network", 0, "Network error");
   }
-
-  const data = await readJson(response);
-  if (!response.ok) {
-    const parsed = ApiErrorSchema.safeParse(data);
-    const serverMessage = parsed.success ? parsed.data.message : undefined;
-    if (response.status === 401 && token && serverMessage && REJECTED_TOKEN_MESSAGES.has(serverMessage)) {
-      apiHooks().onTokenRejected();
-    }
-    throw new ApiError("http", response.status, serverMessage ?? `HTTP ${response.status}`, serverMessage);
+  if (response.ok) return response;
+  const parsed = ApiErrorSchema.safeParse(await readJson(response));
+  const serverMessage = parsed.success ? parsed.data.message : undefined;
+  if (response.status === 401 && token && serverMessage && REJECTED_TOKEN_MESSAGES.has(serverMessage)) {
+    apiHooks().onTokenRejected();
   }
+  throw new ApiError("http", response.status, serverMessage ?? `HTTP ${response.status}`, serverMessage);
+}
 
-  const parsed = schema.safeParse(data);
+/**
+ * Calls the same-origin API and returns the body parsed by `schema`; throws ApiError on
+ * network failure, a non-2xx status or a body that does not match the contract.
+ */
+export async function apiRequest<T>(
+  path: string,
+  schema: Parser<T>,
+  options: RequestOptions = {},
+): Promise<T> {
+  const response = await send(path, options, "application/json");
+  const parsed = schema.safeParse(await readJson(response));
   if (!parsed.success) {
     throw new ApiError("invalid_response", response.status, "Unexpected response from server");
   }
   return parsed.data;
+}
+
+/** Downloads a file of the API (GET, with the token): its bytes, and the name the server gave it. */
+export async function apiDownload(path: string): Promise<{ blob: Blob; fileName: string | undefined }> {
+  const response = await send(path, {}, "*/*");
+  let blob: Blob;
+  try {
+    blob = await response.blob();
+  } catch {
+    throw new ApiError("network", response.status, "Network error");
+  }
+  const disposition = response.headers.get("content-disposition") ?? "";
+  return { blob, fileName: /filename="([^"]+)"/.exec(disposition)?.[1] };
 }
 
 /** True when `error` is an ApiError for a request that never reached the server. */

@@ -12,6 +12,7 @@ import { authRoutes } from "./routes";
 import { createAuthService } from "./service";
 import { createTokenService } from "./tokens";
 
+export { REAUTH_COOKIE, readCookie } from "./routes";
 export type { AuthService } from "./service";
 export { loadJwtSecret } from "./tokens";
 

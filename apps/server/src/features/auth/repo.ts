@@ -23,6 +23,11 @@ export interface UserRecord {
 }
 
 const COLUMNS = "id, name, email, password_hash, github_id, token_version, created_at";
+/**
+ * A deleted account's row stays, anonymised (migration 021), for the foreign keys and authors
+ * that name it; no read or change of a user sees it, so none of its tokens finds a user.
+ */
+const LIVE = "deleted_at IS NULL";
 
 const toRecord = (row: UserRow): UserRecord => ({
   id: row.id,
@@ -58,19 +63,22 @@ export function createUserRepo(db: Queryable) {
     },
     async findById(id: string) {
       if (!/^[0-9a-f-]{36}$/i.test(id)) return undefined;
-      return first(await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1`, [id]));
+      return first(await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE id = $1 AND ${LIVE}`, [id]));
     },
     /** An identifier with '@' is an email (usernames cannot hold one), any other a username. */
     async findByLogin(emailOrName: string) {
       const column = emailOrName.includes("@") ? "email" : "name";
       return first(
-        await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE lower(${column}) = lower($1)`, [
-          emailOrName,
-        ]),
+        await db.query<UserRow>(
+          `SELECT ${COLUMNS} FROM users WHERE lower(${column}) = lower($1) AND ${LIVE}`,
+          [emailOrName],
+        ),
       );
     },
     async findByGithubId(githubId: number) {
-      return first(await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE github_id = $1`, [githubId]));
+      return first(
+        await db.query<UserRow>(`SELECT ${COLUMNS} FROM users WHERE github_id = $1 AND ${LIVE}`, [githubId]),
+      );
     },
     async nameOrEmailTaken(name: string | undefined, email: string | undefined, exceptId?: string) {
       const rows = await db.query<{ name_taken: boolean; email_taken: boolean }>(
@@ -86,7 +94,7 @@ export function createUserRepo(db: Queryable) {
         `UPDATE users SET name = COALESCE($2, name), email = COALESCE($3, email),
            password_hash = COALESCE($4, password_hash),
            token_version = token_version + (CASE WHEN $4::text IS NULL THEN 0 ELSE 1 END), updated_at = now()
-         WHERE id = $1 RETURNING ${COLUMNS}`,
+         WHERE id = $1 AND ${LIVE} RETURNING ${COLUMNS}`,
         [id, changes.name ?? null, changes.email ?? null, changes.passwordHash ?? null],
       );
       return first(rows);
@@ -95,10 +103,28 @@ export function createUserRepo(db: Queryable) {
     async raiseTokenVersion(id: string) {
       return first(
         await db.query<UserRow>(
-          `UPDATE users SET token_version = token_version + 1, updated_at = now() WHERE id = $1 RETURNING ${COLUMNS}`,
+          `UPDATE users SET token_version = token_version + 1, updated_at = now() WHERE id = $1 AND ${LIVE}
+           RETURNING ${COLUMNS}`,
           [id],
         ),
       );
+    },
+    /**
+     * Deletes the account in `tx`: the row keeps its id and nothing else (name, email, password
+     * and GitHub id become null, freeing them), its token version rises, and its API tokens and
+     * pending GitHub codes go. False when there is no such live account.
+     */
+    async anonymise(tx: Queryable, id: string): Promise<boolean> {
+      const rows = await tx.query(
+        `UPDATE users SET name = NULL, email = NULL, password_hash = NULL, github_id = NULL,
+           deleted_at = now(), token_version = token_version + 1, updated_at = now()
+         WHERE id = $1 AND ${LIVE} RETURNING id`,
+        [id],
+      );
+      if (rows.length === 0) return false;
+      await tx.query("DELETE FROM api_tokens WHERE user_id = $1", [id]);
+      await tx.query("DELETE FROM oauth_login_codes WHERE user_id = $1", [id]);
+      return true;
     },
   };
 }

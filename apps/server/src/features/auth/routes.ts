@@ -31,6 +31,15 @@ const STATE_COOKIE = "ensemble_oauth_state";
 const STATE_COOKIE_PATH = "/api/auth/github";
 /** Set when the consent is for the Git panel of this session rather than for signing in. */
 const GIT_SESSION_COOKIE = "ensemble_oauth_git_session";
+/** Set when the sign-in confirms deleting the account (the account page's `?for=delete`). */
+const DELETE_COOKIE = "ensemble_oauth_delete";
+/**
+ * After a GitHub re-sign-in for a deletion, the flow's state moves here, where only the
+ * deletion request (`DELETE /api/auth/user/{id}`) receives it: its one-time code is of use to
+ * this browser alone.
+ */
+export const REAUTH_COOKIE = "ensemble_reauth_state";
+const REAUTH_COOKIE_PATH = "/api/auth/user";
 
 /** The accounts API of spec §7, plus the GitHub login. */
 export function authRoutes(
@@ -125,6 +134,8 @@ export function authRoutes(
     const gitSession = req.query.for === "git" ? SessionIdSchema.safeParse(req.query.session) : undefined;
     if (gitSession?.success) res.cookie(GIT_SESSION_COOKIE, gitSession.data, cookie);
     else res.clearCookie(GIT_SESSION_COOKIE, { path: cookie.path });
+    if (req.query.for === "delete") res.cookie(DELETE_COOKIE, "1", cookie);
+    else res.clearCookie(DELETE_COOKIE, { path: cookie.path });
     const scope = gitSession?.success ? GITHUB_SCOPES.git : GITHUB_SCOPES.login;
     res.redirect(authorizeUrl(github, callbackUrl(req, config), state, scope));
   });
@@ -132,11 +143,14 @@ export function authRoutes(
   router.get("/auth/github/callback", async (req, res) => {
     if (!github) throw new DomainError("oauth_disabled", "GitHub login is not configured on this server");
     res.clearCookie(GIT_SESSION_COOKIE, { path: STATE_COOKIE_PATH });
+    res.clearCookie(DELETE_COOKIE, { path: STATE_COOKIE_PATH });
     const gitSession = SessionIdSchema.safeParse(readCookie(req, GIT_SESSION_COOKIE));
+    const isForDeletion = readCookie(req, DELETE_COOKIE) === "1";
     const cookieState = readCookie(req, STATE_COOKIE);
     const fail = (error: OAuthErrorCode) => {
       res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
       if (gitSession.success) redirectToEditor(res, gitSession.data, { error });
+      else if (isForDeletion) redirectToAccount(res, { deleteError: error });
       else redirectToCallback(res, { error });
     };
     const { code, state, error } = req.query;
@@ -153,11 +167,25 @@ export function authRoutes(
         const sealed = await gitConsent.seal({ token: accessToken, login: profile.login }, state);
         return redirectToEditor(res, gitSession.data, { code: sealed });
       }
+      if (isForDeletion) {
+        const code = await auth.reauthWithGithub(profile, state);
+        res.clearCookie(STATE_COOKIE, { path: STATE_COOKIE_PATH });
+        res.cookie(REAUTH_COOKIE, state, {
+          httpOnly: true,
+          sameSite: "lax",
+          secure: req.secure,
+          maxAge: 10 * 60 * 1000,
+          path: REAUTH_COOKIE_PATH,
+        });
+        return redirectToAccount(res, { deleteCode: code });
+      }
       redirectToCallback(res, { code: await auth.loginWithGithub(profile, state) });
     } catch (failure) {
       // GitHub's failures (bad_gateway, with a message fit for the sign-in page) and ours.
       if (!(failure instanceof DomainError)) throw failure;
       logger.warn({ reason: failure.message }, "github login failed");
+      if (isForDeletion)
+        return fail(failure.code === "unauthenticated" ? "reauth_mismatch" : "github_failed");
       fail(failure.code === "conflict" ? "account_conflict" : "github_failed");
     }
   });
@@ -218,8 +246,16 @@ function redirectToEditor(
   res.redirect(`/code-editor-dashboard/${encodeURIComponent(sessionId)}#${fragment.toString()}`);
 }
 
+/**
+ * Back to the account page after a GitHub re-sign-in for a deletion, the one-time code (or an
+ * error code) in the fragment, which no server or log sees.
+ */
+function redirectToAccount(res: Response, params: { deleteCode: string } | { deleteError: OAuthErrorCode }) {
+  res.redirect(`/account#${new URLSearchParams(params).toString()}`);
+}
+
 /** A cookie's value; one that does not decode is no cookie (a forged header is not a 500). */
-function readCookie(req: Request, name: string): string | undefined {
+export function readCookie(req: Request, name: string): string | undefined {
   for (const part of (req.get("cookie") ?? "").split(";")) {
     const [key, ...value] = part.trim().split("=");
     if (key !== name) continue;

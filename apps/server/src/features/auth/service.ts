@@ -1,14 +1,16 @@
 import {
+  ACCOUNT_MESSAGES,
   API_TOKEN_MESSAGES,
   AUTH_MESSAGES,
   type CreateApiTokenBody,
+  type DeleteAccountBody,
   type LoginBody,
   OAUTH_ERROR_MESSAGES,
   type RegisterBody,
   type UpdateUserBody,
   type User,
 } from "@ensemble/protocol";
-import { isUniqueViolation } from "../../db/index";
+import { isUniqueViolation, type Queryable } from "../../db/index";
 import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
 import { type ApiTokens, isApiToken } from "./apiTokens";
@@ -172,6 +174,65 @@ export function createAuthService({
         (await insertGithubUser(users, profile).catch(rethrowConflict));
       return loginCodes.issue(record.id, state);
     },
+
+    /**
+     * A GitHub sign-in made to confirm an account deletion: a one-time code for the existing
+     * user of that GitHub account (nobody is created), which only the browser holding `state`
+     * can use, with `confirmDeletion`.
+     */
+    async reauthWithGithub(profile: { id: number }, state: string) {
+      const record = await users.findByGithubId(profile.id);
+      if (!record) throw new DomainError("unauthenticated", ACCOUNT_MESSAGES.githubMismatch);
+      return loginCodes.issue(record.id, state);
+    },
+
+    /** Whether the caller's account signs in with a password (else it confirms with GitHub). */
+    async hasPassword(callerId: string): Promise<boolean> {
+      const record = await users.findById(callerId);
+      if (!record) throw new DomainError("not_found", "User not found");
+      return record.passwordHash !== null;
+    },
+
+    /**
+     * Checks that the caller confirmed deleting their account: their password (each wrong one
+     * counts as a failed sign-in, with its waits), or, for an account without one, a GitHub
+     * re-sign-in's code made for this browser (`state`, its cookie) by the same user.
+     * Answers the name the account has until it is deleted.
+     */
+    async confirmDeletion(
+      callerId: string,
+      body: DeleteAccountBody,
+      address: string,
+      state: string | undefined,
+    ): Promise<{ name: string }> {
+      const record = await users.findById(callerId);
+      if (!record) throw new DomainError("not_found", "User not found");
+      if ("githubCode" in body) {
+        const userId = await loginCodes.redeem(body.githubCode, state);
+        if (userId === undefined) throw new DomainError("unauthenticated", ACCOUNT_MESSAGES.githubExpired);
+        if (userId !== callerId) throw new DomainError("forbidden", ACCOUNT_MESSAGES.githubMismatch);
+        return { name: record.name };
+      }
+      if (record.passwordHash === null)
+        throw new DomainError("unauthenticated", ACCOUNT_MESSAGES.needsGithub);
+      const wait = await loginThrottle.admit(record.id, address);
+      if (wait > 0)
+        throw new DomainError("rate_limited", AUTH_MESSAGES.tooManyLogins, { retryAfterSeconds: wait });
+      if (!(await verifyPassword(record.passwordHash, body.password))) {
+        await loginThrottle.failed(record.id, address);
+        throw new DomainError("unauthenticated", ACCOUNT_MESSAGES.wrongPassword);
+      }
+      return { name: record.name };
+    },
+
+    /**
+     * Deletes the account's personal data in `tx` (see the repo's `anonymise`); the caller
+     * calls `endTokens` once `tx` committed. False when it was deleted already.
+     */
+    forget: (tx: Queryable, userId: string): Promise<boolean> => users.anonymise(tx, userId),
+
+    /** Closes every live connection opened with the user's earlier tokens. */
+    endTokens: tokensEnded,
 
     /** Signs in the user of a GitHub login's code, once, for the browser that holds its state. */
     async exchangeGithubCode(code: string, state: string | undefined) {

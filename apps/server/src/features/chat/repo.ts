@@ -1,5 +1,5 @@
-import type { ChatHistory, ChatMessage } from "@ensemble/protocol";
-import type { Db } from "../../db/index";
+import { type ChatHistory, type ChatMessage, DELETED_USER_NAME } from "@ensemble/protocol";
+import type { Db, Queryable } from "../../db/index";
 
 interface MessageRow {
   id: string | number;
@@ -56,6 +56,24 @@ export function createChatRepo(db: Db, keep: number) {
       );
       const hasMore = rows.length > limit;
       return { messages: rows.slice(0, limit).reverse().map(toMessage), hasMore };
+    },
+
+    /** Every message of one author, in every session, oldest first (their data export). */
+    async byAuthor(authorId: string): Promise<(ChatMessage & { sessionId: string })[]> {
+      const rows = await db.query<MessageRow & { session_id: string }>(
+        `SELECT id, session_id, author_id, author_name, text, created_at FROM chat_messages
+         WHERE author_id = $1 ORDER BY created_at, id`,
+        [authorId],
+      );
+      return rows.map((row) => ({ sessionId: row.session_id, ...toMessage(row) }));
+    },
+
+    /** The author's name on every message they sent becomes "Deleted user" (in `tx`). */
+    async forgetAuthor(tx: Queryable, authorId: string): Promise<void> {
+      await tx.query("UPDATE chat_messages SET author_name = $2 WHERE author_id = $1", [
+        authorId,
+        DELETED_USER_NAME,
+      ]);
     },
   };
 }

@@ -1,4 +1,5 @@
 import { CHAT_LIMITS, CHAT_MESSAGES, type ChatHistory, type ChatMessage } from "@ensemble/protocol";
+import type { Queryable } from "../../db/index";
 import { DomainError } from "../../errors";
 import type { Limiter } from "../../limiter";
 import type { Actor } from "../../realtime/presence";
@@ -34,6 +35,12 @@ export function createChatService({ repo, sessions, limiter, broadcast }: ChatSe
       broadcast(sessionId, message);
       return message;
     },
+
+    /** Every message the account sent, in any session (their data export). */
+    byAuthor: (authorId: string) => repo.byAuthor(authorId),
+
+    /** A deleted account's messages show "Deleted user" as their author (in `tx`). */
+    forgetAuthor: (tx: Queryable, authorId: string) => repo.forgetAuthor(tx, authorId),
 
     /** The newest page of the chat, or the page before message `before`; ended sessions too. */
     history(sessionId: string, before?: number): Promise<ChatHistory> {

@@ -1,5 +1,6 @@
 import type { Server as HttpServer } from "node:http";
-import { LANE_AWARENESS, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
+import { fileText, LANE_AWARENESS, LANE_SYNC, type LaneKind, listWorkspace, toWire } from "@ensemble/collab";
+import * as Y from "yjs";
 import type { SessionOwnership } from "../../cluster/index";
 import type { Db } from "../../db/index";
 import type { Logger } from "../../logger";
@@ -86,8 +87,9 @@ export function createCollabFeature(
     // Local: every socket of a session is on its owner node, and Yjs never crosses Redis.
     io.local.to(sessionRoom(sessionId)).except(without).emit(event, toWire(message));
   };
+  const docRepo = createDocRepo(db);
   const rooms = new RoomRegistry(
-    createDocRepo(db),
+    docRepo,
     (sessionId) => ({
       sync: (message, except) => broadcast(sessionId, LANE_SYNC, message, except?.id),
       awareness: (message, except) => broadcast(sessionId, LANE_AWARENESS, message, except?.id),
@@ -106,6 +108,21 @@ export function createCollabFeature(
     for (const socket of presence.sockets(sessionId)) socket.conn.close();
   });
   const documents = registerCollabEvents({ events, rooms, lanes, laneMembers });
+  /** A session's files as stored, read into a document of its own that nobody serves. */
+  async function storedFiles(sessionId: string): Promise<WorkspaceFile[]> {
+    const stored = await docRepo.load(sessionId);
+    const doc = new Y.Doc();
+    try {
+      if (stored.snapshot) Y.applyUpdate(doc, stored.snapshot);
+      for (const update of stored.updates) Y.applyUpdate(doc, update);
+      return listWorkspace(doc).files.map(({ id, path }) => ({
+        path,
+        content: fileText(doc, id).toString(),
+      }));
+    } finally {
+      doc.destroy();
+    }
+  }
   const workspace: WorkspaceAccess = {
     files(sessionId) {
       return rooms.loaded(sessionId)?.workspace.read();
@@ -134,6 +151,9 @@ export function createCollabFeature(
   return {
     rooms,
     workspace,
+    /** A session's files: the live ones when its document is loaded here, else the stored ones. */
+    filesOf: async (sessionId: string): Promise<WorkspaceFile[]> =>
+      workspace.files(sessionId) ?? storedFiles(sessionId),
     /** What the sessions feature's join, leave, end and language switch do to a document. */
     documents,
     close: () => {

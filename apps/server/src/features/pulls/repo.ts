@@ -1,5 +1,5 @@
-import type { PrStatus, PullRequest } from "@ensemble/protocol";
-import type { Db } from "../../db/index";
+import { DELETED_USER_NAME, type PrStatus, type PullRequest } from "@ensemble/protocol";
+import type { Db, Queryable } from "../../db/index";
 
 interface PullRequestRow {
   id: string;
@@ -154,6 +154,32 @@ export function createPullRequestRepo(db: Db) {
       await db.query(
         "UPDATE pull_requests SET author_notified = true WHERE session_id = $1 AND id = ANY($2)",
         [sessionId, ids],
+      );
+    },
+
+    /** Every pull request one account opened, in any session, oldest first (their data export). */
+    async byAuthor(authorId: string): Promise<PullRequest[]> {
+      const rows = await db.query<PullRequestRow>(
+        `SELECT ${COLUMNS} FROM pull_requests WHERE author_id = $1 ORDER BY created_at, id`,
+        [authorId],
+      );
+      return rows.map((r) => toStored(r).pr);
+    },
+
+    /**
+     * A deleted account's name becomes "Deleted user" (in `tx`): as the author of its pull
+     * requests, and as the reviewer of those in sessions it took part in (a review stores the
+     * reviewer's name, which was theirs: names are unique).
+     */
+    async forgetAuthor(tx: Queryable, authorId: string, name: string): Promise<void> {
+      await tx.query("UPDATE pull_requests SET author = $2 WHERE author_id = $1", [
+        authorId,
+        DELETED_USER_NAME,
+      ]);
+      await tx.query(
+        `UPDATE pull_requests SET reviewed_by = $3 WHERE lower(reviewed_by) = lower($2)
+           AND session_id IN (SELECT session_id FROM session_participants WHERE user_id = $1::uuid)`,
+        [authorId, name, DELETED_USER_NAME],
       );
     },
   };

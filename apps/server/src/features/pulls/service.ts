@@ -12,6 +12,7 @@ import {
   ReviewActionSchema,
   type TerminalEntry,
 } from "@ensemble/protocol";
+import type { Queryable } from "../../db/index";
 import { DomainError } from "../../errors";
 import type { Actor } from "../../realtime/presence";
 import type { SessionService } from "../sessions/index";
@@ -128,6 +129,12 @@ export function createPullRequestService(deps: {
   }
 
   return {
+    /** Every pull request the account opened, in any session (their data export). */
+    byAuthor: (authorId: string) => repo.byAuthor(authorId),
+
+    /** A deleted account's pull requests and reviews show "Deleted user" (in `tx`). */
+    forgetAuthor: (tx: Queryable, authorId: string, name: string) => repo.forgetAuthor(tx, authorId, name),
+
     async create(
       sessionId: string,
       who: Requester,

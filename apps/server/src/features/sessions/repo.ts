@@ -1,4 +1,4 @@
-import type { Language, Participant, Role } from "@ensemble/protocol";
+import { DELETED_USER_NAME, type Language, type Participant, type Role } from "@ensemble/protocol";
 import type { Queryable } from "../../db/index";
 
 export interface SessionRecord {
@@ -190,9 +190,9 @@ export function createSessionRepo(db: Queryable) {
     },
     async participants(sessionId: string): Promise<Participant[]> {
       const rows = await db.query<ParticipantRow>(
-        `SELECT p.user_id, u.name, p.role, p.joined_at FROM session_participants p
+        `SELECT p.user_id, coalesce(u.name, $2) AS name, p.role, p.joined_at FROM session_participants p
          JOIN users u ON u.id = p.user_id WHERE p.session_id = $1 AND p.removed_at IS NULL ORDER BY p.joined_at, u.name`,
-        [sessionId],
+        [sessionId, DELETED_USER_NAME],
       );
       return rows.map((r) => ({
         user_id: r.user_id,
@@ -200,6 +200,52 @@ export function createSessionRepo(db: Queryable) {
         role: r.role,
         joined_at: r.joined_at.toISOString(),
       }));
+    },
+    /**
+     * The sessions `userId` hosts, each with whether anyone else took part (a signed-in
+     * participant whose account is not deleted, or a guest), removed people included: they
+     * may have written in it.
+     */
+    async hostedBy(tx: Queryable, userId: string): Promise<{ id: string; hasOthers: boolean }[]> {
+      const rows = await tx.query<{ id: string; has_others: boolean }>(
+        `SELECT s.id,
+           EXISTS (SELECT 1 FROM session_participants p JOIN users u ON u.id = p.user_id
+             WHERE p.session_id = s.id AND p.user_id <> $1 AND u.deleted_at IS NULL)
+           OR EXISTS (SELECT 1 FROM session_guests g WHERE g.session_id = s.id) AS has_others
+         FROM sessions s WHERE s.host_id = $1 ORDER BY s.created_at`,
+        [userId],
+      );
+      return rows.map((r) => ({ id: r.id, hasOthers: r.has_others }));
+    },
+    /** The sessions `userId` took part in (as anyone, removed or not), in `tx`. */
+    async takenPartIn(tx: Queryable, userId: string): Promise<string[]> {
+      const rows = await tx.query<{ session_id: string }>(
+        "SELECT session_id FROM session_participants WHERE user_id = $1",
+        [userId],
+      );
+      return rows.map((r) => r.session_id);
+    },
+    /** Ends these sessions (keeping an earlier end) in `tx`. */
+    async endAll(tx: Queryable, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await tx.query("UPDATE sessions SET ended_at = coalesce(ended_at, now()) WHERE id = ANY($1::text[])", [
+        ids,
+      ]);
+    },
+    /** Deletes these sessions and everything stored of them (their rows cascade) in `tx`. */
+    async deleteAll(tx: Queryable, ids: string[]): Promise<void> {
+      if (ids.length === 0) return;
+      await tx.query("DELETE FROM sessions WHERE id = ANY($1::text[])", [ids]);
+    },
+    /** The sessions `userId` hosts, oldest first, for their data export. */
+    async hostedList(
+      userId: string,
+    ): Promise<{ id: string; title: string; createdAt: Date; endedAt: Date | null }[]> {
+      const rows = await db.query<{ id: string; title: string; created_at: Date; ended_at: Date | null }>(
+        "SELECT id, title, created_at, ended_at FROM sessions WHERE host_id = $1 ORDER BY created_at, id",
+        [userId],
+      );
+      return rows.map((r) => ({ id: r.id, title: r.title, createdAt: r.created_at, endedAt: r.ended_at }));
     },
   };
 }

@@ -14,7 +14,7 @@ import {
   type SessionSummary,
   type SetSessionSettings,
 } from "@ensemble/protocol";
-import type { Db } from "../../db/index";
+import type { Db, Queryable } from "../../db/index";
 import { DomainError } from "../../errors";
 import type { SessionRecord, SessionRepo } from "./repo";
 
@@ -234,6 +234,35 @@ export function createSessionService(
     participants: (sessionId: string) => sessions.participants(sessionId),
 
     setLanguage: (sessionId: string, language: Language) => sessions.setLanguage(sessionId, language),
+
+    /** How many sessions the user hosts that others took part in, and how many nobody else did. */
+    async hostedCounts(userId: string): Promise<{ withOthers: number; alone: number }> {
+      const hosted = await sessions.hostedBy(db, userId);
+      const withOthers = hosted.filter((s) => s.hasOthers).length;
+      return { withOthers, alone: hosted.length - withOthers };
+    },
+
+    /**
+     * For a host's account deletion, in `tx`: the sessions others took part in end and stay as
+     * their archive; those nobody else did are deleted. Answers which were which, and every
+     * session of theirs that remains (archived ones included), where their name changes.
+     */
+    async forgetHost(
+      tx: Queryable,
+      userId: string,
+    ): Promise<{ archived: string[]; deleted: string[]; remaining: string[] }> {
+      const hosted = await sessions.hostedBy(tx, userId);
+      const archived = hosted.filter((s) => s.hasOthers).map((s) => s.id);
+      const deleted = hosted.filter((s) => !s.hasOthers).map((s) => s.id);
+      const gone = new Set(deleted);
+      const remaining = (await sessions.takenPartIn(tx, userId)).filter((id) => !gone.has(id));
+      await sessions.endAll(tx, archived);
+      await sessions.deleteAll(tx, deleted);
+      return { archived, deleted, remaining };
+    },
+
+    /** The sessions the user hosts, oldest first (their data export). */
+    hostedList: (userId: string) => sessions.hostedList(userId),
 
     /** The whole record for a participant; for anyone else (`viewerId` undefined too) only its title. */
     async get(sessionId: string, viewerId: string | undefined): Promise<SessionResponse | SessionSummary> {

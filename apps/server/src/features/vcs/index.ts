@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import type { SingleFlight } from "../../cluster/flights";
 import type { SocketEvents } from "../../realtime/handle";
@@ -33,8 +34,9 @@ export function createVcsFeature(deps: {
   /** One git operation per repository across a cluster's nodes. */
   flights?: SingleFlight;
 }) {
+  const reposDir = path.join(deps.dataDir, "repos");
   const service = createVcsService({
-    reposDir: path.join(deps.dataDir, "repos"),
+    reposDir,
     workspace: deps.workspace,
     github: createGithub(deps.github),
     onStatus: (sessionId, status) =>
@@ -51,6 +53,9 @@ export function createVcsFeature(deps: {
   return {
     service,
     authorOf,
+    /** Deletes a deleted session's repository from disk (its id is a checked session id). */
+    removeRepository: (sessionId: string) =>
+      fs.rm(path.join(reposDir, path.basename(sessionId)), { recursive: true, force: true }),
     routes: vcsRoutes({ vcs: service, auth: deps.auth, sessions: deps.sessions, authorOf }),
   };
 }

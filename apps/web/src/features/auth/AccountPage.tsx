@@ -4,6 +4,8 @@ import { Link } from "react-router-dom";
 import { Spinner } from "../../ui/Spinner";
 import { ApiTokensSection } from "./ApiTokensSection";
 import { avatarColor, initialsOf } from "./avatar";
+import { DeleteAccountSection } from "./DeleteAccountSection";
+import { ExportDataSection } from "./ExportDataSection";
 import { type AccountDraft, useAccount } from "./useAccount";
 import { useLogoutEverywhere } from "./useLogoutEverywhere";
 
@@ -23,7 +25,10 @@ const FIELDS = [
   },
 ] as const;
 
-/** /account: view and edit name, email and password (spec §2, §5), and personal API tokens. */
+/**
+ * /account: view and edit name, email and password (spec §2, §5), personal API tokens, the
+ * data export and the account's deletion.
+ */
 export function AccountPage() {
   const { hasToken, user, isSaving, saveError, clearSaveError, save } = useAccount();
   const [draft, setDraft] = useState<AccountDraft | null>(null);
@@ -125,6 +130,8 @@ export function AccountPage() {
         </button>
       </section>
       <ApiTokensSection />
+      <ExportDataSection userId={user.id} />
+      <DeleteAccountSection userId={user.id} />
     </div>
   );
 }

@@ -1,4 +1,4 @@
-import { type Ack, type ChatMessage, ChatTextSchema } from "@ensemble/protocol";
+import { type Ack, type ChatMessage, ChatTextSchema, DELETED_USER_NAME } from "@ensemble/protocol";
 import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
 import type { SessionLink } from "../../lib/sessionLink";
 import { useCollabStore } from "../collab/store";
@@ -6,6 +6,7 @@ import {
   receiveEarlierPage,
   receiveMessages,
   receiveNewestPage,
+  renameAuthor,
   resetChat,
   setLoadingEarlier,
   useChatStore,
@@ -25,6 +26,8 @@ export class ChatChannel {
     this.link = link;
     resetChat(link.sessionId);
     link.listen("chatMessage", ({ message }) => receiveMessages([message], selfId()));
+    // The server renamed their stored messages too: a reload shows the same.
+    link.listen("accountDeleted", ({ userId }) => renameAuthor(userId, DELETED_USER_NAME));
     lifecycle.on("joined", () => {
       void link.request("getChatHistory", { sessionId: link.sessionId }).then((result) => {
         if (result.ok) receiveNewestPage(result.data.messages, result.data.hasMore);

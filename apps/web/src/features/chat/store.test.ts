@@ -5,6 +5,7 @@ import {
   receiveEarlierPage,
   receiveMessages,
   receiveNewestPage,
+  renameAuthor,
   resetChat,
   setAtBottom,
   setChatOpen,
@@ -74,5 +75,15 @@ describe("the chat store", () => {
     receiveNewestPage([message(1), message(2)], false);
     receiveNewestPage([message(300), message(301)], true);
     expect(ids()).toEqual([300, 301]);
+  });
+
+  it("shows a deleted account's messages under the new name, and only theirs", () => {
+    receiveMessages([message(1, "gone"), message(2), message(3, "gone")], null);
+    renameAuthor("gone", "Deleted user");
+    expect(useChatStore.getState().messages.map((m) => [m.id, m.authorId, m.authorName])).toEqual([
+      [1, "gone", "Deleted user"],
+      [2, "other", "other"],
+      [3, "gone", "Deleted user"],
+    ]);
   });
 });

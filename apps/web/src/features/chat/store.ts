@@ -65,6 +65,13 @@ export function receiveEarlierPage(messages: readonly ChatMessage[], hasMore: bo
   }));
 }
 
+/** An author's account was deleted: their messages show `name` ("Deleted user") from now on. */
+export function renameAuthor(authorId: string, name: string): void {
+  useChatStore.setState((s) => ({
+    messages: s.messages.map((m) => (m.authorId === authorId ? { ...m, authorName: name } : m)),
+  }));
+}
+
 export function setLoadingEarlier(isLoadingEarlier: boolean): void {
   useChatStore.setState({ isLoadingEarlier });
 }

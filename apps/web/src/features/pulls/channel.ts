@@ -1,9 +1,15 @@
-import type { CreatePr, GithubTarget, Presence, ReviewAction } from "@ensemble/protocol";
+import {
+  type CreatePr,
+  DELETED_USER_NAME,
+  type GithubTarget,
+  type Presence,
+  type ReviewAction,
+} from "@ensemble/protocol";
 import { type ChannelScope, defineChannel } from "../../lib/sessionChannels";
 import type { SessionLink } from "../../lib/sessionLink";
 import { notifyAuthor, notifyHost } from "./feedback";
 import { isArrivalForHost } from "./prList";
-import { openPanel, receiveSync, resetPulls, usePullsStore } from "./store";
+import { openPanel, receiveSync, renameAuthor, resetPulls, usePullsStore } from "./store";
 
 /**
  * Pull requests over the session's socket. Everyone keeps the session's PRs from `prSync`
@@ -33,6 +39,7 @@ export class PullsChannel {
       }
     });
     link.listen("prReviewed", notifyAuthor);
+    link.listen("accountDeleted", ({ userId }) => renameAuthor(userId, DELETED_USER_NAME));
     lifecycle.on("joined", ({ self }) => this.follow(self));
     lifecycle.on("selfChanged", (self) => this.follow(self));
   }

@@ -54,6 +54,13 @@ export function receivePr(pr: PullRequest): void {
   receiveSync({ type: "pr-updated", sessionId: pr.sessionId, pr });
 }
 
+/** An author's account was deleted: their PRs show `name` ("Deleted user"), as the server's do. */
+export function renameAuthor(authorId: string, name: string): void {
+  usePullsStore.setState((s) => ({
+    prs: s.prs.map((pr) => (pr.authorId === authorId ? { ...pr, author: name } : pr)),
+  }));
+}
+
 /** Opens the review panel, on `pr` when given (and on its tab), else as it was left. */
 export function openPanel(pr?: PullRequest): void {
   if (!pr) {
