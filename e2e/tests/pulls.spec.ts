@@ -8,6 +8,8 @@ test.describe("pull requests", () => {
     twoEditors,
     request,
   }) => {
+    // A long walk of two browsers (two PRs, a review each, GitHub): minutes on a busy machine.
+    test.slow();
     const {
       host,
       guest,
