@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { ROLE_MESSAGES } from "@ensemble/protocol";
+import { Redis } from "ioredis";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { buildSession, buildUser, startTestServer, type TestServer } from "../../test/harness";
@@ -179,5 +180,47 @@ describe("the lobby and the call across nodes", () => {
     editorOnNew.send("rtcAnswer", { sessionId, receiverId: hostCall.data.peerId, sdp: "v=0 answer" });
     await hostOnNew.waitFor("rtcAnswer", (e) => e.senderId === editorCall.data.peerId);
     await waitFor(() => a.app.cluster.ownership.owns(sessionId), 10_000, "node A's lease");
+  });
+
+  it("drops the lobby's and the call's rows of a node that died, and tells who stays", async () => {
+    const { host, sessionId } = await buildSession(a.api, "dead node");
+    const hostOnA = await open(a, host.token);
+    expect((await hostOnA.join(sessionId)).ok).toBe(true);
+    expect(await hostOnA.request("setLock", { sessionId, isLocked: true })).toMatchObject({ ok: true });
+    const inCall = await rtcReady(hostOnA, sessionId);
+    if (!inCall.ok) throw new Error(inCall.error.message);
+    // What a node that died mid-way leaves behind: rows nobody renews any more.
+    const redis = new Redis(REDIS_URL);
+    const past = Date.now() - 60_000;
+    const ghost = {
+      peerId: "00000000-0000-4000-8000-000000000000",
+      participantId: "guest-ghost",
+      name: "Ghost",
+    };
+    await redis.hset(
+      `ensemble:call:${sessionId}`,
+      ghost.peerId,
+      JSON.stringify({ peer: { ...ghost, ...MEDIA }, socketId: "gone-socket", seenAt: past }),
+    );
+    await redis.hset(
+      `ensemble:lobby:${sessionId}`,
+      "guest-ghost",
+      JSON.stringify({
+        entry: { id: "guest-ghost", name: "Ghost", isGuest: true },
+        role: "editor",
+        since: past,
+        seenAt: past,
+      }),
+    );
+    redis.disconnect();
+    // The host is told the ghost left the call, and a newcomer never sees it there or waiting.
+    await hostOnA.waitFor("rtcParticipantLeft", (e) => e.peerId === ghost.peerId, 10_000);
+    const other = await open(a, undefined, secret());
+    expect((await other.join(sessionId)).ok).toBe(false);
+    const waiting = await hostOnA.waitFor("lobbyUpdate", (u) => u.waiting.length === 1);
+    expect(waiting.waiting.map((w) => w.name)).toEqual(["Anonymous"]);
+    expect(
+      await hostOnA.request("lobbyDecision", { sessionId, participantId: "guest-ghost", admit: true }),
+    ).toEqual({ ok: false, error: { code: "not_found", message: ROLE_MESSAGES.notWaiting } });
   });
 });

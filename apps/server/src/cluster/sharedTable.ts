@@ -20,6 +20,8 @@ export interface SharedTable<T extends Stamped> {
   get(key: string, field: string): Promise<T | undefined>;
   /** Every live row of `key`. */
   all(key: string): Promise<Map<string, T>>;
+  /** Deletes the stale rows of `key` and answers them (their node died: someone must say so). */
+  sweep(key: string): Promise<T[]>;
   /** Deletes a row and answers it: of two nodes taking one row at once, one gets it. */
   take(key: string, field: string): Promise<T | undefined>;
 }
@@ -85,6 +87,16 @@ export function sharedTable<T extends Stamped>(
       if (stale.length > 0) await redis.hdel(keyOf(key), ...stale);
       return rows;
     },
+    async sweep(key) {
+      const swept: T[] = [];
+      for (const [field, text] of Object.entries(await redis.hgetall(keyOf(key)))) {
+        const row = parse(text);
+        if (isLive(row)) continue;
+        // Only the sweeper that deletes a row reports it.
+        if ((await redis.hdel(keyOf(key), field)) === 1 && row) swept.push(row);
+      }
+      return swept;
+    },
     async take(key, field) {
       const text = await redis.eval(TAKE, 1, keyOf(key), field);
       const row = parse(typeof text === "string" ? text : undefined);
@@ -120,6 +132,7 @@ function memoryTable<T extends Stamped>(): SharedTable<T> {
     },
     get: async (key, field) => tables.get(key)?.get(field),
     all: async (key) => new Map(tables.get(key) ?? []),
+    sweep: async () => [],
     take: async (key, field) => remove(key, field),
   };
 }

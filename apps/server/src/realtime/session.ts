@@ -6,7 +6,8 @@ import type { EditorSocket, SocketSession } from "./socket";
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
 /** The room of a session's host sockets, on every node: who waits in the lobby is told there. */
-export const hostRoom = (sessionId: string) => `session-host:${sessionId}`;
+export const HOST_ROOM_PREFIX = "session-host:";
+export const hostRoom = (sessionId: string) => `${HOST_ROOM_PREFIX}${sessionId}`;
 
 /**
  * The session this socket joined, when it is `sessionId`; otherwise throws the `not_joined`

@@ -30,7 +30,16 @@ export function createCallsFeature(
   limiters: Limiters,
   makeTable: TableMaker,
 ) {
-  const calls = new CallRegistry(makeTable);
+  // A member whose node died leaves like one who hung up: the others close their link to it.
+  const calls = new CallRegistry(makeTable, (sessionId, gone) => {
+    void calls.members(sessionId).then(
+      (members) => {
+        for (const other of members)
+          io.to(other.socketId).emit("rtcParticipantLeft", { sessionId, peerId: gone.peer.peerId });
+      },
+      () => {},
+    );
+  });
   // Per socket, so memory: a socket lives on one node.
   const limiter = limiters.create({
     name: "call-signals",

@@ -31,7 +31,11 @@ export class CallRegistry {
   private readonly local = new Map<string, { sessionId: string; member: CallMember }>();
   private readonly renewals: NodeJS.Timeout;
 
-  constructor(makeTable: TableMaker) {
+  /** `onGone` hears of members whose node died, swept from a call this node has members in. */
+  constructor(
+    makeTable: TableMaker,
+    private readonly onGone: (sessionId: string, member: CallMember) => void = () => {},
+  ) {
     this.table = makeTable("call", CallMemberSchema, CALL_STALE_MS);
     this.renewals = setInterval(() => void this.renew().catch(() => {}), CALL_RENEW_MS);
     this.renewals.unref();
@@ -97,9 +101,15 @@ export class CallRegistry {
     clearInterval(this.renewals);
   }
 
-  /** Says this node's members are still here. */
+  /** Says this node's members are still here, and sweeps their calls of members whose node died. */
   private async renew(): Promise<void> {
-    for (const { sessionId, member } of this.local.values())
+    const sessions = new Set<string>();
+    for (const { sessionId, member } of this.local.values()) {
+      sessions.add(sessionId);
       await this.table.renew(sessionId, member.peer.peerId, { ...member, seenAt: Date.now() });
+    }
+    for (const sessionId of sessions) {
+      for (const gone of await this.table.sweep(sessionId)) this.onGone(sessionId, gone);
+    }
   }
 }

@@ -6,7 +6,7 @@ import {
 } from "@ensemble/protocol";
 import { z } from "zod";
 import type { TableMaker } from "../../cluster/index";
-import { hostRoom } from "../../realtime/session";
+import { HOST_ROOM_PREFIX, hostRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 
 /** One person waiting at a session's door, as every node sees it. */
@@ -157,8 +157,16 @@ export class Lobby {
     return role;
   }
 
-  /** Says this node's waiting people still wait (a row whose node died goes stale). */
+  /**
+   * Says this node's waiting people still wait (a row whose node died goes stale), and tells
+   * this node's hosts when someone's row went stale.
+   */
   private async renew(): Promise<void> {
+    for (const room of this.io.sockets.adapter.rooms.keys()) {
+      if (!room.startsWith(HOST_ROOM_PREFIX)) continue;
+      const sessionId = room.slice(HOST_ROOM_PREFIX.length);
+      if ((await this.table.sweep(sessionId)).length > 0) await this.tellHosts(sessionId);
+    }
     const people = new Map<string, { sessionId: string; entry: LobbyEntry }>();
     for (const w of this.local.values()) people.set(`${w.sessionId} ${w.entry.id}`, w);
     for (const { sessionId, entry } of people.values()) {
