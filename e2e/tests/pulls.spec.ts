@@ -68,7 +68,8 @@ test.describe("pull requests", () => {
     );
     expect([start?.[0], end?.[0]]).toEqual(["true", "false"]);
     expect((end?.[1] ?? 0) - (start?.[1] ?? 0)).toBeGreaterThan(900);
-    expect((end?.[1] ?? 0) - (start?.[1] ?? 0)).toBeLessThan(1500);
+    // The bound tells a 1 s pulse from one that never ends; timers fire late on a busy machine.
+    expect((end?.[1] ?? 0) - (start?.[1] ?? 0)).toBeLessThan(3000);
     const list = page.getByRole("region", { name: "Pull requests" });
     await expect(list.locator("[data-pr-id]")).toHaveCount(1);
     await expect(

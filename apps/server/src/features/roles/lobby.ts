@@ -18,9 +18,7 @@ const WaitingSchema = z.object({
   since: z.number(),
   seenAt: z.number(),
 });
-type Waiting = z.infer<typeof WaitingSchema>;
-
-/** A node renews its waiting people this often; a row not renewed for `STALE_MS` is gone. */
+/** A node renews its waiting people this often; a row not renewed for `LOBBY_STALE_MS` is gone. */
 export const LOBBY_RENEW_MS = 2_000;
 export const LOBBY_STALE_MS = 8_000;
 
