@@ -72,6 +72,43 @@ test("a session served by two nodes ends on the balancer's: the moved browser sh
   await pair.close();
 });
 
+test("the lobby is one for the whole cluster: the host admits a guest who waits on another node", async ({
+  browser,
+}) => {
+  test.setTimeout(90_000);
+  const pair = await hostAndGuest(browser, "lobbyacross");
+  const { sessionId, hostScreen, guestScreen } = pair;
+  await hostScreen.open(sessionId);
+  const access = hostScreen.page.getByTestId("session-access");
+  await access.getByRole("button", { name: "Lock session" }).click();
+  await expect(access.getByRole("button", { name: "Unlock session" })).toHaveAttribute(
+    "aria-pressed",
+    "true",
+  );
+  const home = await liveNode();
+  expect(home).toBeGreaterThanOrEqual(0);
+  // The host's node leaves the ring while its connections stay: the guest knocks on another node.
+  await setInRing(home, false);
+  try {
+    await guestScreen.page.goto(`/code-editor-dashboard/${sessionId}`);
+    const lobby = guestScreen.page.getByTestId("lobby");
+    await expect(lobby).toContainText("Waiting for the host");
+    await expect(access.getByTestId("lobby-count")).toHaveText("1 waiting");
+    await access.getByRole("button", { name: "Admit Anonymous" }).click();
+    await expect(lobby).toHaveCount(0);
+    await guestScreen.waitUntilLive();
+    // The guest's node serves the session now; the host is handed over to it.
+    await expect.poll(() => liveSessionsOn(home), { timeout: 15_000 }).toBe(0);
+    await hostScreen.waitUntilLive();
+    await hostScreen.caretToEndOf(1);
+    await hostScreen.type("/*together*/");
+    await expectConverged([hostScreen, guestScreen], (text) => text.includes("/*together*/"));
+  } finally {
+    await setInRing(home, true);
+  }
+  await pair.close();
+});
+
 test("a call survives its node's death: both browsers rejoin it through HAProxy, media and signalling work again", async ({
   browser,
 }) => {

@@ -65,7 +65,11 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     config.TRUST_PROXY === "true",
   );
   const presence = new PresenceRegistry(io);
-  const lobby = new Lobby(presence);
+  const lobby = new Lobby(io, cluster.table);
+  // A handover sends the session's waiting sockets, like its joined ones, to the new owner.
+  cluster.ownership.onHandover((sessionId) => {
+    for (const socket of lobby.sockets(sessionId)) socket.conn.close();
+  });
   const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);
   registerSessionEvents({
     io,
@@ -77,7 +81,13 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     logger,
   });
   createRolesFeature({ io, events, sessions: sessions.service, lobby, presence });
-  createCallsFeature(io, events, { iceServers: config.ICE_SERVERS, turn: turnConfigOf(config) }, limiters);
+  const calls = createCallsFeature(
+    io,
+    events,
+    { iceServers: config.ICE_SERVERS, turn: turnConfigOf(config) },
+    limiters,
+    cluster.table,
+  );
   const chat = createChatFeature({ io, events, db, sessions: sessions.service, limiters });
   const terminal = createTerminalFeature({
     io,
@@ -175,6 +185,8 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     async close() {
       pistonConnect.close();
       await io.close();
+      lobby.close();
+      calls.calls.close();
       await execution.close();
       await intelligence.close();
       await collab.close();

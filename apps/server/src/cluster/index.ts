@@ -1,12 +1,22 @@
 import { createShardedAdapter } from "@socket.io/redis-adapter";
+import type { z } from "zod";
 import type { Logger } from "../logger";
 import { memoryFlight, redisFlight, type SingleFlight } from "./flights";
 import { redisOwnership, type SessionOwnership, soleOwnership } from "./leases";
 import { closeRedis, connectRedis, redisReady } from "./redis";
+import { type SharedTable, sharedTable } from "./sharedTable";
 
 export { assertClusterConfig, isClusterMode } from "./config";
 export type { Release, SingleFlight } from "./flights";
 export type { SessionOwnership } from "./leases";
+export type { SharedTable } from "./sharedTable";
+
+/** Makes a table every node shares (Redis), or this process's own: see sharedTable.ts. */
+export type TableMaker = <T extends { seenAt: number }>(
+  name: string,
+  schema: z.ZodType<T>,
+  staleMs: number,
+) => SharedTable<T>;
 
 /** What the cluster shares (nothing, for one process): see docs/operations.md. */
 export interface Cluster {
@@ -18,6 +28,8 @@ export interface Cluster {
   flights: SingleFlight;
   /** Which sessions this node owns. */
   ownership: SessionOwnership;
+  /** Per-session tables every node reads (a lobby, a call). */
+  table: TableMaker;
   /** Resolves once Redis answers (at once for one process). */
   ready(): Promise<void>;
   close(): Promise<void>;
@@ -40,6 +52,7 @@ export function createCluster(
       adapter: undefined,
       flights: memoryFlight(),
       ownership: soleOwnership(),
+      table: (name, schema, staleMs) => sharedTable(undefined, name, schema, staleMs),
       ready: async () => {},
       close: async () => {},
     };
@@ -59,6 +72,7 @@ export function createCluster(
     adapter: createShardedAdapter(pub, sub, { channelPrefix: "ensemble:io", subscriptionMode: "dynamic" }),
     flights: redisFlight(state, logger),
     ownership,
+    table: (name, schema, staleMs) => sharedTable(state, name, schema, staleMs),
     ready: async () => {
       await Promise.all([state, pub, sub, leaseEvents].map(redisReady));
     },

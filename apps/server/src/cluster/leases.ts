@@ -18,9 +18,10 @@ export interface SessionOwnership {
   /** How many sessions this node holds the lease of. */
   readonly ownedCount: number;
   /**
-   * Sets what this node does when it must hand a session over (it holds the lease and another
+   * Adds what this node does when it must hand a session over (it holds the lease and another
    * node serves the session too): end the session's connections here, so they come back
    * through the balancer to the node it routes to now, then unload (which calls `release`).
+   * Every listener added runs, in the order they were added.
    */
   onHandover(handover: (sessionId: string) => void): void;
   close(): Promise<void>;
@@ -99,7 +100,7 @@ export function redisOwnership(
   const lock = new TokenLock(redis);
   /** Every session this node serves, with its token and whether it holds the lease now. */
   const served = new Map<string, Served>();
-  let handover: (sessionId: string) => void = () => {};
+  const handovers: ((sessionId: string) => void)[] = [];
   const tryTake = async (sessionId: string, entry: Served) => {
     try {
       const key = leaseKey(sessionId);
@@ -131,7 +132,7 @@ export function redisOwnership(
       return;
     }
     logger.info({ sessionId }, "another node serves this session: handing it over");
-    handover(sessionId);
+    for (const handover of handovers) handover(sessionId);
     // Still here later (a client came back to this node before the room could unload): the
     // next contest may try again, within the budget.
     setTimeout(() => {
@@ -194,7 +195,7 @@ export function redisOwnership(
       return count;
     },
     onHandover(listener) {
-      handover = listener;
+      handovers.push(listener);
     },
     async close() {
       clearInterval(renewals);

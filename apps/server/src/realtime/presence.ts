@@ -1,5 +1,5 @@
 import type { Presence, Role } from "@ensemble/protocol";
-import { requireJoined, roleCan, sessionRoom } from "./session";
+import { hostRoom, requireJoined, roleCan, sessionRoom } from "./session";
 import type { EditorServer, EditorSocket, SocketSession } from "./socket";
 
 /**
@@ -64,13 +64,16 @@ export class PresenceRegistry {
   async enter(socket: EditorSocket, sessionId: string, role: Role): Promise<SocketSession> {
     const session: SocketSession = { id: sessionId, participantId: socket.data.identity.id, role };
     socket.data.session = session;
-    await socket.join(sessionRoom(sessionId));
+    await socket.join(
+      role === "host" ? [sessionRoom(sessionId), hostRoom(sessionId)] : sessionRoom(sessionId),
+    );
     return session;
   }
 
   /** Takes `socket` out of its session and the session's room. */
   async exit(socket: EditorSocket, sessionId: string): Promise<void> {
     if (socket.data.session?.id === sessionId) socket.data.session = undefined;
+    await socket.leave(hostRoom(sessionId));
     await socket.leave(sessionRoom(sessionId));
   }
 
@@ -117,6 +120,9 @@ export class PresenceRegistry {
   setRole(sessionId: string, participantId: string, role: Role): void {
     for (const socket of this.socketsOf(sessionId, participantId)) {
       if (socket.data.session) socket.data.session.role = role;
+      // Joining a room is local to this node (the adapter only subscribes): nothing to wait for.
+      if (role === "host") void socket.join(hostRoom(sessionId));
+      else void socket.leave(hostRoom(sessionId));
     }
   }
 

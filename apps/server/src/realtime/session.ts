@@ -5,6 +5,10 @@ import type { EditorSocket, SocketSession } from "./socket";
 /** The socket.io room of a session: every socket that joined it, for broadcasts to them all. */
 export const sessionRoom = (sessionId: string) => `session:${sessionId}`;
 
+/** The room of a session's host sockets, on every node: who waits in the lobby is told there. */
+export const HOST_ROOM_PREFIX = "session-host:";
+export const hostRoom = (sessionId: string) => `${HOST_ROOM_PREFIX}${sessionId}`;
+
 /**
  * The session this socket joined, when it is `sessionId`; otherwise throws the `not_joined`
  * refusal. Every session event of every feature checks membership through this one function.

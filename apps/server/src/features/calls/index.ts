@@ -1,4 +1,5 @@
 import { CALL_LIMITS } from "@ensemble/protocol";
+import type { TableMaker } from "../../cluster/index";
 import type { Limiters } from "../../limiter";
 import type { SocketEvents } from "../../realtime/handle";
 import { sessionRoom } from "../../realtime/session";
@@ -27,8 +28,18 @@ export function createCallsFeature(
   events: SocketEvents,
   ice: IceConfig,
   limiters: Limiters,
+  makeTable: TableMaker,
 ) {
-  const calls = new CallRegistry();
+  // A member whose node died leaves like one who hung up: the others close their link to it.
+  const calls = new CallRegistry(makeTable, (sessionId, gone) => {
+    void calls.members(sessionId).then(
+      (members) => {
+        for (const other of members)
+          io.to(other.socketId).emit("rtcParticipantLeft", { sessionId, peerId: gone.peer.peerId });
+      },
+      () => {},
+    );
+  });
   // Per socket, so memory: a socket lives on one node.
   const limiter = limiters.create({
     name: "call-signals",
@@ -37,7 +48,8 @@ export function createCallsFeature(
   });
   io.of("/").adapter.on("leave-room", (room: string, socketId: string) => {
     const sessionId = calls.sessionOf(socketId);
-    if (sessionId !== undefined && room === sessionRoom(sessionId)) leaveCall(io, calls, socketId);
+    if (sessionId !== undefined && room === sessionRoom(sessionId))
+      void leaveCall(io, calls, socketId).catch(() => {});
   });
   registerCallEvents({ io, events, calls, ice, limiter });
   return { calls };

@@ -40,16 +40,22 @@ export function registerCallEvents(deps: CallSocketDeps) {
     return member;
   }
 
-  /** The receiver of a relayed message: a peer of the same call, never one elsewhere. */
-  function receiver(sessionId: string, peerId: string): CallMember {
-    const member = calls.peer(sessionId, peerId);
+  /** The receiver of a relayed message: a peer of the same call (on any node), never one elsewhere. */
+  async function receiver(sessionId: string, peerId: string): Promise<CallMember> {
+    const member = await calls.peer(sessionId, peerId);
     if (!member) throw new DomainError("not_found", CALL_MESSAGES.peerGone);
     return member;
   }
 
-  events.on("rtcReady", (socket, { sessionId, media }) => {
+  events.on("rtcReady", async (socket, { sessionId, media }) => {
     const actor = actorOf(socket, sessionId);
-    const joined = calls.join(sessionId, socket.id, { participantId: actor.id, name: actor.name }, media);
+    const joined = await calls.join(
+      sessionId,
+      socket.id,
+      { participantId: actor.id, name: actor.name },
+      media,
+    );
+    if (joined.left) await tellLeft(io, calls, joined.left);
     for (const other of joined.others)
       io.to(other.socketId).emit("rtcNewParticipant", { sessionId, peer: joined.self.peer });
     return {
@@ -61,36 +67,36 @@ export function registerCallEvents(deps: CallSocketDeps) {
     };
   });
 
-  events.on("rtcLeave", (socket, { sessionId }) => {
+  events.on("rtcLeave", async (socket, { sessionId }) => {
     requireJoined(socket, sessionId);
-    leaveCall(io, calls, socket.id);
+    await leaveCall(io, calls, socket.id);
     return null;
   });
 
   events.on("rtcOffer", async (socket, { sessionId, receiverId, sdp }) => {
     const from = await sender(socket, sessionId);
-    const to = receiver(sessionId, receiverId);
+    const to = await receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcOffer", { sessionId, senderId: from.peer.peerId, sdp });
     return undefined;
   });
 
   events.on("rtcAnswer", async (socket, { sessionId, receiverId, sdp }) => {
     const from = await sender(socket, sessionId);
-    const to = receiver(sessionId, receiverId);
+    const to = await receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcAnswer", { sessionId, senderId: from.peer.peerId, sdp });
     return undefined;
   });
 
   events.on("rtcIceCandidate", async (socket, { sessionId, receiverId, candidate }) => {
     const from = await sender(socket, sessionId);
-    const to = receiver(sessionId, receiverId);
+    const to = await receiver(sessionId, receiverId);
     io.to(to.socketId).emit("rtcIceCandidate", { sessionId, senderId: from.peer.peerId, candidate });
     return undefined;
   });
 
   events.on("rtcRequestConnection", async (socket, { sessionId, targetId }) => {
     const from = await sender(socket, sessionId);
-    const to = receiver(sessionId, targetId);
+    const to = await receiver(sessionId, targetId);
     io.to(to.socketId).emit("rtcRequestConnection", { sessionId, requesterId: from.peer.peerId });
     return undefined;
   });
@@ -100,7 +106,7 @@ export function registerCallEvents(deps: CallSocketDeps) {
     K extends "audioToggled" | "videoToggled" | "screenSharingStarted" | "screenSharingEnded",
   >(socket: EditorSocket, event: K, sessionId: string, change: Partial<CallMember["peer"]>, extra: object) {
     const from = await sender(socket, sessionId);
-    Object.assign(from.peer, change);
+    await calls.update(sessionId, from, change);
     const payload = { sessionId, userId: from.peer.participantId, peerId: from.peer.peerId, ...extra };
     // The catalogue types each event's payload; these four share their stamped fields.
     (socket.to(sessionRoom(sessionId)).emit as (e: K, p: typeof payload) => void)(event, payload);
@@ -121,11 +127,17 @@ export function registerCallEvents(deps: CallSocketDeps) {
   );
 }
 
-/** Takes a socket out of its call and tells the peers that stay. */
-export function leaveCall(io: EditorServer, calls: CallRegistry, socketId: string): void {
-  const left = calls.leave(socketId);
-  if (!left) return;
-  const { sessionId, member } = left;
-  for (const other of calls.members(sessionId))
+/** Takes a socket out of its call and tells the peers that stay, on every node. */
+export async function leaveCall(io: EditorServer, calls: CallRegistry, socketId: string): Promise<void> {
+  const left = await calls.leave(socketId);
+  if (left) await tellLeft(io, calls, left);
+}
+
+async function tellLeft(
+  io: EditorServer,
+  calls: CallRegistry,
+  { sessionId, member }: { sessionId: string; member: CallMember },
+): Promise<void> {
+  for (const other of await calls.members(sessionId))
     io.to(other.socketId).emit("rtcParticipantLeft", { sessionId, peerId: member.peer.peerId });
 }

@@ -67,7 +67,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     expect((await github.log("octo", target.repo, "main"))[0]?.subject).toBe("start");
     const data = ack.ok ? ack.data : undefined;
     expect(data?.pr).toMatchObject({
-      status: "approved",
+      status: "merged",
       prNumber: pull?.number,
       prUrl: `${github.url}/octo/${target.repo}/pull/${pull?.number}`,
     });
@@ -78,7 +78,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     );
   });
 
-  it("falls back to GraphQL, then to the compare page; a refused token leaves the PR approved here", async () => {
+  it("falls back to GraphQL, then to the compare page; a refused token leaves the PR merged here", async () => {
     const viaGraphql = await pendingPr("Through GraphQL");
     github.refusePulls({ rest: 1, status: 500 });
     const first = await viaGraphql.host.request("reviewPR", {
@@ -100,7 +100,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     });
     if (!second.ok) throw new Error(second.error.message);
     expect(second.data.message.startsWith(`${PR_MESSAGES.githubFailed}: `)).toBe(true);
-    expect(second.data.pr).toMatchObject({ status: "approved", prNumber: null });
+    expect(second.data.pr).toMatchObject({ status: "merged", prNumber: null });
     const compare = new URL(second.data.compareUrl ?? "");
     expect(compare.pathname).toBe(
       `/octo/${viaCompare.target.repo}/compare/main...${viaCompare.pr.sourceBranch}`,
@@ -119,7 +119,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
       ok: true,
       data: {
         message: `${PR_MESSAGES.githubFailed}: ${GIT_MESSAGES.authFailed}`,
-        pr: { status: "approved" },
+        pr: { status: "merged" },
       },
     });
   });
@@ -140,7 +140,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     expect(await github.readFile("octo", target.repo, pr.sourceBranch, "src/util.js")).toBe("export {};\n");
   });
 
-  it("posts the approval's comment on the GitHub pull request; a refused comment leaves it approved and says so", async () => {
+  it("posts the approval's comment on the GitHub pull request; a refused comment leaves it merged and says so", async () => {
     const commented = await pendingPr("With a comment");
     const ack = await commented.host.request("reviewPR", {
       sessionId: commented.sessionId,
@@ -151,7 +151,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     });
     if (!ack.ok) throw new Error(ack.error.message);
     expect(ack.data.message).toBe(PR_MESSAGES.createdOnGithub);
-    expect(ack.data.pr).toMatchObject({ status: "approved", comments: "Thanks, merged here." });
+    expect(ack.data.pr).toMatchObject({ status: "merged", comments: "Thanks, merged here." });
     const pull = github.pulls.find((p) => p.repo === commented.target.repo);
     expect(github.comments.filter((c) => c.repo === commented.target.repo)).toEqual([
       {
@@ -186,7 +186,7 @@ describe.each(DATABASES)("pull requests published to GitHub on %s", (kind) => {
     });
     if (!answer.ok) throw new Error(answer.error.message);
     const opened = github.pulls.find((p) => p.repo === refused.target.repo);
-    expect(answer.data.pr).toMatchObject({ status: "approved", prNumber: opened?.number });
+    expect(answer.data.pr).toMatchObject({ status: "merged", prNumber: opened?.number });
     expect(answer.data.message).toBe(PR_MESSAGES.commentNotPosted("GitHub API error: 500 Server Error"));
     expect(github.comments.filter((c) => c.repo === refused.target.repo)).toEqual([]);
   });

@@ -193,16 +193,28 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
     const approved = await review(host, sessionId, a.id, "approve", "Nice.");
     expect(approved).toMatchObject({
       ok: true,
-      data: { pr: { id: a.id, status: "approved", reviewedBy: expect.any(String), comments: "Nice." } },
+      data: { pr: { id: a.id, status: "merged", reviewedBy: expect.any(String), comments: "Nice." } },
     });
     expect(await runGit(repo, "show", "main:src/main.js")).toMatch(/^\/\/ version A\n/);
     expect(await runGit(repo, "rev-parse", "main^1")).toBe(mainBefore);
-    for (const editor of [host, guest, member])
+    // Everyone sees the spec's transition (approved), then the merge done (merged), in that order.
+    for (const editor of [host, guest, member]) {
       await waitFor(
-        () => syncs(editor).some((e) => e.type === "pr-approved" && e.pr.id === a.id),
+        () => syncs(editor).some((e) => e.type === "pr-updated" && e.pr.id === a.id),
         5000,
-        "pr-approved",
+        "pr-approved then pr-updated",
       );
+      expect(
+        syncs(editor)
+          .flatMap((e) => ("pr" in e && e.pr.id === a.id && e.type !== "review-requested" ? [e] : []))
+          .map((e) => `${e.type}:${"pr" in e ? e.pr.status : ""}`),
+      ).toEqual(["pr-added:pending", "pr-approved:approved", "pr-updated:merged"]);
+    }
+    expect((await server.app.pulls.service.get(sessionId, a.id)).status).toBe("merged");
+    expect(await review(host, sessionId, a.id, "approve")).toEqual({
+      ok: false,
+      error: { code: "conflict", message: PR_MESSAGES.notPending },
+    });
     // The author is told, with the comment.
     await waitFor(() => (guest.received.get("prReviewed") ?? []).length === 1, 5000, "prReviewed");
     expect((guest.received.get("prReviewed") as PrReviewed[])[0]?.message).toContain("Comment: Nice.");
@@ -363,7 +375,7 @@ describe.each(DATABASES)("pull requests on %s", (kind) => {
 
     expect(await review(host, sessionId, pr.id, "approve")).toMatchObject({
       ok: true,
-      data: { pr: { status: "approved" }, message: "Approved: merged into main." },
+      data: { pr: { status: "merged" }, message: "Approved: merged into main." },
     });
     expect(await runGit(repo, "rev-parse", "main")).toBe(await runGit(repo, "rev-parse", pr.sourceBranch));
     // The host's repository agrees: everything is committed, nothing left staged.

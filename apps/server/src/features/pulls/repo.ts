@@ -137,6 +137,16 @@ export function createPullRequestRepo(db: Db) {
       return rows[0] ? toStored(rows[0]) : undefined;
     },
 
+    /** Marks an approved PR merged (its merge into the target is done); undefined when it was not approved. */
+    async markMerged(sessionId: string, id: string): Promise<StoredPullRequest | undefined> {
+      const rows = await db.query<PullRequestRow>(
+        `UPDATE pull_requests SET status = 'merged' WHERE session_id = $1 AND id = $2 AND status = 'approved'
+         RETURNING ${COLUMNS}`,
+        [sessionId, id],
+      );
+      return rows[0] ? toStored(rows[0]) : undefined;
+    },
+
     async setGithub(
       sessionId: string,
       id: string,

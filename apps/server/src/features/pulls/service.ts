@@ -48,7 +48,8 @@ const OUTCOME_WORDS: Record<keyof typeof SYNC_OF, string> = {
 
 /** What the author and the terminal are told of a review. */
 function reviewText(pr: PullRequest): string {
-  const outcome = OUTCOME_WORDS[pr.status as keyof typeof SYNC_OF] ?? pr.status;
+  const status = pr.status === "merged" ? "approved" : pr.status;
+  const outcome = OUTCOME_WORDS[status as keyof typeof SYNC_OF] ?? status;
   const comment = pr.comments ? ` Comment: ${pr.comments}` : "";
   return `Pull request ${pr.id} "${pr.title}" was ${outcome} by ${pr.reviewedBy ?? "the host"}.${comment}`;
 }
@@ -126,6 +127,14 @@ export function createPullRequestService(deps: {
       if (error instanceof DomainError) return { error: error.message };
       throw error;
     }
+  }
+
+  /** Moves an approved PR whose merge is done to merged, and tells the session. */
+  async function markMerged(approved: StoredPullRequest): Promise<StoredPullRequest> {
+    const merged = await repo.markMerged(approved.pr.sessionId, approved.pr.id);
+    if (!merged) return approved;
+    events.sync(merged.pr.sessionId, { type: "pr-updated", sessionId: merged.pr.sessionId, pr: merged.pr });
+    return merged;
   }
 
   return {
@@ -258,11 +267,13 @@ export function createPullRequestService(deps: {
         authorNotified: false,
       });
       if (!updated) throw new DomainError("conflict", PR_MESSAGES.notPending);
-      let { pr } = updated;
       const outcome = status as keyof typeof SYNC_OF;
-      events.sync(sessionId, { type: SYNC_OF[outcome], sessionId, pr });
+      events.sync(sessionId, { type: SYNC_OF[outcome], sessionId, pr: updated.pr });
+      // The spec's state machine: approve makes it approved; the merge, done above, makes it merged.
+      const reviewed = outcome === "approved" ? await markMerged(updated) : updated;
+      let { pr } = reviewed;
       const published =
-        outcome === "approved" && input.github ? await publish(updated, input.github, comment) : undefined;
+        outcome === "approved" && input.github ? await publish(reviewed, input.github, comment) : undefined;
       if (published && "url" in published) pr = published.pr;
       const told = reviewText(pr);
       await events.announce(sessionId, [{ type: "output", content: told }]);

@@ -2,6 +2,7 @@ import { ROLE_MESSAGES, type Role, type RoleChanged } from "@ensemble/protocol";
 import { DomainError } from "../../errors";
 import { requireCan, sessionRoom } from "../../realtime/session";
 import type { RolesDeps } from "./index";
+import { waitRoom } from "./lobby";
 
 /**
  * The host's controls. Each is checked here, on the server, against the role
@@ -31,7 +32,7 @@ export function registerRolesEvents(deps: RolesDeps) {
     announceRole(sessionId, self.participantId, "editor");
     const changed = announceRole(sessionId, participantId, "host");
     // The new host sees who waits; the old one no longer does.
-    lobby.tellHosts(sessionId);
+    await lobby.tellHosts(sessionId);
     return changed;
   });
 
@@ -53,17 +54,23 @@ export function registerRolesEvents(deps: RolesDeps) {
     io.to(sessionRoom(sessionId)).emit("lockState", state);
     // Unlocked: nobody needs to wait any more.
     if (!isLocked) {
-      for (const { id } of lobby.list(sessionId)) await admit(sessionId, id);
+      for (const { id } of await lobby.list(sessionId)) await admit(sessionId, id);
     }
     return state;
   });
 
-  /** Lets one person in: stored first, then each of their waiting sockets joins again. */
+  /**
+   * Lets one person in: stored first, then each of their waiting sockets, on whichever node,
+   * is told and joins again (one reconnecting meanwhile joins straight in: they are stored).
+   */
   async function admit(sessionId: string, participantId: string): Promise<boolean> {
-    const waiting = lobby.take(sessionId, participantId);
+    const waiting = await lobby.take(sessionId, participantId);
     if (!waiting) return false;
     await sessions.admitFromLobby(sessionId, participantId, waiting.role);
-    for (const s of waiting.sockets) s.emit("lobbyAdmitted", { sessionId, message: "The host let you in." });
+    io.to(waitRoom(sessionId, participantId)).emit("lobbyAdmitted", {
+      sessionId,
+      message: "The host let you in.",
+    });
     return true;
   }
 
@@ -74,9 +81,12 @@ export function registerRolesEvents(deps: RolesDeps) {
         throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
       return null;
     }
-    const waiting = lobby.take(sessionId, participantId);
+    const waiting = await lobby.take(sessionId, participantId);
     if (!waiting) throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
-    for (const s of waiting.sockets) s.emit("lobbyRefused", { sessionId, message: ROLE_MESSAGES.refused });
+    io.to(waitRoom(sessionId, participantId)).emit("lobbyRefused", {
+      sessionId,
+      message: ROLE_MESSAGES.refused,
+    });
     return null;
   });
 

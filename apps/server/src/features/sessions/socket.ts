@@ -35,9 +35,9 @@ export interface SessionDocuments {
 
 /** Who waits to enter locked sessions (the roles feature's lobby). */
 export interface SessionLobby {
-  wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): void;
-  leave(socketId: string): void;
-  list(sessionId: string): LobbyEntry[];
+  wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): Promise<void>;
+  leave(socketId: string): Promise<void>;
+  list(sessionId: string): Promise<LobbyEntry[]>;
 }
 
 export interface SessionSocketDeps {
@@ -74,7 +74,7 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     const { sessionId, key } = typeof request === "string" ? { sessionId: request, key: undefined } : request;
     const identity = socket.data.identity;
     const selfId = identity.id;
-    lobby.leave(socket.id);
+    await lobby.leave(socket.id);
     // A refused join (an unknown session, a bad link) leaves the socket where it was.
     const { admission, title, language, endedAt, isLocked } = await sessions.joinRealtime(
       selfId,
@@ -84,7 +84,7 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     await leave(socket);
     const isGuest = identity.kind === "guest";
     if (admission.kind === "lobby") {
-      lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
+      await lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
       throw new DomainError("session_locked", ROLE_MESSAGES.locked);
     }
     const { role } = admission;
@@ -102,7 +102,7 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
       endedAt: endedAt?.toISOString() ?? null,
       laneTicket,
       isLocked,
-      waiting: role === "host" ? lobby.list(sessionId) : [],
+      waiting: role === "host" ? await lobby.list(sessionId) : [],
     };
   });
 

@@ -3,6 +3,7 @@ import { useEffect, useRef, useState } from "react";
 import { KEEPS_ESCAPE } from "../../ui/Dialog";
 import { monaco } from "../../ui/monaco";
 import { editorLanguage } from "../workspace/tree";
+import { selectPr } from "./store";
 // The diff editor's own commands (next change, collapse unchanged regions); the editor's
 // setup leaves them out since only this view needs them.
 import "monaco-editor/features/diffEditor/register";
@@ -99,7 +100,16 @@ function DiffEditor({ file }: { file: PrFileDiff }) {
     };
     const listeners = sides.map((side) => side.onDidContentSizeChange(fit));
     fit();
+    // Escape never closes the review panel from here (the dialog leaves it to this part).
+    // Monaco stops the propagation of an Escape it uses (closing its find widget, say); one
+    // that reaches this host closes the diff, and the panel gives focus to the PR's row, from
+    // where a second Escape closes the panel.
+    const closeOnEscape = (event: KeyboardEvent) => {
+      if (event.key === "Escape") selectPr(null);
+    };
+    host.addEventListener("keydown", closeOnEscape);
     return () => {
+      host.removeEventListener("keydown", closeOnEscape);
       for (const listener of listeners) listener.dispose();
       editor.dispose();
       before.dispose();

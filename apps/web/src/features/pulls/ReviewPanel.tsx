@@ -1,4 +1,4 @@
-import { useId, useMemo } from "react";
+import { useEffect, useId, useMemo, useRef } from "react";
 import { CloseButton } from "../../ui/CloseButton";
 import { Dialog } from "../../ui/Dialog";
 import type { PullsChannel } from "./channel";
@@ -50,6 +50,23 @@ export function ReviewPanel({ pulls, isHost, isConnected }: ReviewPanelProps) {
   const selected = prs.find((pr) => pr.id === selectedId) ?? null;
   const current = TABS.find((t) => t.id === tab) ?? TABS[0];
   const shown = lists[tab];
+  const listRef = useRef<HTMLDivElement>(null);
+  const lastSelectedRef = useRef<string | null>(null);
+
+  useEffect(() => {
+    const closed = lastSelectedRef.current;
+    lastSelectedRef.current = selectedId;
+    if (selectedId !== null || closed === null) return;
+    // The detail closed (Escape in its diff) while it held focus, which fell to the page or the
+    // dialog itself: its PR's row takes it, so the keyboard stays where the reader was.
+    const active = document.activeElement;
+    const list = listRef.current;
+    if (!list || (active && active !== document.body && !active.classList.contains("dialog"))) return;
+    const row = [...list.querySelectorAll<HTMLElement>("[data-pr-id]")].find(
+      (r) => r.dataset.prId === closed,
+    );
+    row?.querySelector("button")?.focus();
+  }, [selectedId]);
 
   return (
     <Dialog
@@ -77,6 +94,7 @@ export function ReviewPanel({ pulls, isHost, isConnected }: ReviewPanelProps) {
       </div>
       <div className="pr-panel-body">
         <div
+          ref={listRef}
           id={`${baseId}-list`}
           className="pr-panel-list"
           role="tabpanel"
