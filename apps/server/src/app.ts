@@ -13,7 +13,7 @@ import { createIntelligenceFeature } from "./features/intelligence/index";
 import { createPullRequestFeature } from "./features/pulls/index";
 import { createReplayFeature } from "./features/replay/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
-import { createSessionsFeature, registerSessionEvents } from "./features/sessions/index";
+import { createSessionsFeature, mySessionsRoutes, registerSessionEvents } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
@@ -66,7 +66,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   const presence = new PresenceRegistry(io);
   const lobby = new Lobby(presence);
   const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);
-  registerSessionEvents({
+  const sessionControl = registerSessionEvents({
     io,
     events,
     sessions: sessions.service,
@@ -136,6 +136,14 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     });
   });
   api.use(vcs.routes);
+  api.use(
+    mySessionsRoutes({
+      sessions: sessions.service,
+      auth: auth.service,
+      control: sessionControl,
+      removeFiles: vcs.service.removeRepository,
+    }),
+  );
   api.use(apiNotFound);
   app.use("/api", api);
   app.use(webApp(config.WEB_DIST));

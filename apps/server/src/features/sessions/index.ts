@@ -9,7 +9,8 @@ import { sessionRoutes } from "./routes";
 import { createSessionService } from "./service";
 
 export type { Admission, SessionService } from "./service";
-export { registerSessionEvents, type SessionDocuments } from "./socket";
+export { type MySessionsDeps, mySessionsRoutes } from "./mineRoutes";
+export { registerSessionEvents, type SessionControl, type SessionDocuments } from "./socket";
 
 /** Wires the sessions feature. */
 export function createSessionsFeature(
