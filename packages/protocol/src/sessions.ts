@@ -87,10 +87,10 @@ export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 /** What every refusal of a change to an ended session says (DESIGN decision 15). */
 export const SESSION_ENDED_MESSAGE = "This session has ended. It is read-only until the host reopens it.";
 
-/** Sessions per page of GET /api/sessions/mine: a screenful of rows, one indexed query each. */
+/** Sessions per page of GET /api/users/me/sessions: a screenful of rows, one indexed query each. */
 export const MY_SESSIONS_PAGE_SIZE = 20;
 
-/** GET /api/sessions/mine?page=N (N from 1): which page of my sessions. */
+/** GET /api/users/me/sessions?page=N (N from 1): which page of my sessions. */
 export const MySessionsQuerySchema = z.object({
   page: z.coerce
     .number({ error: "page must be a whole number from 1" })
@@ -126,7 +126,10 @@ export const MySessionsPageSchema = z.object({
 export type MySessionsPage = z.infer<typeof MySessionsPageSchema>;
 
 /** POST /api/session/{id}/end and DELETE /api/session/{id}: what the host gets back. */
-export const SessionEndedResponseSchema = z.object({ session_id: z.string(), ended_at: z.string().nullable() });
+export const SessionEndedResponseSchema = z.object({
+  session_id: z.string(),
+  ended_at: z.string().nullable(),
+});
 export type SessionEndedResponse = z.infer<typeof SessionEndedResponseSchema>;
 export const SessionDeletedResponseSchema = z.object({ session_id: z.string(), message: z.string() });
 export type SessionDeletedResponse = z.infer<typeof SessionDeletedResponseSchema>;

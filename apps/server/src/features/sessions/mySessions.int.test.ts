@@ -3,7 +3,14 @@ import path from "node:path";
 import { MY_SESSIONS_MESSAGES, MY_SESSIONS_PAGE_SIZE, MySessionsPageSchema } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { editorPool, waitFor } from "../../../test/collabClient";
-import { type BuiltUser, buildSession, buildUser, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+import {
+  type BuiltUser,
+  buildSession,
+  buildUser,
+  DATABASES,
+  startTestServer,
+  type TestServer,
+} from "../../../test/harness";
 
 /** Issue 31, "My sessions": the list of my sessions, paged, and the host's end and delete. */
 describe.each(DATABASES)("my sessions on %s", (kind) => {
@@ -19,7 +26,10 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
   });
 
   async function mine(user: BuiltUser, page?: number) {
-    const res = await server.api.get(`/api/sessions/mine${page === undefined ? "" : `?page=${page}`}`, user.token);
+    const res = await server.api.get(
+      `/api/users/me/sessions${page === undefined ? "" : `?page=${page}`}`,
+      user.token,
+    );
     expect(res.status).toBe(200);
     return MySessionsPageSchema.parse(res.body);
   }
@@ -31,18 +41,19 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
     server.api.call("DELETE", `/api/session/${sessionId}`, token ? { token } : {});
   const stored = async (sessionId: string) => ({
     sessions: (await server.db.query("SELECT 1 FROM sessions WHERE id = $1", [sessionId])).length,
-    participants: (await server.db.query("SELECT 1 FROM session_participants WHERE session_id = $1", [sessionId]))
-      .length,
+    participants: (
+      await server.db.query("SELECT 1 FROM session_participants WHERE session_id = $1", [sessionId])
+    ).length,
     history: (await server.db.query("SELECT 1 FROM doc_history WHERE session_id = $1", [sessionId])).length,
     log: (await server.db.query("SELECT 1 FROM doc_updates WHERE session_id = $1", [sessionId])).length,
   });
 
   it("needs a token and a valid page", async () => {
-    expect((await server.api.get("/api/sessions/mine")).status).toBe(401);
-    expect((await server.api.get("/api/sessions/mine", "forged.token.value")).status).toBe(401);
+    expect((await server.api.get("/api/users/me/sessions")).status).toBe(401);
+    expect((await server.api.get("/api/users/me/sessions", "forged.token.value")).status).toBe(401);
     const user = await buildUser(server.api);
     for (const page of ["0", "-1", "1.5", "x", "100001"]) {
-      const res = await server.api.get(`/api/sessions/mine?page=${page}`, user.token);
+      const res = await server.api.get(`/api/users/me/sessions?page=${page}`, user.token);
       expect(res.status).toBe(400);
       expect(res.body).toEqual({ code: "bad_request", message: "page must be a whole number from 1" });
     }
@@ -51,29 +62,37 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
   it("lists the sessions I host and joined, with my role, the people and the state, and no one else's", async () => {
     const me = await buildUser(server.api);
     const other = await buildUser(server.api);
-    const hosted = String((await server.api.post("/api/session/create", { title: "Mine" }, me.token)).body.session_id);
+    const hosted = String(
+      (await server.api.post("/api/session/create", { title: "Mine" }, me.token)).body.session_id,
+    );
     const { host: theirHost, sessionId: joined } = await buildSession(server.api, "Theirs");
     expect((await join(me, joined)).status).toBe(200);
     await join(other, joined);
     const { sessionId: notMine } = await buildSession(server.api, "Not mine");
     const { sessionId: removedFrom, host: remover } = await buildSession(server.api, "Removed");
     await join(me, removedFrom);
-    await server.db.query("UPDATE session_participants SET removed_at = now() WHERE session_id = $1 AND user_id = $2", [
-      removedFrom,
-      me.user.id,
-    ]);
+    await server.db.query(
+      "UPDATE session_participants SET removed_at = now() WHERE session_id = $1 AND user_id = $2",
+      [removedFrom, me.user.id],
+    );
     expect((await end(joined, theirHost.token)).status).toBe(200);
 
     const page = await mine(me);
     expect(page).toMatchObject({ page: 1, page_size: MY_SESSIONS_PAGE_SIZE, has_more: false });
     const byId = new Map(page.sessions.map((s) => [s.session_id, s]));
     expect([...byId.keys()].sort()).toEqual([hosted, joined].sort());
-    expect(byId.get(hosted)).toMatchObject({ title: "Mine", role: "host", participant_count: 1, ended_at: null });
+    expect(byId.get(hosted)).toMatchObject({
+      title: "Mine",
+      role: "host",
+      participant_count: 1,
+      ended_at: null,
+    });
     expect(byId.get(joined)).toMatchObject({ title: "Theirs", role: "editor", participant_count: 3 });
     expect(byId.get(joined)?.ended_at).not.toBeNull();
     // The most recently active first: the joined session was ended after mine was made.
     expect(page.sessions.map((s) => s.session_id)).toEqual([joined, hosted]);
-    for (const s of page.sessions) expect(Date.parse(s.last_activity_at)).toBeGreaterThan(Date.now() - 60_000);
+    for (const s of page.sessions)
+      expect(Date.parse(s.last_activity_at)).toBeGreaterThan(Date.now() - 60_000);
     expect(JSON.stringify(page)).not.toContain(notMine);
     expect(JSON.stringify(page)).not.toContain(remover.user.id);
   });
@@ -81,7 +100,8 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
   it("pages by the page parameter, every session once", async () => {
     const me = await buildUser(server.api);
     const total = MY_SESSIONS_PAGE_SIZE + 3;
-    for (let i = 0; i < total; i++) await server.api.post("/api/session/create", { title: `s${i}` }, me.token);
+    for (let i = 0; i < total; i++)
+      await server.api.post("/api/session/create", { title: `s${i}` }, me.token);
     const first = await mine(me, 1);
     const second = await mine(me, 2);
     const third = await mine(me, 3);
@@ -121,10 +141,12 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
     await host.waitFor("sessionState");
     const listed = (await mine(editor)).sessions.find((s) => s.session_id === sessionId);
     expect(listed?.ended_at).toBe(ended.body.ended_at);
-    expect(await guest.request("createFile", { sessionId, path: "src/late.js", kind: "file" })).toMatchObject({
-      ok: false,
-      error: { code: "session_ended" },
-    });
+    expect(await guest.request("createFile", { sessionId, path: "src/late.js", kind: "file" })).toMatchObject(
+      {
+        ok: false,
+        error: { code: "session_ended" },
+      },
+    );
   });
 
   it("lets only the host delete a session; a forged delete changes nothing", async () => {
@@ -149,6 +171,8 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
     expect((await remove("demo-session", editor.token)).status).toBe(403);
     expect((await server.db.query("SELECT 1 FROM sessions WHERE id = 'demo-session'")).length).toBe(1);
     expect(host.socket.connected).toBe(true);
+    const kept = await server.api.get(`/api/session/${sessionId}`, hostUser.token);
+    expect((kept.body.participants as unknown[]).length).toBe(2);
   });
 
   it("deletes a live session for everyone: sent home, its files, history and repository gone", async () => {

@@ -163,7 +163,10 @@ export function registerSessionEvents(deps: SessionSocketDeps): SessionControl {
 
   async function setEnded(sessionId: string, ended: boolean, by?: EditorSocket): Promise<SessionState> {
     // Everyone is offered the end dialog first: a pull request can still be made from it.
-    if (ended) (by ? by.to(sessionRoom(sessionId)) : deps.io.to(sessionRoom(sessionId))).emit("sessionEnding", { sessionId });
+    if (ended)
+      (by ? by.to(sessionRoom(sessionId)) : deps.io.to(sessionRoom(sessionId))).emit("sessionEnding", {
+        sessionId,
+      });
     const endedAt = await sessions.setEnded(sessionId, ended);
     documents.setEnded(sessionId, endedAt !== null);
     const state = { sessionId, endedAt: endedAt?.toISOString() ?? null };

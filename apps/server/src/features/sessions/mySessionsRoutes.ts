@@ -39,10 +39,11 @@ export function mySessionsRoutes(deps: MySessionsDeps): Router {
   const router = Router();
   const authenticate = (req: Request) => requireUser(req, auth.authenticate);
 
-  router.get("/sessions/mine", async (req, res) => {
+  router.get("/users/me/sessions", async (req, res) => {
     const user = await authenticate(req);
     const query = MySessionsQuerySchema.safeParse(req.query);
-    if (!query.success) throw new DomainError("bad_request", query.error.issues[0]?.message ?? "Invalid query");
+    if (!query.success)
+      throw new DomainError("bad_request", query.error.issues[0]?.message ?? "Invalid query");
     res.json(await sessions.listMine(user.id, query.data.page));
   });
 
