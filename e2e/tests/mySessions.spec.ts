@@ -1,6 +1,7 @@
 import { expectNoA11yViolations } from "../support/a11y";
 import { createHostedSession, EditorScreen, signInContext } from "../support/editor";
 import { expect, test } from "../support/fixtures";
+import { Replay } from "../support/replay";
 
 test("My sessions lists the sessions I host and joined; opens one; the host deletes one and its guest goes home", async ({
   page,
@@ -73,4 +74,25 @@ test("My sessions lists the sessions I host and joined; opens one; the host dele
   // The guest in it is sent home, told why.
   await expect(guest.page).toHaveURL(/\/$/);
   await expect(guest.page.getByText("The host deleted this session.")).toBeVisible();
+});
+
+test("the host ends a session from My sessions; an ended one opens on its replay", async ({ page, request }) => {
+  const me = await createHostedSession(request, "ender");
+  const title = `e2e ${me.name}`;
+  await signInContext(page.context(), me);
+  await page.goto("/my-sessions");
+  const row = page.getByTestId("my-session-row").filter({ hasText: title });
+  await expect(row).toContainText("Live");
+
+  await row.getByRole("button", { name: `End ${title}` }).click();
+  const dialog = page.getByRole("dialog", { name: "End this session?" });
+  await dialog.getByRole("button", { name: "End Session" }).click();
+  await expect(dialog).toBeHidden();
+  await expect(row).toContainText("Ended");
+  await expect(row.getByRole("button", { name: `End ${title}` })).toHaveCount(0);
+
+  await row.getByRole("link", { name: `Open replay: ${title}` }).click();
+  await expect(page).toHaveURL(new RegExp(`/code-editor-dashboard/${me.sessionId}$`));
+  await expect(new Replay(page).panel).toBeVisible();
+  await expect(page.getByRole("button", { name: "Reopen session" })).toBeVisible();
 });
