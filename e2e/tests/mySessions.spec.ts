@@ -76,7 +76,10 @@ test("My sessions lists the sessions I host and joined; opens one; the host dele
   await expect(guest.page.getByText("The host deleted this session.")).toBeVisible();
 });
 
-test("the host ends a session from My sessions; an ended one opens on its replay", async ({ page, request }) => {
+test("the host ends a session from My sessions; an ended one opens on its replay", async ({
+  page,
+  request,
+}) => {
   const me = await createHostedSession(request, "ender");
   const title = `e2e ${me.name}`;
   await signInContext(page.context(), me);
