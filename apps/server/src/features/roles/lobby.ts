@@ -79,6 +79,13 @@ export class Lobby {
     return { role, sockets: waiters.map((w) => w.socket) };
   }
 
+  /** Takes everyone out of the session's lobby (the session is deleted); answers their sockets. */
+  close(sessionId: string): EditorSocket[] {
+    const sockets = [...(this.sessions.get(sessionId)?.values() ?? [])].map((w) => w.socket);
+    for (const socket of sockets) this.leave(socket.id);
+    return sockets;
+  }
+
   /** Sends the host's sockets in the session who waits now. */
   tellHosts(sessionId: string): void {
     const update = { sessionId, waiting: this.list(sessionId) };

@@ -187,11 +187,17 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
     const repo = path.join(server.dataDir, "repos", sessionId);
     await fs.access(repo);
 
+    // Someone waits at the door of the now locked session.
+    expect(await host.request("setLock", { sessionId, isLocked: true })).toMatchObject({ ok: true });
+    const waiting = await editors.open();
+    expect(await waiting.join(sessionId)).toMatchObject({ ok: false, error: { code: "session_locked" } });
+
     const res = await remove(sessionId, hostUser.token);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ session_id: sessionId, message: MY_SESSIONS_MESSAGES.deleted });
     expect(await guest.waitFor("sessionDeleted")).toEqual({ sessionId });
     expect(await host.waitFor("sessionDeleted")).toEqual({ sessionId });
+    expect(await waiting.waitFor("sessionDeleted")).toEqual({ sessionId });
     expect(await stored(sessionId)).toEqual({ sessions: 0, participants: 0, history: 0, log: 0 });
     await expect(fs.access(repo)).rejects.toThrow();
     expect(server.app.collab.workspace.isLoaded(sessionId)).toBe(false);

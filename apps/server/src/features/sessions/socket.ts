@@ -38,6 +38,8 @@ export interface SessionLobby {
   wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): void;
   leave(socketId: string): void;
   list(sessionId: string): LobbyEntry[];
+  /** Takes everyone out of the session's lobby; answers their sockets. */
+  close(sessionId: string): EditorSocket[];
 }
 
 export interface SessionSocketDeps {
@@ -197,6 +199,8 @@ export function registerSessionEvents(deps: SessionSocketDeps): SessionControl {
       // Through the adapter: in a cluster the session's sockets are all on its owner node, where
       // the balancer sends this request, but the event costs nothing to send everywhere.
       deps.io.to(sessionRoom(sessionId)).emit("sessionDeleted", { sessionId });
+      // Those at a locked session's door are not in its room: they are told one by one.
+      for (const socket of lobby.close(sessionId)) socket.emit("sessionDeleted", { sessionId });
       for (const socket of presence.sockets(sessionId)) await leave(socket);
     },
   };
