@@ -141,7 +141,10 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
       sessions: sessions.service,
       auth: auth.service,
       control: sessionControl,
-      removeFiles: vcs.service.removeRepository,
+      forget: {
+        before: async (sessionId, host) => terminal.service.stopIfRunning(sessionId, host),
+        after: vcs.service.removeRepository,
+      },
     }),
   );
   api.use(apiNotFound);

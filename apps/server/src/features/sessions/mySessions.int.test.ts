@@ -187,6 +187,21 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
     const repo = path.join(server.dataDir, "repos", sessionId);
     await fs.access(repo);
 
+    // A program runs for everyone, forever unless stopped.
+    const main = guest.file();
+    main.delete(0, main.length);
+    main.insert(0, "setInterval(() => {}, 1000);\n");
+    await waitFor(
+      () =>
+        server.app.collab.workspace.files(sessionId)?.some((f) => f.content.startsWith("setInterval")) ??
+        false,
+      5000,
+      "the program stored",
+    );
+    const terminal = server.app.terminal.service;
+    void host.request("runCode", { sessionId }, 60_000);
+    await waitFor(() => terminal.runState(sessionId).isRunning, 20_000, "the run");
+
     // Someone waits at the door of the now locked session.
     expect(await host.request("setLock", { sessionId, isLocked: true })).toMatchObject({ ok: true });
     const waiting = await editors.open();
@@ -200,6 +215,8 @@ describe.each(DATABASES)("my sessions on %s", (kind) => {
     expect(await waiting.waitFor("sessionDeleted")).toEqual({ sessionId });
     expect(await stored(sessionId)).toEqual({ sessions: 0, participants: 0, history: 0, log: 0 });
     await expect(fs.access(repo)).rejects.toThrow();
+    // The run was stopped, not left to its time limit.
+    await waitFor(() => !terminal.runState(sessionId).isRunning, 15_000, "the run stopped");
     expect(server.app.collab.workspace.isLoaded(sessionId)).toBe(false);
     // Out of the session: its events are refused, and it cannot be joined again.
     expect(await guest.request("getSessionSettings", { sessionId })).toMatchObject({ ok: false });

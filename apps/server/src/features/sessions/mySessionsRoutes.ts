@@ -17,8 +17,14 @@ export interface MySessionsDeps {
   auth: AuthService;
   /** The live sockets of a session: ended or sent home. */
   control: SessionControl;
-  /** Deletes a deleted session's files kept outside the database (its git repository). */
-  removeFiles: (sessionId: string) => Promise<void>;
+  /**
+   * What other features let go of a session its host (`host`) is deleting, before its rows go:
+   * a live run stopped; and after: its files kept outside the database (the git repository).
+   */
+  forget: {
+    before: (sessionId: string, host: { id: string; name: string }) => Promise<void>;
+    after: (sessionId: string) => Promise<void>;
+  };
 }
 
 /** A path's session id; a malformed one names no session. */
@@ -61,9 +67,10 @@ export function mySessionsRoutes(deps: MySessionsDeps): Router {
     const sessionId = sessionIdOf(req);
     await sessions.requireHost(sessionId, user.id, MY_SESSIONS_MESSAGES.hostOnlyDelete);
     // Everyone leaves first, the document stored and unloaded; then nothing of it is kept.
+    await deps.forget.before(sessionId, user);
     await control.closeForDeletion(sessionId);
     await sessions.delete(sessionId);
-    await deps.removeFiles(sessionId);
+    await deps.forget.after(sessionId);
     const body: SessionDeletedResponse = { session_id: sessionId, message: MY_SESSIONS_MESSAGES.deleted };
     res.json(body);
   });
