@@ -8,6 +8,8 @@ test("My sessions lists the sessions I host and joined; opens one; the host dele
   newPage,
   request,
 }) => {
+  // Three editor loads in two contexts and two axe passes: more than the default minute on a busy machine.
+  test.setTimeout(120_000);
   // I host one session and join another user's.
   const me = await createHostedSession(request, "mine");
   const other = await createHostedSession(request, "theirs");
