@@ -11,6 +11,7 @@ const PUBLIC_PAGES = [
   "/blogs",
   "/About",
   "/account",
+  "/my-sessions",
 ];
 
 for (const path of PUBLIC_PAGES) {

@@ -14,7 +14,7 @@ import { createIntelligenceFeature } from "./features/intelligence/index";
 import { createPullRequestFeature } from "./features/pulls/index";
 import { createReplayFeature } from "./features/replay/index";
 import { createRolesFeature, Lobby } from "./features/roles/index";
-import { createSessionsFeature, registerSessionEvents } from "./features/sessions/index";
+import { createSessionsFeature, mySessionsRoutes, registerSessionEvents } from "./features/sessions/index";
 import { createTerminalFeature } from "./features/terminal/index";
 import { createVcsFeature } from "./features/vcs/index";
 import { apiNotFound, errorHandler } from "./http/errors";
@@ -65,13 +65,13 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     config.TRUST_PROXY === "true",
   );
   const presence = new PresenceRegistry(io);
-  const lobby = new Lobby(io, cluster.table);
+  const lobby = new Lobby(io, presence, cluster.table);
   // A handover sends the session's waiting sockets, like its joined ones, to the new owner.
   cluster.ownership.onHandover((sessionId) => {
     for (const socket of lobby.sockets(sessionId)) socket.conn.close();
   });
   const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);
-  registerSessionEvents({
+  const sessionControl = registerSessionEvents({
     io,
     events,
     sessions: sessions.service,
@@ -160,6 +160,17 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   });
   api.use(vcs.routes);
   api.use(account.routes);
+  api.use(
+    mySessionsRoutes({
+      sessions: sessions.service,
+      auth: auth.service,
+      control: sessionControl,
+      forget: {
+        before: async (sessionId, host) => terminal.service.stopIfRunning(sessionId, host),
+        after: vcs.service.removeRepository,
+      },
+    }),
+  );
   api.use(apiNotFound);
   app.use("/api", api);
   app.use(webApp(config.WEB_DIST));
@@ -185,7 +196,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     async close() {
       pistonConnect.close();
       await io.close();
-      lobby.close();
+      lobby.stop();
       calls.calls.close();
       await execution.close();
       await intelligence.close();

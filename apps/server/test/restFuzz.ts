@@ -259,7 +259,8 @@ export function restFuzzer(random: () => number, specs: Record<string, RouteSpec
       else for (let i = 0; i < 200; i++) headers[`x-many-${i}`] = "v".repeat(100);
       labels.push("huge headers");
     }
-    if (spec.actsOnCaller) {
+    // A twisted method may land on another route of the same path (GET → DELETE /api/session/:id).
+    if ((specs[`${method} ${template}`] ?? spec).actsOnCaller) {
       let auth = authHeader();
       while (auth.label === "another user's token") auth = authHeader();
       if (auth.value === undefined) delete headers.authorization;

@@ -21,6 +21,7 @@ function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>
 const SignInPage = lazyPage(() => import("./features/auth/SignInPage"), "SignInPage");
 const SignUpPage = lazyPage(() => import("./features/auth/SignUpPage"), "SignUpPage");
 const AccountPage = lazyPage(() => import("./features/auth/AccountPage"), "AccountPage");
+const MySessionsPage = lazyPage(() => import("./features/sessions/MySessionsPage"), "MySessionsPage");
 const AuthCallbackPage = lazyPage(() => import("./features/auth/AuthCallbackPage"), "AuthCallbackPage");
 const DocumentationPage = lazyPage(() => import("./features/docs/DocumentationPage"), "DocumentationPage");
 const DocTopicRoute = lazy(() => import("./features/docs/DocTopicRoute"));
@@ -72,6 +73,7 @@ export function App() {
             <Route path="/signin" element={<SignInPage />} />
             <Route path="/signup" element={<SignUpPage />} />
             <Route path="/account" element={<AccountPage />} />
+            <Route path="/my-sessions" element={<MySessionsPage />} />
             <Route path="/documentation" element={<DocumentationPage />} />
             <Route path="/blogs" element={<BlogsPage />} />
             <Route path="/About" element={<AboutPage />} />

@@ -304,6 +304,8 @@ export const SERVER_EVENTS = {
   sessionEnding: SessionEndingSchema,
   /** The session was ended or reopened by its host. */
   sessionState: SessionStateSchema,
+  /** The host deleted the session: everything of it is gone; everyone in it goes home. */
+  sessionDeleted: SessionEndingSchema,
   /** The host changed the session's settings. */
   sessionSettings: SessionSettingsSchema,
   yjsSync: YjsMessageSchema,

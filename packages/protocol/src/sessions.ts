@@ -86,3 +86,59 @@ export type SessionResponse = z.infer<typeof SessionResponseSchema>;
 
 /** What every refusal of a change to an ended session says (DESIGN decision 15). */
 export const SESSION_ENDED_MESSAGE = "This session has ended. It is read-only until the host reopens it.";
+
+/** Sessions per page of GET /api/users/me/sessions: a screenful of rows, one indexed query each. */
+export const MY_SESSIONS_PAGE_SIZE = 20;
+
+/** GET /api/users/me/sessions?page=N (N from 1): which page of my sessions. */
+export const MySessionsQuerySchema = z.object({
+  page: z.coerce
+    .number({ error: "page must be a whole number from 1" })
+    .int("page must be a whole number from 1")
+    .min(1, "page must be a whole number from 1")
+    .max(100_000, "page must be a whole number from 1")
+    .default(1),
+});
+export type MySessionsQuery = z.infer<typeof MySessionsQuerySchema>;
+
+/** One row of "My sessions": a session I host or joined, as I stand in it. */
+export const MySessionSchema = z.object({
+  session_id: z.string(),
+  title: z.string(),
+  /** My role in it now (a host who handed the role over is an editor). */
+  role: RoleSchema,
+  /** Participants not removed, signed-in and guests. */
+  participant_count: z.number().int().nonnegative(),
+  /** The latest of its creation, a join, a stored edit and its end. */
+  last_activity_at: z.string(),
+  /** When its host ended it (an archive), or null while it is live. */
+  ended_at: z.string().nullable(),
+});
+export type MySession = z.infer<typeof MySessionSchema>;
+
+/** A page of my sessions, the most recently active first. */
+export const MySessionsPageSchema = z.object({
+  sessions: z.array(MySessionSchema),
+  page: z.number().int().min(1),
+  page_size: z.number().int().min(1),
+  has_more: z.boolean(),
+});
+export type MySessionsPage = z.infer<typeof MySessionsPageSchema>;
+
+/** POST /api/session/{id}/end and DELETE /api/session/{id}: what the host gets back. */
+export const SessionEndedResponseSchema = z.object({
+  session_id: z.string(),
+  ended_at: z.string().nullable(),
+});
+export type SessionEndedResponse = z.infer<typeof SessionEndedResponseSchema>;
+export const SessionDeletedResponseSchema = z.object({ session_id: z.string(), message: z.string() });
+export type SessionDeletedResponse = z.infer<typeof SessionDeletedResponseSchema>;
+
+/** Texts of "My sessions" the server and the browser share. */
+export const MY_SESSIONS_MESSAGES = {
+  hostOnlyEnd: "Only the session host can end the session",
+  hostOnlyDelete: "Only the session host can delete the session",
+  deleted: "Session deleted",
+  /** Told to everyone in a session its host deleted, as they are sent home. */
+  deletedForYou: "The host deleted this session.",
+} as const;

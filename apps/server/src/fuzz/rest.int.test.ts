@@ -66,6 +66,11 @@ const API_SPECS = (ctx: FuzzContext): Record<string, RouteSpec> => ({
   },
   "GET /api/health": {},
   "POST /api/session/:id/git": { sample: { op: "status" }, breakable: required("op") },
+  "GET /api/users/me/sessions": {},
+  // Bodiless, so the host's own token would make them valid requests that change the session;
+  // a non-host's refusal is proven in sessions/mySessions.int.test.ts.
+  "POST /api/session/:id/end": { actsOnCaller: true },
+  "DELETE /api/session/:id": { actsOnCaller: true },
 });
 
 /** Paths outside the API that the fuzz also sends to: the web build and socket.io's polling. */

@@ -1,5 +1,5 @@
 import type { Presence, Role } from "@ensemble/protocol";
-import { hostRoom, requireJoined, roleCan, sessionRoom } from "./session";
+import { HOST_ROOM_PREFIX, hostRoom, requireJoined, roleCan, sessionRoom } from "./session";
 import type { EditorServer, EditorSocket, SocketSession } from "./socket";
 
 /**
@@ -83,6 +83,15 @@ export class PresenceRegistry {
    */
   socketIds(sessionId: string): ReadonlySet<string> | undefined {
     return this.io.sockets.adapter.rooms.get(sessionRoom(sessionId));
+  }
+
+  /** The sessions whose host has a socket on this node. */
+  hostedHere(): string[] {
+    const sessionIds: string[] = [];
+    for (const room of this.io.sockets.adapter.rooms.keys()) {
+      if (room.startsWith(HOST_ROOM_PREFIX)) sessionIds.push(room.slice(HOST_ROOM_PREFIX.length));
+    }
+    return sessionIds;
   }
 
   /** The session's sockets on this node. */

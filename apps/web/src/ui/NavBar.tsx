@@ -82,6 +82,11 @@ export function NavBar({ userName, onLogout: logout }: NavBarProps) {
                 </Link>
               </li>
               <li>
+                <Link to="/my-sessions" className="nav-link">
+                  My sessions
+                </Link>
+              </li>
+              <li>
                 <button type="button" className="nav-link" onClick={logout}>
                   Logout
                 </button>

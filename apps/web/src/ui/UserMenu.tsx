@@ -13,7 +13,7 @@ function menuItems(menu: HTMLElement | null): HTMLElement[] {
 
 /**
  * The signed-in dropdown, a WAI-ARIA menu button: opening focuses the first item, arrows
- * move between Account and Logout, Escape closes and returns focus to the button.
+ * move between Account, My sessions and Logout, Escape closes and returns focus to the button.
  */
 export function UserMenu({ name, onLogout }: UserMenuProps) {
   const [isOpen, setIsOpen] = useState(false);
@@ -76,6 +76,9 @@ export function UserMenu({ name, onLogout }: UserMenuProps) {
       >
         <Link to="/account" role="menuitem" tabIndex={-1} onClick={close}>
           Account
+        </Link>
+        <Link to="/my-sessions" role="menuitem" tabIndex={-1} onClick={close}>
+          My sessions
         </Link>
         <button
           type="button"

@@ -6,7 +6,8 @@ import {
 } from "@ensemble/protocol";
 import { z } from "zod";
 import type { TableMaker } from "../../cluster/index";
-import { HOST_ROOM_PREFIX, hostRoom } from "../../realtime/session";
+import type { PresenceRegistry } from "../../realtime/presence";
+import { hostRoom } from "../../realtime/session";
 import type { EditorServer, EditorSocket } from "../../realtime/socket";
 
 /** One person waiting at a session's door, as every node sees it. */
@@ -57,6 +58,7 @@ export class Lobby {
 
   constructor(
     private readonly io: EditorServer,
+    private readonly presence: PresenceRegistry,
     makeTable: TableMaker,
   ) {
     this.table = makeTable("lobby", WaitingSchema, LOBBY_STALE_MS);
@@ -117,6 +119,22 @@ export class Lobby {
     return { role: row.role };
   }
 
+  /**
+   * Takes everyone out of the session's lobby (the session is deleted), on every node; answers
+   * the rooms of their waiting sockets, for the caller to tell them.
+   */
+  async closeSession(sessionId: string): Promise<string[]> {
+    for (const [socketId, waiter] of this.local) {
+      if (waiter.sessionId === sessionId) this.local.delete(socketId);
+    }
+    const rooms: string[] = [];
+    for (const participantId of (await this.table.all(sessionId)).keys()) {
+      await this.table.take(sessionId, participantId);
+      rooms.push(waitRoom(sessionId, participantId));
+    }
+    return rooms;
+  }
+
   /** This node's sockets waiting for the session (a handover sends them to the new owner). */
   sockets(sessionId: string): EditorSocket[] {
     return [...this.local.values()].filter((w) => w.sessionId === sessionId).map((w) => w.socket);
@@ -127,7 +145,8 @@ export class Lobby {
     this.io.to(hostRoom(sessionId)).emit("lobbyUpdate", { sessionId, waiting: await this.list(sessionId) });
   }
 
-  close(): void {
+  /** Stops renewing this node's waiting people (the server is closing). */
+  stop(): void {
     clearInterval(this.renewals);
   }
 
@@ -160,9 +179,7 @@ export class Lobby {
    * this node's hosts when someone's row went stale.
    */
   private async renew(): Promise<void> {
-    for (const room of this.io.sockets.adapter.rooms.keys()) {
-      if (!room.startsWith(HOST_ROOM_PREFIX)) continue;
-      const sessionId = room.slice(HOST_ROOM_PREFIX.length);
+    for (const sessionId of this.presence.hostedHere()) {
       if ((await this.table.sweep(sessionId)).length > 0) await this.tellHosts(sessionId);
     }
     const people = new Map<string, { sessionId: string; entry: LobbyEntry }>();

@@ -8,8 +8,9 @@ import { createSessionRepo } from "./repo";
 import { sessionRoutes } from "./routes";
 import { createSessionService } from "./service";
 
+export { type MySessionsDeps, mySessionsRoutes } from "./mySessionsRoutes";
 export type { Admission, SessionService } from "./service";
-export { registerSessionEvents, type SessionDocuments } from "./socket";
+export { registerSessionEvents, type SessionControl, type SessionDocuments } from "./socket";
 
 /** Wires the sessions feature. */
 export function createSessionsFeature(

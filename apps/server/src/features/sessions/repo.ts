@@ -1,4 +1,10 @@
-import { DELETED_USER_NAME, type Language, type Participant, type Role } from "@ensemble/protocol";
+import {
+  DELETED_USER_NAME,
+  type Language,
+  type MySession,
+  type Participant,
+  type Role,
+} from "@ensemble/protocol";
 import type { Queryable } from "../../db/index";
 
 export interface SessionRecord {
@@ -40,6 +46,15 @@ interface SessionRow {
   view_key: string | null;
   id_grants_edit: boolean;
   completions: boolean;
+}
+
+interface MySessionRow {
+  id: string;
+  title: string;
+  role: Role;
+  participant_count: string;
+  last_activity_at: Date;
+  ended_at: Date | null;
 }
 
 interface ParticipantRow {
@@ -187,6 +202,42 @@ export function createSessionRepo(db: Queryable) {
         [sessionId, ended],
       );
       return rows[0]?.ended_at ?? null;
+    },
+    /**
+     * The sessions `userId` takes part in (not removed from), the most recently active first:
+     * `limit` rows from `offset`. Activity is the latest of the creation, a join, a stored edit
+     * (the history's index on (session_id, at) answers its max) and the end.
+     */
+    async listOf(userId: string, limit: number, offset: number): Promise<MySession[]> {
+      const rows = await db.query<MySessionRow>(
+        `SELECT s.id, s.title, p.role, s.ended_at,
+           (SELECT count(*) FROM session_participants x WHERE x.session_id = s.id AND x.removed_at IS NULL)
+           + (SELECT count(*) FROM session_guests g WHERE g.session_id = s.id AND g.removed_at IS NULL)
+             AS participant_count,
+           greatest(s.created_at, s.ended_at,
+             (SELECT max(h.at) FROM doc_history h WHERE h.session_id = s.id),
+             (SELECT max(x.joined_at) FROM session_participants x WHERE x.session_id = s.id)) AS last_activity_at
+         FROM session_participants p JOIN sessions s ON s.id = p.session_id
+         WHERE p.user_id = $1 AND p.removed_at IS NULL
+         ORDER BY last_activity_at DESC, s.id LIMIT $2 OFFSET $3`,
+        [userId, limit, offset],
+      );
+      return rows.map((r) => ({
+        session_id: r.id,
+        title: r.title,
+        role: r.role,
+        participant_count: Number(r.participant_count),
+        last_activity_at: r.last_activity_at.toISOString(),
+        ended_at: r.ended_at?.toISOString() ?? null,
+      }));
+    },
+    /**
+     * Deletes the session and, by its foreign keys and trigger (migrations 014, 015), everything
+     * stored of it; false when there was no such session.
+     */
+    async delete(sessionId: string): Promise<boolean> {
+      const rows = await db.query("DELETE FROM sessions WHERE id = $1 RETURNING id", [sessionId]);
+      return rows.length > 0;
     },
     async participants(sessionId: string): Promise<Participant[]> {
       const rows = await db.query<ParticipantRow>(

@@ -6,6 +6,8 @@ import {
   isLanguage,
   type JoinSessionResponse,
   type Language,
+  MY_SESSIONS_PAGE_SIZE,
+  type MySessionsPage,
   ROLE_MESSAGES,
   type Role,
   SESSION_ENDED_MESSAGE,
@@ -229,6 +231,29 @@ export function createSessionService(
     },
 
     roleOf: (sessionId: string, userId: string) => sessions.roleOf(sessionId, userId),
+
+    /** One page (from 1) of the sessions `userId` hosts or joined, the most recently active first. */
+    async listMine(userId: string, page: number): Promise<MySessionsPage> {
+      const size = MY_SESSIONS_PAGE_SIZE;
+      // One row more than the page tells whether another page follows, without a count.
+      const rows = await sessions.listOf(userId, size + 1, (page - 1) * size);
+      return { sessions: rows.slice(0, size), page, page_size: size, has_more: rows.length > size };
+    },
+
+    /**
+     * Refuses unless `userId` hosts the session now: `not_found` for someone who is not in it
+     * (as if it did not exist), `forbidden` with `message` for any other participant.
+     */
+    async requireHost(sessionId: string, userId: string, message: string): Promise<void> {
+      const role = await sessions.roleOf(sessionId, userId);
+      if (role === null) throw notFound();
+      if (role !== "host") throw new DomainError("forbidden", message);
+    },
+
+    /** Deletes everything stored of the session. The caller checks that the host asks. */
+    async delete(sessionId: string): Promise<void> {
+      if (!(await sessions.delete(sessionId))) throw notFound();
+    },
 
     /** The signed-in participants not removed, with their names (callers check who may know them). */
     participants: (sessionId: string) => sessions.participants(sessionId),

@@ -38,6 +38,8 @@ export interface SessionLobby {
   wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): Promise<void>;
   leave(socketId: string): Promise<void>;
   list(sessionId: string): Promise<LobbyEntry[]>;
+  /** Takes everyone out of the session's lobby, on every node; answers their waiting sockets' rooms. */
+  closeSession(sessionId: string): Promise<string[]>;
 }
 
 export interface SessionSocketDeps {
@@ -50,13 +52,27 @@ export interface SessionSocketDeps {
   logger: Logger;
 }
 
+/** What the host's REST calls (My sessions) do to a session's live sockets on this node. */
+export interface SessionControl {
+  /**
+   * Ends (everyone else is offered the end dialog first) or reopens the session for everyone,
+   * its document enforcing it at once. The caller checks that the host asks.
+   */
+  setEnded(sessionId: string, ended: boolean, by?: EditorSocket): Promise<SessionState>;
+  /**
+   * Tells everyone in the session that it is deleted and takes their sockets out of it, its
+   * document unloaded, before the caller deletes what is stored.
+   */
+  closeForDeletion(sessionId: string): Promise<void>;
+}
+
 /**
  * A session's own events: join, leave, who is here, its language and settings, ending and
  * reopening it.
  * A socket is in at most one session; until it has joined, every message about a session is
  * refused and nothing of a session reaches it.
  */
-export function registerSessionEvents(deps: SessionSocketDeps) {
+export function registerSessionEvents(deps: SessionSocketDeps): SessionControl {
   const { events, sessions, presence, documents, lobby, logger } = deps;
 
   async function leave(socket: EditorSocket) {
@@ -147,14 +163,12 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     return settings;
   });
 
-  /** Ends or reopens the session for everyone (host only); the document enforces it at once. */
-  async function setEnded(socket: EditorSocket, sessionId: string, ended: boolean): Promise<SessionState> {
-    const session = requireJoined(socket, sessionId);
-    if (session.role !== "host") {
-      const verb = ended ? "end" : "reopen";
-      throw new DomainError("forbidden", `Only the session host can ${verb} the session`);
-    }
-    if (ended) socket.to(sessionRoom(sessionId)).emit("sessionEnding", { sessionId });
+  async function setEnded(sessionId: string, ended: boolean, by?: EditorSocket): Promise<SessionState> {
+    // Everyone is offered the end dialog first: a pull request can still be made from it.
+    if (ended)
+      (by ? by.to(sessionRoom(sessionId)) : deps.io.to(sessionRoom(sessionId))).emit("sessionEnding", {
+        sessionId,
+      });
     const endedAt = await sessions.setEnded(sessionId, ended);
     documents.setEnded(sessionId, endedAt !== null);
     const state = { sessionId, endedAt: endedAt?.toISOString() ?? null };
@@ -162,11 +176,33 @@ export function registerSessionEvents(deps: SessionSocketDeps) {
     return state;
   }
 
-  // Everyone is offered the end dialog first: a pull request can still be made from it.
-  events.on("sessionEnding", (socket, { sessionId }) => setEnded(socket, sessionId, true));
-  events.on("reopenSession", (socket, { sessionId }) => setEnded(socket, sessionId, false));
+  /** Host only, checked on the socket's role now. */
+  function setEndedBySocket(socket: EditorSocket, sessionId: string, ended: boolean): Promise<SessionState> {
+    const session = requireJoined(socket, sessionId);
+    if (session.role !== "host") {
+      const verb = ended ? "end" : "reopen";
+      throw new DomainError("forbidden", `Only the session host can ${verb} the session`);
+    }
+    return setEnded(sessionId, ended, socket);
+  }
+
+  events.on("sessionEnding", (socket, { sessionId }) => setEndedBySocket(socket, sessionId, true));
+  events.on("reopenSession", (socket, { sessionId }) => setEndedBySocket(socket, sessionId, false));
 
   events.onDisconnect((socket) => {
     leave(socket).catch((error: unknown) => logger.error({ err: error }, "leaving a session failed"));
   });
+
+  return {
+    setEnded,
+    async closeForDeletion(sessionId) {
+      // Through the adapter: in a cluster the session's sockets are all on its owner node, where
+      // the balancer sends this request, but the event costs nothing to send everywhere.
+      deps.io.to(sessionRoom(sessionId)).emit("sessionDeleted", { sessionId });
+      // Those at a locked session's door are not in its room: they are told one by one.
+      const waiting = await lobby.closeSession(sessionId);
+      if (waiting.length > 0) deps.io.to(waiting).emit("sessionDeleted", { sessionId });
+      for (const socket of presence.sockets(sessionId)) await leave(socket);
+    },
+  };
 }

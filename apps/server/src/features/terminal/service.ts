@@ -282,6 +282,21 @@ export function createTerminalService(deps: TerminalDeps) {
       runs.stop(sessionId, who);
     },
 
+    /** Stops the session's live run, if one runs (its session is being deleted by its host). */
+    stopIfRunning(sessionId: string, host: { id: string; name: string }): void {
+      if (!runs.state(sessionId).isRunning) return;
+      const who = {
+        id: host.id,
+        name: host.name,
+        userId: host.id,
+        role: "host",
+        isHost: true,
+        canEdit: true,
+        rateKey: `user:${host.id}`,
+      } as const;
+      runs.stop(sessionId, who);
+    },
+
     /** The starter lets every editor type into the run, or only themselves. */
     setInputAccess(sessionId: string, who: Runner, othersMayType: boolean): void {
       runs.setAccess(sessionId, who, othersMayType);

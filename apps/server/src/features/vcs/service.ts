@@ -1,3 +1,4 @@
+import fs from "node:fs/promises";
 import path from "node:path";
 import {
   GIT_MESSAGES,
@@ -7,7 +8,7 @@ import {
   type GitStatus,
   type GitUser,
 } from "@ensemble/protocol";
-import type { SingleFlight } from "../../cluster/flights";
+import { memoryFlight, type SingleFlight } from "../../cluster/flights";
 import { DomainError } from "../../errors";
 import type { TreeApplied, WorkspaceAccess } from "../collab/index";
 import { commitSnapshot, compareCommits, type Identity, mergeBranch, revision } from "./branches";
@@ -57,7 +58,8 @@ export function createVcsService(deps: {
   /** One git operation per repository across a cluster's nodes. */
   flights?: SingleFlight | undefined;
 }) {
-  const queued = createRepositoryQueue(deps.reposDir, deps.workspace, deps.flights);
+  const flights = deps.flights ?? memoryFlight();
+  const queued = createRepositoryQueue(deps.reposDir, deps.workspace, flights);
   /**
    * Per session, what the last operation left: git's raw status and the branch list. Only
    * this service changes the repository, so they stay true until the next operation.
@@ -302,6 +304,20 @@ export function createVcsService(deps: {
 
   return {
     repository,
+    /**
+     * Deletes the session's repository (the session was deleted), once the operation running
+     * on it, on any node, is done.
+     */
+    async removeRepository(sessionId: string): Promise<void> {
+      if (!/^[A-Za-z0-9_-]+$/.test(sessionId)) throw new DomainError("invalid_payload", "Invalid session id");
+      const release = await flights.hold(`git:${sessionId}`);
+      try {
+        await fs.rm(path.join(deps.reposDir, sessionId), { recursive: true, force: true });
+        known.delete(sessionId);
+      } finally {
+        await release();
+      }
+    },
     /**
      * Runs one operation for `caller` and answers what it said with the repository's status
      * and branches as they now are.

@@ -122,6 +122,13 @@ export function AccountPage() {
           </form>
         )}
       </section>
+      <section className="card account-card" aria-labelledby="account-sessions">
+        <h2 id="account-sessions">Sessions</h2>
+        <p className="muted">The sessions you host and the ones you joined: open, end or delete them.</p>
+        <Link to="/my-sessions" className="button button-ghost">
+          My sessions
+        </Link>
+      </section>
       <section className="card account-card" aria-labelledby="account-devices">
         <h2 id="account-devices">Devices</h2>
         <p className="muted">Signs you out in every browser, this one included.</p>

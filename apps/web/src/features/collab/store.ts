@@ -36,6 +36,8 @@ interface CollabState {
   isEnding: boolean;
   /** When the host ended the session (it is read-only until reopened), or null while open. */
   endedAt: string | null;
+  /** The host deleted the session (received `sessionDeleted`): nothing of it is left to show. */
+  isDeleted: boolean;
   /** The workspace's files (id and path) and folders, sorted by path. */
   files: WorkspaceEntry[];
   folders: string[];
@@ -54,6 +56,7 @@ const initial: CollabState = {
   failure: null,
   isEnding: false,
   endedAt: null,
+  isDeleted: false,
   files: [],
   folders: [],
 };

@@ -1,6 +1,6 @@
-import type { Language } from "@ensemble/protocol";
+import { type Language, MY_SESSIONS_MESSAGES } from "@ensemble/protocol";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
-import { useNavigate } from "react-router-dom";
+import { useNavigate, useSearchParams } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
 import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
 import { CallPanel } from "../calls/CallPanel";
@@ -16,9 +16,11 @@ import { pullsChannel } from "../pulls/channel";
 import { ReviewPanel } from "../pulls/ReviewPanel";
 import { replayChannel } from "../replay/channel";
 import { ReplayPanel } from "../replay/ReplayPanel";
+import { setReplayOpen } from "../replay/store";
 import { LobbyScreen } from "../roles/LobbyScreen";
 import { useRolesStore } from "../roles/store";
 import { ViewOnlyBanner } from "../roles/ViewOnlyBanner";
+import { REPLAY_PARAM } from "../sessions/mySessions";
 import { terminalChannel } from "../terminal/channel";
 import { setTerminalOpen, useTerminalStore } from "../terminal/store";
 import { TerminalPanel } from "../terminal/TerminalPanel";
@@ -72,6 +74,30 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const { following, follow, stop: stopFollowing } = useFollow(state.participants);
   const isHost = Boolean(isCurrent && state.self?.isHost);
   const isEnding = isCurrent && state.isEnding && !isHost;
+
+  // Deleted by its host: nothing is left to keep, so everyone goes home at once.
+  const isDeleted = isCurrent && state.isDeleted;
+  useEffect(() => {
+    if (!isDeleted) return;
+    navigate("/");
+    toast.info(MY_SESSIONS_MESSAGES.deletedForYou, END_TOAST);
+  }, [isDeleted, navigate]);
+
+  // My sessions opens an ended session on its replay (`?replay=1`), once joined.
+  const [searchParams, setSearchParams] = useSearchParams();
+  const wantsReplay = searchParams.has(REPLAY_PARAM);
+  const isJoined = isCurrent && state.self !== null;
+  useEffect(() => {
+    if (!wantsReplay || !isJoined) return;
+    setReplayOpen(true);
+    setSearchParams(
+      (params) => {
+        params.delete(REPLAY_PARAM);
+        return params;
+      },
+      { replace: true },
+    );
+  }, [wantsReplay, isJoined, setSearchParams]);
 
   useEffect(() => {
     if (!isEnding) return;
