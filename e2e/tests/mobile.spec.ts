@@ -92,6 +92,7 @@ for (const size of SIZES) {
       await expect(sidebar).toHaveAttribute("aria-modal", "true");
       await expectOnScreen(page, sidebar);
       expect(await focusIsInside(sidebar)).toBe(true);
+      await page.screenshot({ path: test.info().outputPath(`sidebar-${size.name}.png`) });
       await expectNoA11yViolations(page, SCOPE);
       await expectNoHorizontalOverflow(page);
       await page.keyboard.press("Escape");
@@ -180,6 +181,16 @@ for (const size of SIZES) {
       await expectOnScreen(page, call);
       await call.getByRole("button", { name: "Close call panel" }).click();
       await expect(call).toBeHidden();
+      await expect(more).toBeFocused();
+
+      // The replay's drawer, closed by its own button.
+      await more.click();
+      await menu.getByRole("menuitem", { name: "Replay" }).click();
+      const replay = page.getByRole("dialog", { name: "Replay" });
+      await expectOnScreen(page, replay);
+      await expect(replay.getByTestId("replay-panel")).toBeVisible();
+      await replay.getByRole("button", { name: "Close replay" }).click();
+      await expect(replay).toBeHidden();
       await expect(more).toBeFocused();
 
       // End Session is in the menu: the host is asked to confirm, and Cancel keeps the session.
