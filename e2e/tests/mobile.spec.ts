@@ -105,9 +105,15 @@ for (const size of SIZES) {
       await expect(sidebar).toBeHidden();
       await expect(page.getByRole("button", { name: "Show sidebar" })).toBeFocused();
       await page.getByRole("button", { name: "Show sidebar" }).click();
+      // Escape in the name box cancels the name, not the drawer.
       await screen.treeItem("src").focus();
       await sidebar.getByRole("button", { name: "New file" }).click();
       const nameBox = sidebar.getByRole("textbox", { name: "New file name" });
+      await nameBox.press("Escape");
+      await expect(nameBox).toHaveCount(0);
+      await expect(sidebar).toBeVisible();
+      await screen.treeItem("src").focus();
+      await sidebar.getByRole("button", { name: "New file" }).click();
       await nameBox.fill("util.js");
       await nameBox.press("Enter");
       await expect(sidebar).toBeHidden();

@@ -1,6 +1,7 @@
 import * as RadixDialog from "@radix-ui/react-dialog";
 import { type ReactNode, type RefObject, useRef } from "react";
 import { CloseButton } from "./CloseButton";
+import { isInPartThatKeepsEscape } from "./Dialog";
 
 interface DrawerProps {
   /** Off: the children render in place, untouched (the desktop layout). */
@@ -34,7 +35,8 @@ function isShown(element: HTMLElement | null): element is HTMLElement {
 /**
  * An off-canvas panel of the compact editor (Radix's modal dialog, like `Dialog`): it slides
  * in from one side over a backdrop, keeps focus inside and hides the rest from assistive
- * technology while open, closes on Escape, its close button or a press on the backdrop, and
+ * technology while open, closes on Escape (unless pressed in a part marked `KEEPS_ESCAPE`: a
+ * name box cancels its edit), its close button or a press on the backdrop, and
  * gives focus back to whatever opened it (or to `fallbackFocusId` when that has gone).
  */
 export function Drawer(props: DrawerProps) {
@@ -80,6 +82,9 @@ export function Drawer(props: DrawerProps) {
                 const opener = openerRef.current;
                 const target = isShown(opener) ? opener : document.getElementById(props.fallbackFocusId);
                 target?.focus();
+              }}
+              onEscapeKeyDown={(event) => {
+                if (isInPartThatKeepsEscape(event.target)) event.preventDefault();
               }}
               onPointerDownOutside={(event) => {
                 if (event.detail.originalEvent.target !== backdropRef.current) event.preventDefault();
