@@ -16,7 +16,8 @@ interface DialogProps {
  */
 export const KEEPS_ESCAPE = { "data-keeps-escape": "" } as const;
 
-function isInPartThatKeepsEscape(target: EventTarget | null): boolean {
+/** The key event came from a part marked `KEEPS_ESCAPE` (dialogs and drawers leave it alone). */
+export function isInPartThatKeepsEscape(target: EventTarget | null): boolean {
   return target instanceof Element && target.closest("[data-keeps-escape]") !== null;
 }
 

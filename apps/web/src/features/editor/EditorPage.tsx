@@ -10,6 +10,7 @@ import "../../styles/chat.css";
 import "../../styles/roles.css";
 import "../../styles/replay.css";
 import "../../styles/intelligence.css";
+import "../../styles/compact.css";
 import { EditorScreen } from "./EditorScreen";
 
 /** Route /code-editor-dashboard[/:sessionId]; without an id it opens the public demo session. */

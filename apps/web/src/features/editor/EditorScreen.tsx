@@ -2,11 +2,16 @@ import { type Language, MY_SESSIONS_MESSAGES } from "@ensemble/protocol";
 import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
+import { useIsCompact } from "../../ui/compact";
+import { Drawer } from "../../ui/Drawer";
 import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
 import { CallPanel } from "../calls/CallPanel";
 import { callChannel } from "../calls/CallSession";
+import { setPanelOpen, useCallStore } from "../calls/store";
 import { ChatPanel } from "../chat/ChatPanel";
 import { chatChannel } from "../chat/channel";
+import { CHAT_INPUT_ID } from "../chat/panel";
+import { setChatOpen, useChatStore } from "../chat/store";
 import { isWithin, PRESENCE_MS } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
 import { useActivity } from "../collab/useActivity";
@@ -16,7 +21,7 @@ import { pullsChannel } from "../pulls/channel";
 import { ReviewPanel } from "../pulls/ReviewPanel";
 import { replayChannel } from "../replay/channel";
 import { ReplayPanel } from "../replay/ReplayPanel";
-import { setReplayOpen } from "../replay/store";
+import { setReplayOpen, useReplayStore } from "../replay/store";
 import { LobbyScreen } from "../roles/LobbyScreen";
 import { useRolesStore } from "../roles/store";
 import { ViewOnlyBanner } from "../roles/ViewOnlyBanner";
@@ -41,16 +46,21 @@ import { SessionUnavailable } from "./SessionUnavailable";
 import { StatusBar } from "./StatusBar";
 import { SESSION_CHANNELS } from "./sessionChannels";
 import { TopBar } from "./TopBar";
+import { MORE_ACTIONS_ID } from "./TopBarMenu";
 import { useTestHook } from "./testHook";
 
 // Monaco is most of the editor's weight: its own chunk, loaded after the chrome renders.
 const CodeEditor = lazy(() => import("./monaco/CodeEditor"));
 
 const SIDEBAR_ID = "file-sidebar";
+const SIDEBAR_TOGGLE_ID = "sidebar-toggle";
 const TERMINAL_ID = "terminal-panel";
 const TERMINAL_TOGGLE_ID = "terminal-toggle";
 
-/** The live editor of one session: top bar, file sidebar, the shared editor, status bar. */
+/**
+ * The live editor of one session: top bar, file sidebar, the shared editor, status bar. On a
+ * tablet or phone (`useIsCompact`) the sidebar, chat, call and replay panels are drawers.
+ */
 export function EditorScreen({ sessionId }: { sessionId: string }) {
   const session = useCollabSession(sessionId, SESSION_CHANNELS);
   useTestHook(session);
@@ -59,7 +69,14 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const state = useCollabStore();
   const isTerminalOpen = useTerminalStore((s) => s.isOpen);
   const lobby = useRolesStore((s) => (s.sessionId === sessionId ? s.lobby : "none"));
+  const isCompact = useIsCompact();
   const [isSidebarOpen, setIsSidebarOpen] = useState(true);
+  // The compact sidebar is a drawer over the editor: closed until asked for.
+  const [isSidebarDrawerOpen, setIsSidebarDrawerOpen] = useState(false);
+  const isChatOpen = useChatStore((s) => s.isOpen);
+  const isCallOpen = useCallStore((s) => s.isPanelOpen);
+  const isReplayOpen = useReplayStore((s) => s.isOpen);
+  const focusAfterSidebar = useRef<(() => void) | null>(null);
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
   // Why SESSION ENDING is open, or null while it is closed.
   const [endingReason, setEndingReason] = useState<EndingReason | null>(null);
@@ -139,6 +156,16 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
     });
   };
 
+  const handleFileOpened = () => {
+    if (!isCompact) {
+      focusEditor.current?.();
+      return;
+    }
+    // The drawer gives focus back once it has closed: to the editor, not to its opener.
+    focusAfterSidebar.current = () => focusEditor.current?.();
+    setIsSidebarDrawerOpen(false);
+  };
+
   const endForEveryone = async () => {
     if (!session) return;
     const result = await session.endForEveryone();
@@ -149,11 +176,13 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   return (
     <div className="editor-screen">
       <TopBar
+        isCompact={isCompact}
         file={file}
         openFile={activePath ?? undefined}
         language={state.language}
-        isSidebarOpen={isSidebarOpen}
+        isSidebarOpen={isCompact ? isSidebarDrawerOpen : isSidebarOpen}
         sidebarId={SIDEBAR_ID}
+        sidebarToggleId={SIDEBAR_TOGGLE_ID}
         canSwitchLanguage={canChange}
         isHost={isHost}
         isConnected={isConnected}
@@ -164,29 +193,42 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         terminalToggleId={TERMINAL_TOGGLE_ID}
         terminal={terminal}
         settings={session?.channel(sessionSettingsChannel) ?? null}
-        onToggleSidebar={() => setIsSidebarOpen((open) => !open)}
+        onToggleSidebar={() =>
+          isCompact ? setIsSidebarDrawerOpen((open) => !open) : setIsSidebarOpen((open) => !open)
+        }
         onToggleTerminal={() => setTerminalOpen(!isTerminalOpen)}
         onChangeLanguage={changeLanguage}
         onEndSession={() => (isHost ? setIsConfirmOpen(true) : setEndingReason("self"))}
       />
       <div className="editor-body">
-        {isSidebarOpen && (
-          <FileSidebar
-            id={SIDEBAR_ID}
-            session={session}
-            activePath={activePath}
-            participants={state.participants}
-            selfId={state.self?.id ?? null}
-            activity={activity}
-            isConnected={isConnected}
-            canEdit={canChange}
-            isHost={isHost}
-            isViewer={isViewer}
-            followingId={following?.id ?? null}
-            onFollow={follow}
-            onOpened={() => focusEditor.current?.()}
-          />
-        )}
+        <Drawer
+          isDrawer={isCompact}
+          isOpen={isSidebarDrawerOpen}
+          onClose={() => setIsSidebarDrawerOpen(false)}
+          side="left"
+          title="Sidebar"
+          fallbackFocusId={SIDEBAR_TOGGLE_ID}
+          focusOnClose={focusAfterSidebar}
+          testId="sidebar-drawer"
+        >
+          {(isCompact || isSidebarOpen) && (
+            <FileSidebar
+              id={SIDEBAR_ID}
+              session={session}
+              activePath={activePath}
+              participants={state.participants}
+              selfId={state.self?.id ?? null}
+              activity={activity}
+              isConnected={isConnected}
+              canEdit={canChange}
+              isHost={isHost}
+              isViewer={isViewer}
+              followingId={following?.id ?? null}
+              onFollow={follow}
+              onOpened={handleFileOpened}
+            />
+          )}
+        </Drawer>
         <section className="editor-pane" aria-label={`Editing ${file}`}>
           {endedAt !== null && session && (
             <SessionEndedBanner endedAt={endedAt} isHost={isHost} onReopen={() => session.reopen()} />
@@ -219,11 +261,21 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
                 : "Loading the session…"}
             </p>
           )}
-          <ReplayPanel
-            channel={session?.channel(replayChannel) ?? null}
-            isHost={isHost}
-            isEnded={endedAt !== null}
-          />
+          <Drawer
+            isDrawer={isCompact}
+            isOpen={isReplayOpen}
+            onClose={() => setReplayOpen(false)}
+            side="right"
+            labelledBy="replay-title"
+            fallbackFocusId={MORE_ACTIONS_ID}
+            keepMounted
+          >
+            <ReplayPanel
+              channel={session?.channel(replayChannel) ?? null}
+              isHost={isHost}
+              isEnded={endedAt !== null}
+            />
+          </Drawer>
           {isTerminalOpen && (
             <TerminalPanel
               openFile={activePath ?? undefined}
@@ -243,8 +295,29 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             />
           )}
         </section>
-        <CallPanel call={session?.channel(callChannel) ?? null} />
-        <ChatPanel channel={session?.channel(chatChannel) ?? null} />
+        <Drawer
+          isDrawer={isCompact}
+          isOpen={isCallOpen}
+          onClose={() => setPanelOpen(false)}
+          side="right"
+          labelledBy="call-panel-title"
+          fallbackFocusId={MORE_ACTIONS_ID}
+          keepMounted
+        >
+          <CallPanel call={session?.channel(callChannel) ?? null} />
+        </Drawer>
+        <Drawer
+          isDrawer={isCompact}
+          isOpen={isChatOpen}
+          onClose={() => setChatOpen(false)}
+          side="right"
+          labelledBy="chat-panel-title"
+          initialFocusId={CHAT_INPUT_ID}
+          fallbackFocusId={MORE_ACTIONS_ID}
+          keepMounted
+        >
+          <ChatPanel channel={session?.channel(chatChannel) ?? null} />
+        </Drawer>
       </div>
       <StatusBar
         sessionId={sessionId}

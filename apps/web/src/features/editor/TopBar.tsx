@@ -1,5 +1,5 @@
-import { type Language, LanguageSchema } from "@ensemble/protocol";
-import { type ReactNode, useId } from "react";
+import type { Language } from "@ensemble/protocol";
+import type { ReactNode } from "react";
 import { CallPanelToggle } from "../calls/CallPanelToggle";
 import { ChatToggle } from "../chat/ChatToggle";
 import { type SessionSettingsControl, SettingsMenu } from "../intelligence/controls/SettingsMenu";
@@ -9,15 +9,20 @@ import { ReplayToggle } from "../replay/ReplayToggle";
 import type { TerminalChannel } from "../terminal/channel";
 import { RunCodeButton } from "../terminal/RunCodeButton";
 import { editorLanguage } from "../workspace/tree";
-import { pickerLanguages, useRuntimes } from "./runtimes";
+import { LanguageSelect } from "./LanguageSelect";
+import { type PickerLanguage, pickerLanguages, useRuntimes } from "./runtimes";
+import { TopBarMenu } from "./TopBarMenu";
 
 interface TopBarProps {
+  /** The tablet and phone layout: the less used actions fold into "More actions". */
+  isCompact: boolean;
   file: string;
   /** The workspace path of the open file, if one is open (Run Code starts there when it can). */
   openFile: string | undefined;
   language: Language;
   isSidebarOpen: boolean;
   sidebarId: string;
+  sidebarToggleId: string;
   canSwitchLanguage: boolean;
   isHost: boolean;
   isConnected: boolean;
@@ -44,16 +49,17 @@ interface TopBarProps {
  * else's for themselves.
  */
 export function TopBar(props: TopBarProps) {
-  const selectId = useId();
   const languages = pickerLanguages(useRuntimes(), props.language);
+  if (props.isCompact) return <CompactTopBar {...props} languages={languages} />;
   return (
     <div className="editor-topbar">
       <PanelToggle
+        id={props.sidebarToggleId}
         label="sidebar"
         isOpen={props.isSidebarOpen}
         controls={props.sidebarId}
         onToggle={props.onToggleSidebar}
-        icon={<path d="M9 4v16" stroke="currentColor" strokeWidth="1.8" />}
+        icon={SIDEBAR_ICON}
       />
       <PanelToggle
         id={props.terminalToggleId}
@@ -61,16 +67,7 @@ export function TopBar(props: TopBarProps) {
         isOpen={props.isTerminalOpen}
         controls={props.terminalId}
         onToggle={props.onToggleTerminal}
-        icon={
-          <path
-            d="M7 9l3 3-3 3M12 15h5"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="1.8"
-            strokeLinecap="round"
-            strokeLinejoin="round"
-          />
-        }
+        icon={TERMINAL_ICON}
       />
       <CallPanelToggle />
       <ChatToggle />
@@ -83,34 +80,13 @@ export function TopBar(props: TopBarProps) {
           <FormatButton language={props.openFile === undefined ? null : editorLanguage(props.openFile)} />
         )}
         <SettingsMenu control={props.settings} isHost={props.isHost} isConnected={props.isConnected} />
-        <label htmlFor={selectId} className="visually-hidden">
-          Language
-        </label>
-        <select
-          id={selectId}
-          className="language-select"
-          value={props.language}
-          disabled={!props.canSwitchLanguage}
-          title={
-            props.canSwitchLanguage
-              ? undefined
-              : props.isEnded
-                ? "The session has ended"
-                : props.isViewOnly
-                  ? "You can only view this session"
-                  : "Reconnect to switch the language"
-          }
-          onChange={(event) => {
-            const parsed = LanguageSchema.safeParse(event.target.value);
-            if (parsed.success) props.onChangeLanguage(parsed.data);
-          }}
-        >
-          {languages.map(({ record }) => (
-            <option key={record.id} value={record.id}>
-              {record.name}
-            </option>
-          ))}
-        </select>
+        <LanguageSelect
+          languages={languages}
+          language={props.language}
+          canSwitch={props.canSwitchLanguage}
+          disabledReason={languageLockReason(props)}
+          onChange={props.onChangeLanguage}
+        />
         <RunCodeButton
           channel={props.terminal}
           language={props.language}
@@ -125,6 +101,79 @@ export function TopBar(props: TopBarProps) {
             End Session
           </button>
         )}
+      </div>
+    </div>
+  );
+}
+
+/** Why the language cannot be switched now (the picker's title). */
+function languageLockReason({ isEnded, isViewOnly }: Pick<TopBarProps, "isEnded" | "isViewOnly">): string {
+  if (isEnded) return "The session has ended";
+  if (isViewOnly) return "You can only view this session";
+  return "Reconnect to switch the language";
+}
+
+const SIDEBAR_ICON = <path d="M9 4v16" stroke="currentColor" strokeWidth="1.8" />;
+const TERMINAL_ICON = (
+  <path
+    d="M7 9l3 3-3 3M12 15h5"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth="1.8"
+    strokeLinecap="round"
+    strokeLinejoin="round"
+  />
+);
+
+/**
+ * The top bar of a tablet or phone: the sidebar and terminal toggles, the file name (read
+ * only by assistive technology on a phone, where the tab shows it), the settings, Run Code,
+ * the host's pending-PR badge, and "More actions" with the rest.
+ */
+function CompactTopBar({ languages, ...props }: TopBarProps & { languages: PickerLanguage[] }) {
+  return (
+    <div className="editor-topbar is-compact">
+      <PanelToggle
+        id={props.sidebarToggleId}
+        label="sidebar"
+        isOpen={props.isSidebarOpen}
+        controls={props.sidebarId}
+        onToggle={props.onToggleSidebar}
+        icon={SIDEBAR_ICON}
+      />
+      <PanelToggle
+        id={props.terminalToggleId}
+        label="terminal"
+        isOpen={props.isTerminalOpen}
+        controls={props.terminalId}
+        onToggle={props.onToggleTerminal}
+        icon={TERMINAL_ICON}
+      />
+      <h1 className="editor-filename" data-testid="editor-file-name">
+        {props.file}
+      </h1>
+      <div className="editor-topbar-actions">
+        <SettingsMenu control={props.settings} isHost={props.isHost} isConnected={props.isConnected} />
+        <RunCodeButton
+          channel={props.terminal}
+          language={props.language}
+          isConnected={props.isConnected}
+          isEnded={props.isEnded}
+          isViewOnly={props.isViewOnly}
+          openFile={props.openFile}
+        />
+        {props.isHost && <PendingBadge />}
+        <TopBarMenu
+          languages={languages}
+          language={props.language}
+          canSwitchLanguage={props.canSwitchLanguage}
+          languageLockReason={languageLockReason(props)}
+          fileLanguage={props.openFile === undefined ? null : editorLanguage(props.openFile)}
+          canFormat={!props.isViewOnly && !props.isEnded}
+          canEndSession={!props.isEnded}
+          onChangeLanguage={props.onChangeLanguage}
+          onEndSession={props.onEndSession}
+        />
       </div>
     </div>
   );

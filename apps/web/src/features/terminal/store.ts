@@ -1,5 +1,6 @@
 import type { RunStateUpdate, TerminalEntry } from "@ensemble/protocol";
 import { create } from "zustand";
+import { isCompactWindow } from "../../ui/compact";
 import { applyEntries, mergeHistory, type ShownEntry } from "./entries";
 import { clampHeight, TERMINAL_HEIGHT } from "./height";
 
@@ -47,7 +48,8 @@ const initial: TerminalState = {
   othersMayType: false,
   isStopping: false,
   isStarting: false,
-  isOpen: true,
+  // On a tablet or phone the editor keeps the screen until a run (or the toggle) opens it.
+  isOpen: !isCompactWindow(),
   height: TERMINAL_HEIGHT.default,
 };
 

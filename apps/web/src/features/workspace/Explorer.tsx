@@ -1,7 +1,7 @@
 import { checkPath, type Presence } from "@ensemble/protocol";
 import { type MouseEvent, useMemo, useState } from "react";
 import { toast } from "react-toastify/unstyled";
-import { Dialog } from "../../ui/Dialog";
+import { Dialog, KEEPS_ESCAPE } from "../../ui/Dialog";
 import type { CollabSession } from "../collab/CollabSession";
 import { typistColor } from "../collab/presence";
 import { useCollabStore } from "../collab/store";
@@ -282,6 +282,7 @@ function ContextMenu({ x, y, items, onClose }: ContextMenuProps) {
         role="menu"
         style={{ left: x, top: y }}
         tabIndex={-1}
+        {...KEEPS_ESCAPE}
         ref={(element) => element?.querySelector<HTMLElement>("[role=menuitem]")?.focus()}
         onKeyDown={(event) => {
           const entries = [...event.currentTarget.querySelectorAll<HTMLElement>("[role=menuitem]")];

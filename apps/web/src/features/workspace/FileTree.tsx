@@ -1,4 +1,5 @@
 import { type KeyboardEvent, type MouseEvent, useEffect, useRef } from "react";
+import { KEEPS_ESCAPE } from "../../ui/Dialog";
 import { fileColor, parentOf, type TreeNode, visibleNodes } from "./tree";
 
 /** Someone else who has a file open: drawn as a coloured initial on its row. */
@@ -257,6 +258,7 @@ function NameBox({ edit, depth, initial = "", onCommit, onCancel }: NameBoxProps
         className="tree-name-input"
         defaultValue={initial}
         spellCheck={false}
+        {...KEEPS_ESCAPE}
         onKeyDown={(event) => {
           event.stopPropagation();
           if (event.key === "Enter") onCommit(event.currentTarget.value);
