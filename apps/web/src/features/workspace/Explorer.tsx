@@ -9,6 +9,7 @@ import type { Activity } from "../collab/useActivity";
 import { downloadWorkspace } from "./download";
 import { FileTree, type FileVisitor, type NameEdit } from "./FileTree";
 import { openFile } from "./store";
+import { showUndo } from "./undoToast";
 import { buildTree, join, parentOf, type TreeNode } from "./tree";
 
 interface ExplorerProps {
@@ -91,9 +92,15 @@ export function Explorer({
     }
     if (edit.mode === "rename") {
       if (checked.path === edit.path) return;
-      const renamed = await session.files.renamePath({ from: edit.path, to: checked.path });
-      if (renamed.ok) setFocusedPath(renamed.data);
-      else toast.error(renamed.error.message);
+      const from = edit.path;
+      const renamed = await session.files.renamePath({ from, to: checked.path });
+      if (!renamed.ok) {
+        toast.error(renamed.error.message);
+        return;
+      }
+      const to = renamed.data;
+      setFocusedPath(to);
+      showUndo(`Renamed "${from}" to "${to}".`, () => session.files.renamePath({ from: to, to: from }));
       return;
     }
     const created = await session.files.createFile({ path: checked.path, kind: edit.mode });
@@ -114,7 +121,12 @@ export function Explorer({
     setToDelete(null);
     if (!session || !node) return;
     const deleted = await session.files.deletePath({ path: node.path });
-    if (!deleted.ok) toast.error(deleted.error.message);
+    if (!deleted.ok) {
+      toast.error(deleted.error.message);
+      return;
+    }
+    const deletion = deleted.data;
+    showUndo(`Deleted "${deletion.path}".`, () => session.files.undoDelete(deletion));
   };
 
   const openMenu = (node: TreeNode | null, event: MouseEvent) =>
