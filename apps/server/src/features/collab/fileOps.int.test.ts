@@ -57,7 +57,12 @@ describe.each(DATABASES)("offline file operations and undo on %s", (kind) => {
     expect(await a.request("createFile", { sessionId, path: "main.js", kind: "file", id: mainId })).toEqual(
       taken,
     );
-    const forgedId = await emitAck(a.socket, "createFile", { sessionId, path: "x.js", kind: "file", id: "main" });
+    const forgedId = await emitAck(a.socket, "createFile", {
+      sessionId,
+      path: "x.js",
+      kind: "file",
+      id: "main",
+    });
     expect(forgedId).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
     // Text in a root no create named: refused whole, as any forged update.
     const before = Y.encodeStateVector(a.doc);
@@ -70,7 +75,12 @@ describe.each(DATABASES)("offline file operations and undo on %s", (kind) => {
 
   it("undoes a delete: the files come back under their ids with their text, for everyone", async () => {
     const { sessionId, host: a, guest: b } = await editors.hostAndGuest(server.api, "undo-delete");
-    await a.request("createFile", { sessionId, path: "lib/util.js", kind: "file", content: "export const x = 1;\n" });
+    await a.request("createFile", {
+      sessionId,
+      path: "lib/util.js",
+      kind: "file",
+      content: "export const x = 1;\n",
+    });
     await a.request("createFile", { sessionId, path: "lib/deep/empty", kind: "folder" });
     await waitFor(() => b.text("lib/util.js") !== "", 5000, "the file at b");
     const utilId = fileIdAt(b.doc, "lib/util.js") ?? "";
@@ -89,28 +99,46 @@ describe.each(DATABASES)("offline file operations and undo on %s", (kind) => {
     // Checked first: a file outside the restored folder, an id that was never deleted, a
     // stranger; none changes anything.
     const mainId = fileIdAt(a.doc, "src/main.js") ?? "";
-    const outside = await a.request("restorePath", { ...restore, files: [{ id: utilId, path: "x.js", content }] });
+    const outside = await a.request("restorePath", {
+      ...restore,
+      files: [{ id: utilId, path: "x.js", content }],
+    });
     expect(outside).toEqual({
       ok: false,
       error: { code: "invalid_payload", message: WORKSPACE_MESSAGES.outsideRestore },
     });
     for (const id of [mainId, newId()]) {
-      expect(await a.request("restorePath", { ...restore, files: [{ id, path: "lib/util.js", content }] })).toEqual({
+      expect(
+        await a.request("restorePath", { ...restore, files: [{ id, path: "lib/util.js", content }] }),
+      ).toEqual({
         ok: false,
         error: { code: "conflict", message: WORKSPACE_MESSAGES.notDeleted },
       });
     }
     const stranger = await editors.open();
-    expect(await stranger.request("restorePath", restore)).toMatchObject({ ok: false, error: { code: "not_joined" } });
+    expect(await stranger.request("restorePath", restore)).toMatchObject({
+      ok: false,
+      error: { code: "not_joined" },
+    });
     expect(listWorkspace(a.doc).files.map((f) => f.path)).toEqual(["src/main.js"]);
 
     expect(await a.request("restorePath", restore)).toEqual({ ok: true, data: { path: "lib" } });
     await waitFor(() => b.text("lib/util.js") === content, 5000, "the restored text at b");
     expect(fileIdAt(b.doc, "lib/util.js")).toBe(utilId);
-    expect(listWorkspace(b.doc).folders).toEqual(["lib", "lib/deep", "lib/deep/empty", "src", "src/components"]);
+    expect(listWorkspace(b.doc).folders).toEqual([
+      "lib",
+      "lib/deep",
+      "lib/deep/empty",
+      "src",
+      "src/components",
+    ]);
     // Its text lives on: an edit after the undo reaches everyone.
     b.file("lib/util.js").insert(0, "// after undo\n");
-    await waitFor(() => a.text("lib/util.js").startsWith("// after undo\n// b's line"), 5000, "the edit at a");
+    await waitFor(
+      () => a.text("lib/util.js").startsWith("// after undo\n// b's line"),
+      5000,
+      "the edit at a",
+    );
     // Twice is refused: the file is there again.
     expect(await a.request("restorePath", restore)).toMatchObject({ ok: false, error: { code: "conflict" } });
   });
@@ -121,7 +149,12 @@ describe.each(DATABASES)("offline file operations and undo on %s", (kind) => {
     const content = a.text("src/main.js");
     await a.request("deletePath", { sessionId, path: "src/main.js" });
     await a.request("createFile", { sessionId, path: "src/main.js", kind: "file", content: "new" });
-    const restore = { sessionId, path: "src/main.js", files: [{ id, path: "src/main.js", content }], folders: [] };
+    const restore = {
+      sessionId,
+      path: "src/main.js",
+      files: [{ id, path: "src/main.js", content }],
+      folders: [],
+    };
     expect(await a.request("restorePath", restore)).toEqual({
       ok: false,
       error: { code: "conflict", message: WORKSPACE_MESSAGES.exists("src/main.js") },

@@ -196,7 +196,12 @@ export class Workspace implements GuardedWorkspace {
    * now) with `content` as its text, and the folders with them, all at `path` or under it.
    * Its text keeps its Yjs history: late edits made to it since the delete are replaced.
    */
-  restore(path: string, files: readonly WorkspaceEntry[], contents: readonly string[], folders: readonly string[]): string {
+  restore(
+    path: string,
+    files: readonly WorkspaceEntry[],
+    contents: readonly string[],
+    folders: readonly string[],
+  ): string {
     const listed = new Set(this.list().files.map((f) => f.id));
     const inside = (p: string) => p === path || isUnder(p, path);
     for (const p of [...files.map((f) => f.path), ...folders]) {

@@ -85,7 +85,8 @@ export function applyPending(listing: WorkspaceListing, ops: readonly PendingOp[
  */
 export function pendingProblem(listing: WorkspaceListing, op: PendingOp): string | undefined {
   const exists = (path: string) =>
-    listing.files.some((f) => fold(f.path) === fold(path)) || listing.folders.some((f) => fold(f) === fold(path));
+    listing.files.some((f) => fold(f.path) === fold(path)) ||
+    listing.folders.some((f) => fold(f) === fold(path));
   const isFile = (path: string) => listing.files.some((f) => fold(f.path) === fold(path));
   const parentProblem = (path: string) => {
     const file = parentFolders(path).find(isFile);

@@ -169,7 +169,9 @@ export class WorkspaceChannel {
         if (op.kind === "folder") {
           const result = await this.link.request("createFile", { sessionId, path: op.path, kind: "folder" });
           // Someone made the same folder meanwhile: it is there, as wanted.
-          return { result: !result.ok && result.error.code === "conflict" ? { ok: true, data: null } : result };
+          return {
+            result: !result.ok && result.error.code === "conflict" ? { ok: true, data: null } : result,
+          };
         }
         for (let attempt = 1; attempt <= MAX_ALTERNATIVES; attempt++) {
           const path = attempt === 1 ? op.path : alternativePath(op.path, attempt);
@@ -179,14 +181,18 @@ export class WorkspaceChannel {
           if (result.ok || result.error.code !== "conflict")
             return { result, landedAt: result.ok ? result.data.path : undefined };
         }
-        return { result: { ok: false, error: { code: "conflict", message: `"${op.path}" already exists.` } } };
+        return {
+          result: { ok: false, error: { code: "conflict", message: `"${op.path}" already exists.` } },
+        };
       }
       case "rename":
         return { result: await this.link.request("renamePath", { sessionId, from: op.from, to: op.to }) };
       case "delete": {
         const result = await this.link.request("deletePath", { sessionId, path: op.path });
         // Gone already (someone deleted or moved it meanwhile): nothing of ours is lost.
-        return { result: !result.ok && result.error.code === "not_found" ? { ok: true, data: null } : result };
+        return {
+          result: !result.ok && result.error.code === "not_found" ? { ok: true, data: null } : result,
+        };
       }
       case "restore":
         return { result: await this.link.request("restorePath", { sessionId, ...op.deletion }) };
@@ -262,7 +268,9 @@ function newFileId(): string {
 
 function loadPending(sessionId: string): PendingOp[] {
   try {
-    const parsed = z.array(PendingOpSchema).safeParse(JSON.parse(localStorage.getItem(storageKey(sessionId)) ?? "[]"));
+    const parsed = z
+      .array(PendingOpSchema)
+      .safeParse(JSON.parse(localStorage.getItem(storageKey(sessionId)) ?? "[]"));
     return parsed.success ? parsed.data : [];
   } catch {
     return [];

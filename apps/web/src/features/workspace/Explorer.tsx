@@ -9,8 +9,8 @@ import type { Activity } from "../collab/useActivity";
 import { downloadWorkspace } from "./download";
 import { FileTree, type FileVisitor, type NameEdit } from "./FileTree";
 import { openFile } from "./store";
-import { showUndo } from "./undoToast";
 import { buildTree, join, parentOf, type TreeNode } from "./tree";
+import { showUndo } from "./undoToast";
 
 interface ExplorerProps {
   session: CollabSession | null;
