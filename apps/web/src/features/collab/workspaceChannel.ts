@@ -103,6 +103,7 @@ export class WorkspaceChannel {
     if (queued >= 0 && queued === this.pending.length - 1) {
       this.pending.splice(queued, 1);
       this.save();
+      this.publish();
       return Promise.resolve({ ok: true, data: deletion.path });
     }
     if (!this.isLive) return Promise.resolve(this.queue({ op: "restore", deletion }, deletion.path));
