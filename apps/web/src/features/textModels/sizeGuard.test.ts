@@ -1,7 +1,7 @@
 import { WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
-import { revertEdits, sizeProblem } from "./sizeGuard";
+import { CHANGE_TOO_LARGE, MAX_CHANGE_BYTES, revertEdits, sizeProblem } from "./sizeGuard";
 
 const textOf = (content: string) => {
   const text = new Y.Doc().getText("f");
@@ -26,6 +26,16 @@ describe("sizeProblem", () => {
     const accents = { rangeOffset: 10, rangeLength: 0, text: "ééé" };
     expect(sizeProblem(text, [accents])).toBe(WORKSPACE_MESSAGES.fileTooLarge);
     expect(sizeProblem(text, [{ ...accents, rangeLength: 2 }])).toBeUndefined();
+  });
+
+  it("refuses one change too large for one socket message, in a small file too", () => {
+    const text = textOf("");
+    expect(
+      sizeProblem(text, [{ rangeOffset: 0, rangeLength: 0, text: "a".repeat(MAX_CHANGE_BYTES) }]),
+    ).toBeUndefined();
+    expect(
+      sizeProblem(text, [{ rangeOffset: 0, rangeLength: 0, text: "a".repeat(MAX_CHANGE_BYTES + 1) }]),
+    ).toBe(CHANGE_TOO_LARGE);
   });
 
   it("never refuses a deletion, even of a file over its limit", () => {

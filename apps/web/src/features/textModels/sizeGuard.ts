@@ -1,5 +1,13 @@
-import { utf8Bytes, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import { LIMITS, utf8Bytes, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import type * as Y from "yjs";
+
+/**
+ * The most one change may insert: its update must fit in one socket message with room for
+ * Yjs's framing (a bigger one would close the connection every time it is sent).
+ */
+export const MAX_CHANGE_BYTES = Math.floor(LIMITS.socketMessageBytes * 0.9);
+
+export const CHANGE_TOO_LARGE = `One change can insert at most ${Math.floor(MAX_CHANGE_BYTES / 1000)} kB: paste it in parts.`;
 
 /** One change of a model's content, in offsets of the text before it (Monaco's shape). */
 export interface TextChange {
@@ -22,6 +30,7 @@ export function sizeProblem(ytext: Y.Text, changes: readonly TextChange[]): stri
     removedUnits += change.rangeLength;
   }
   if (inserted === 0) return undefined;
+  if (inserted > MAX_CHANGE_BYTES) return CHANGE_TOO_LARGE;
   if ((ytext.length - removedUnits) * 3 + inserted <= WORKSPACE_LIMITS.maxFileBytes) return undefined;
   const before = ytext.toString();
   let bytes = utf8Bytes(before) + inserted;
