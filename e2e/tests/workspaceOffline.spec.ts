@@ -40,6 +40,7 @@ test.describe("files offline, undo, and the size limit", () => {
 
     await host.page.context().setOffline(true);
     await expect(host.status).toHaveText("OFFLINE");
+    await expect(host.page.locator(".explorer-note")).toContainText("sent when the connection is back");
     // A new file opens, and what is typed in it is kept with it.
     await host.create("file", "src", "offline.js");
     await expect(host.page.getByTestId("code-editor")).toHaveAttribute("data-file", "src/offline.js");
@@ -62,6 +63,7 @@ test.describe("files offline, undo, and the size limit", () => {
 
     await host.page.context().setOffline(false);
     await expect(host.status).toHaveText("CONNECTED", { timeout: 15_000 });
+    await expect(host.page.locator(".explorer-note")).toHaveCount(0);
     const merged = ["src/app.js", "src/brief.js", "src/offline.js"];
     await expect.poll(() => guest.files(), { timeout: 15_000 }).toEqual(merged);
     await expect.poll(() => host.files()).toEqual(merged);

@@ -320,6 +320,7 @@ export class CollabSession {
   /** Our copy holds an edit the server refused: drop it and start again from the server's. */
   private async discardLocalCopy(message: string): Promise<void> {
     if (this.isDestroyed) return;
+    this.files.forget();
     await this.persistence?.clearData();
     this.persistence = null;
     this.options.onRefused(message);
@@ -330,6 +331,7 @@ export class CollabSession {
     this.socket.disconnect();
     if (failure.code === "not_found") {
       forgetSession(this.sessionId);
+      this.files.forget();
       void this.persistence?.clearData();
       this.persistence = null;
     }

@@ -110,6 +110,13 @@ export class WorkspaceChannel {
     return this.change("restorePath", { sessionId: this.sessionId, ...deletion }, true);
   }
 
+  /** Our copy of the session is discarded (refused, or the session is gone): so is the queue. */
+  forget(): void {
+    this.pending = [];
+    this.settling = [];
+    this.save();
+  }
+
   /** Our socket is gone: operations queue until the next join has replayed the queue. */
   disconnected(): void {
     this.isLive = false;

@@ -44,6 +44,7 @@ export function Explorer({
 }: ExplorerProps) {
   const files = useCollabStore((s) => s.files);
   const folders = useCollabStore((s) => s.folders);
+  const isOffline = useCollabStore((s) => s.status !== "connected");
   const nodes = useMemo(() => buildTree(files, folders), [files, folders]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(["src"]));
   const [focusedPath, setFocusedPath] = useState<string | null>(null);
@@ -213,6 +214,11 @@ export function Explorer({
           onNameCancel={() => setNameEdit(null)}
         />
       </div>
+      {isOffline && canEdit && (
+        <p className="explorer-note" role="status">
+          Offline: new, renamed and deleted files are kept here and sent when the connection is back.
+        </p>
+      )}
       {menu && (
         <ContextMenu x={menu.x} y={menu.y} items={menuItems(menu.node)} onClose={() => setMenu(null)} />
       )}
