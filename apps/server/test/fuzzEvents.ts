@@ -38,6 +38,7 @@ const SAMPLES: Record<ClientEventName, (s: string) => unknown> = {
   createFile: (s) => ({ sessionId: s, path: "fuzz.js", kind: "file", content: "x" }),
   renamePath: (s) => ({ sessionId: s, from: "src/main.js", to: "moved.js" }),
   deletePath: (s) => ({ sessionId: s, path: "src/main.js" }),
+  restorePath: (s) => ({ sessionId: s, path: "lib", files: [], folders: ["lib"] }),
   runCode: (s) => ({ sessionId: s, file: "src/main.js" }),
   terminalCommand: (s) => ({ sessionId: s, command: "clear" }),
   getTerminalHistory: (s) => s,

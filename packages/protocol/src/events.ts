@@ -86,7 +86,13 @@ import {
 } from "./roles";
 import { SessionSettingsSchema, SetSessionSettingsSchema } from "./sessionSettings";
 import { RoleSchema, SessionIdSchema } from "./sessions";
-import { CreateFileSchema, DeletePathSchema, PathAckSchema, RenamePathSchema } from "./workspace";
+import {
+  CreateFileSchema,
+  DeletePathSchema,
+  PathAckSchema,
+  RenamePathSchema,
+  RestorePathSchema,
+} from "./workspace";
 
 /** Someone connected to a session, as every participant sees them. */
 export const PresenceSchema = z.object({
@@ -204,6 +210,8 @@ export const CLIENT_EVENTS = {
   createFile: { payload: CreateFileSchema, ack: PathAckSchema },
   renamePath: { payload: RenamePathSchema, ack: PathAckSchema },
   deletePath: { payload: DeletePathSchema, ack: PathAckSchema },
+  /** Undo of a delete: the files come back under their ids, with the text they had. */
+  restorePath: { payload: RestorePathSchema, ack: PathAckSchema },
   /**
    * Runs the session's project from the sender's open file (or the language's main file);
    * everyone in the session, the sender included, sees the input line and the result once.

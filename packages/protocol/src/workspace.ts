@@ -34,6 +34,9 @@ export const WORKSPACE_MESSAGES = {
   tooDeep: `Folders cannot be nested more than ${WORKSPACE_LIMITS.maxDepth} levels deep.`,
   exists: (path: string) => `"${path}" already exists.`,
   notFound: (path: string) => `"${path}" does not exist.`,
+  idTaken: "This file id is already in use.",
+  notDeleted: "Only a deleted file can be restored.",
+  outsideRestore: "A restored file must lie in the restored folder.",
   underFile: (path: string) => `"${path}" is a file, not a folder.`,
   intoItself: "A folder cannot be moved into itself.",
   tooManyFiles: `A session holds at most ${WORKSPACE_LIMITS.maxFiles} files.`,
@@ -83,12 +86,21 @@ export const WorkspacePathSchema = z
     return z.NEVER;
   });
 
+/**
+ * A file's id: the name of its root text in the session's Y.Doc. The server makes them; a
+ * browser makes one for a file created offline, so that what is typed in it meanwhile has a
+ * text to live in (the server takes the id only if it never named anything in the document).
+ */
+export const FileIdSchema = z.string().regex(/^f-[A-Za-z0-9_-]{16}$/, "Invalid file id");
+
 export const CreateFileSchema = z.object({
   sessionId: SessionIdSchema,
   path: WorkspacePathSchema,
   /** Folders get no content; a file may start with some (at most the file limit). */
   kind: z.enum(["file", "folder"]),
   content: z.string().max(WORKSPACE_LIMITS.maxFileBytes).optional(),
+  /** The file's id, when the browser chose it (a create made offline, replayed). */
+  id: FileIdSchema.optional(),
 });
 export type CreateFile = z.input<typeof CreateFileSchema>;
 
@@ -101,6 +113,27 @@ export type RenamePath = z.input<typeof RenamePathSchema>;
 
 export const DeletePathSchema = z.object({ sessionId: SessionIdSchema, path: WorkspacePathSchema });
 export type DeletePath = z.input<typeof DeletePathSchema>;
+
+/**
+ * Undo of a delete: the deleted files come back under their own ids (so their texts, and the
+ * replay's history of them, continue) with the text they had, and the folders with them.
+ * Everything lies at `path` or under it.
+ */
+export const RestorePathSchema = z.object({
+  sessionId: SessionIdSchema,
+  path: WorkspacePathSchema,
+  files: z
+    .array(
+      z.object({
+        id: FileIdSchema,
+        path: WorkspacePathSchema,
+        content: z.string().max(WORKSPACE_LIMITS.maxFileBytes),
+      }),
+    )
+    .max(WORKSPACE_LIMITS.maxFiles),
+  folders: z.array(WorkspacePathSchema).max(WORKSPACE_LIMITS.maxFiles),
+});
+export type RestorePath = z.input<typeof RestorePathSchema>;
 
 /** The answer of a file operation: the normalised path it ended at. */
 export const PathAckSchema = z.object({ path: z.string() });

@@ -56,6 +56,7 @@ export const REQUEST_TIMEOUT_MS: Record<RequestEvent, number> = {
   createFile: 15_000,
   renamePath: 15_000,
   deletePath: 15_000,
+  restorePath: 15_000,
   runCode: 60_000,
   terminalCommand: 60_000,
   runInput: 10_000,

@@ -145,11 +145,24 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     return room.change((workspace) => operation(workspace, room));
   }
 
-  events.on("createFile", async (socket, { sessionId, path, kind, content }) => ({
+  events.on("createFile", async (socket, { sessionId, path, kind, content, id }) => ({
     path: await changeWorkspace(socket, sessionId, (w, room) => {
       // A new file may hold up to a file's limit: a nearly full document takes none.
       if (room.isFull) throw new DomainError("limit", WORKSPACE_MESSAGES.documentTooLarge);
-      return kind === "folder" ? w.createFolder(path) : w.createFile(path, content);
+      return kind === "folder" ? w.createFolder(path) : w.createFile(path, content, id);
+    }),
+  }));
+
+  events.on("restorePath", async (socket, { sessionId, path, files, folders }) => ({
+    path: await changeWorkspace(socket, sessionId, (w, room) => {
+      if (room.isFull) throw new DomainError("limit", WORKSPACE_MESSAGES.documentTooLarge);
+      const entries = files.map(({ id, path: filePath }) => ({ id, path: filePath }));
+      return w.restore(
+        path,
+        entries,
+        files.map((f) => f.content),
+        folders,
+      );
     }),
   }));
 

@@ -5,6 +5,7 @@ import {
   LEGACY_FILES,
   listWorkspace,
   parentFolders,
+  type WorkspaceEntry,
   type WorkspaceListing,
 } from "@ensemble/collab";
 import {
@@ -105,14 +106,26 @@ export class Workspace implements GuardedWorkspace {
     return this.fileIds.has(name);
   }
 
-  createFile(path: string, rawContent = ""): string {
+  /**
+   * Creates a file. A browser may name its id (a file made offline, whose text it may already
+   * hold): taken only if it never named anything in the document; the same create again (its
+   * answer was lost) answers as the first did.
+   */
+  createFile(path: string, rawContent = "", wantedId?: string): string {
     // One line ending everywhere: editors map offsets, and \r\n would count twice.
     const content = rawContent.replace(/\r\n?/g, "\n");
+    if (wantedId !== undefined && this.fileIds.has(wantedId)) {
+      if (this.files.get(wantedId) === path) return path;
+      throw new DomainError("conflict", WORKSPACE_MESSAGES.idTaken);
+    }
+    if (wantedId !== undefined && this.doc.share.has(wantedId)) {
+      throw new DomainError("conflict", WORKSPACE_MESSAGES.idTaken);
+    }
     this.assertFree(path);
     if (this.list().files.length >= WORKSPACE_LIMITS.maxFiles) {
       throw new DomainError("limit", WORKSPACE_MESSAGES.tooManyFiles);
     }
-    const id = newFileId();
+    const id = wantedId ?? newFileId();
     const problem = this.sizeProblem(new Map([[id, Buffer.byteLength(content)]]));
     if (problem) throw new DomainError("limit", problem);
     this.doc.transact(() => this.register(id, path, content), WORKSPACE_ORIGIN);
@@ -174,6 +187,65 @@ export class Workspace implements GuardedWorkspace {
       for (const folder of [...this.folders.keys()]) {
         if (folder === path || isUnder(folder, path)) this.folders.delete(folder);
       }
+    }, WORKSPACE_ORIGIN);
+    return path;
+  }
+
+  /**
+   * Undoes a delete: each file comes back under its own id (a file deleted before, not listed
+   * now) with `content` as its text, and the folders with them, all at `path` or under it.
+   * Its text keeps its Yjs history: late edits made to it since the delete are replaced.
+   */
+  restore(
+    path: string,
+    files: readonly WorkspaceEntry[],
+    contents: readonly string[],
+    folders: readonly string[],
+  ): string {
+    const listed = new Set(this.list().files.map((f) => f.id));
+    const inside = (p: string) => p === path || isUnder(p, path);
+    for (const p of [...files.map((f) => f.path), ...folders]) {
+      if (!inside(p)) throw new DomainError("invalid_payload", WORKSPACE_MESSAGES.outsideRestore);
+    }
+    const ids = new Set<string>();
+    for (const { id } of files) {
+      if (!this.fileIds.has(id) || listed.has(id) || ids.has(id)) {
+        throw new DomainError("conflict", WORKSPACE_MESSAGES.notDeleted);
+      }
+      ids.add(id);
+    }
+    // Nothing lies at or under a free path: the restored entries need only agree with each other.
+    const filePaths = files.map((f) => fold(f.path));
+    const folderPaths = new Set(folders.map(fold));
+    const parents = new Set(files.flatMap((f) => parentFolders(fold(f.path))));
+    if (
+      new Set(filePaths).size < filePaths.length ||
+      filePaths.some((p) => folderPaths.has(p) || parents.has(p))
+    ) {
+      throw new DomainError("conflict", WORKSPACE_MESSAGES.exists(path));
+    }
+    this.assertFree(path);
+    if (this.list().files.length + files.length > WORKSPACE_LIMITS.maxFiles) {
+      throw new DomainError("limit", WORKSPACE_MESSAGES.tooManyFiles);
+    }
+    const texts = contents.map((c) => c.replace(/\r\n?/g, "\n"));
+    const growth = new Map<string, number>();
+    files.forEach(({ id }, i) => {
+      growth.set(id, Buffer.byteLength(texts[i] ?? "") - this.bytesOf(id));
+    });
+    const problem = this.sizeProblem(growth);
+    if (problem) throw new DomainError("limit", problem);
+    this.doc.transact(() => {
+      for (const folder of folders) this.folders.set(folder, true);
+      files.forEach(({ id, path: filePath }, i) => {
+        const text = this.doc.getText(id);
+        text.delete(0, text.length);
+        if (texts[i]) text.insert(0, texts[i] as string);
+        this.measure(id);
+        this.files.set(id, filePath);
+      });
+      // A folder deleted empty, or one that held only folders, comes back as itself.
+      if (files.every((f) => f.path !== path)) this.folders.set(path, true);
     }, WORKSPACE_ORIGIN);
     return path;
   }

@@ -85,6 +85,16 @@ describe.each(DATABASES)("roles on %s", (kind) => {
       ["createFile", { sessionId, path: "src/new.js", kind: "file" }],
       ["renamePath", { sessionId, from: "src/main.js", to: "src/moved.js" }],
       ["deletePath", { sessionId, path: "src/main.js" }],
+      ["createFile", { sessionId, path: "src/offline.js", kind: "file", id: "f-AAAAAAAAAAAAAAAA" }],
+      [
+        "restorePath",
+        {
+          sessionId,
+          path: "src/x.js",
+          files: [{ id: "f-AAAAAAAAAAAAAAAA", path: "src/x.js", content: "" }],
+          folders: [],
+        },
+      ],
       ["languageUpdate", { sessionId, language: "python" }],
       ["runCode", { sessionId, file: "src/main.js" }],
       ["createPR", { sessionId, title: "forged" }],

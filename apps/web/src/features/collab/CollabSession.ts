@@ -143,9 +143,10 @@ export class CollabSession {
     rememberSession(this.sessionId);
     this.openOfflineCopy();
     this.wireSocket();
-    this.client.onSynced((isSynced) =>
-      useCollabStore.setState((s) => ({ isSynced, hasDocument: s.hasDocument || isSynced })),
-    );
+    this.client.onSynced((isSynced) => {
+      useCollabStore.setState((s) => ({ isSynced, hasDocument: s.hasDocument || isSynced }));
+      if (isSynced) this.files.synced();
+    });
     window.addEventListener("offline", this.handleOffline);
     window.addEventListener("online", this.handleOnline);
     this.files.watch();
@@ -244,6 +245,7 @@ export class CollabSession {
     socket.on("connect", () => this.join());
     socket.on("disconnect", () => {
       this.generation++;
+      this.files.disconnected();
       void this.yjs.close();
       client.disconnected();
       useCollabStore.setState({ isSynced: false });
@@ -285,8 +287,9 @@ export class CollabSession {
     const generation = ++this.generation;
     const { shareKey } = this.options;
     const request = shareKey ? { sessionId: this.sessionId, key: shareKey } : this.sessionId;
-    void this.link.request("joinSession", request).then((result) => {
-      if (this.isDestroyed || generation !== this.generation) return;
+    const isCurrent = () => generation === this.generation && !this.isDestroyed;
+    void this.link.request("joinSession", request).then(async (result) => {
+      if (!isCurrent()) return;
       if (!result.ok) {
         const { code } = result.error;
         // No answer on a live connection: start over with a fresh one.
@@ -300,7 +303,16 @@ export class CollabSession {
       const { self, participants, language, title, endedAt } = result.data;
       this.awareness.setLocalStateField("user", userField(self.name, self.id, self.id));
       useCollabStore.setState({ status: "connected", self, participants, language, title, endedAt });
-      this.yjs.open(result.data.laneTicket, () => generation === this.generation && !this.isDestroyed);
+      // File operations made offline reach the server before our document syncs: the text
+      // typed in a file created offline then has a file to land in.
+      const isReplayed = await this.files.replay(isCurrent);
+      if (!isCurrent()) return;
+      // No answer on a live connection: start over with a fresh one, the rest still queued.
+      if (!isReplayed) {
+        this.socket.disconnect().connect();
+        return;
+      }
+      this.yjs.open(result.data.laneTicket, isCurrent);
       this.lifecycle.emit("joined", result.data);
     });
   }
@@ -308,6 +320,7 @@ export class CollabSession {
   /** Our copy holds an edit the server refused: drop it and start again from the server's. */
   private async discardLocalCopy(message: string): Promise<void> {
     if (this.isDestroyed) return;
+    this.files.forget();
     await this.persistence?.clearData();
     this.persistence = null;
     this.options.onRefused(message);
@@ -318,6 +331,7 @@ export class CollabSession {
     this.socket.disconnect();
     if (failure.code === "not_found") {
       forgetSession(this.sessionId);
+      this.files.forget();
       void this.persistence?.clearData();
       this.persistence = null;
     }

@@ -221,6 +221,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
               activity={activity}
               isConnected={isConnected}
               canEdit={canChange}
+              canEditFiles={canEdit}
               isHost={isHost}
               isViewer={isViewer}
               followingId={following?.id ?? null}

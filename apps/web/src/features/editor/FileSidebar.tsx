@@ -21,6 +21,8 @@ interface FileSidebarProps {
   isConnected: boolean;
   /** Files and git may change (connected, and the session not ended). */
   canEdit: boolean;
+  /** Files can be created, renamed and deleted: offline too (queued until the connection is back). */
+  canEditFiles: boolean;
   isHost: boolean;
   /** A viewer proposes nothing (the server refuses it too). */
   isViewer: boolean;
@@ -39,7 +41,7 @@ export function FileSidebar(props: FileSidebarProps) {
         participants={props.participants}
         selfId={props.selfId}
         activity={props.activity}
-        canEdit={props.canEdit}
+        canEdit={props.canEditFiles}
         onOpened={props.onOpened}
       />
       <GitPanel

@@ -8,6 +8,7 @@ import {
   toSelectionJSON,
   toTextSelection,
 } from "./caret";
+import { revertEdits, sizeProblem } from "./sizeGuard";
 
 type Model = monaco.editor.ITextModel;
 
@@ -44,6 +45,8 @@ export class TextBinding {
     private readonly model: Model,
     private readonly editor: monaco.editor.ICodeEditor,
     private readonly awareness: Awareness | null = null,
+    /** Told why a local change was refused (it would push the file past its size limit). */
+    private readonly onRefused: (message: string) => void = () => {},
   ) {
     if (!ytext.doc) throw new Error("TextBinding needs a Y.Text that belongs to a Y.Doc");
     this.doc = ytext.doc;
@@ -142,6 +145,24 @@ export class TextBinding {
     if (event.isEolChange) {
       // The change event of an EOL switch rewrites the whole text: never send it.
       if (event.eol !== "\n") this.model.setEOL(monaco.editor.EndOfLineSequence.LF);
+      return;
+    }
+    const problem = sizeProblem(this.ytext, event.changes);
+    if (problem) {
+      // The Y.Text still holds the text before the change: the model goes back to it.
+      const before = this.ytext.toString();
+      this.isApplyingRemote = true;
+      try {
+        this.model.applyEdits(
+          revertEdits(before, event.changes).map(({ start, end, text }) => ({
+            range: offsetRange(this.model, start, end),
+            text,
+          })),
+        );
+      } finally {
+        this.isApplyingRemote = false;
+      }
+      this.onRefused(problem);
       return;
     }
     this.isApplyingLocal = true;

@@ -1,9 +1,15 @@
+import { toast } from "react-toastify/unstyled";
 import * as Y from "yjs";
 import { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
 import { editorLanguage } from "../workspace/tree";
 import { TextBinding } from "./binding";
 import type { WorkspaceModels } from "./workspaceModels";
+
+/** Says why the editor refused a change; one toast however many keystrokes it refuses. */
+function refuseEdit(message: string): void {
+  toast.error(`${message} This change was not made.`, { toastId: "edit-refused" });
+}
 
 /** Groups keystrokes typed within this window into one undo step. */
 const UNDO_CAPTURE_MS = 500;
@@ -64,7 +70,7 @@ export class OpenModels {
   private create(id: string, path: string): OpenModel {
     const ytext = this.session.fileText(id);
     const model = this.workspace.take(id, path);
-    const binding = new TextBinding(ytext, model, this.editor, this.session.awareness);
+    const binding = new TextBinding(ytext, model, this.editor, this.session.awareness, refuseEdit);
     const undo = new Y.UndoManager(ytext, {
       trackedOrigins: new Set([binding]),
       captureTimeout: UNDO_CAPTURE_MS,
@@ -79,7 +85,7 @@ export class OpenModels {
     open.binding.destroy();
     open.undo.trackedOrigins.delete(open.binding);
     open.model = this.workspace.take(open.id, path);
-    open.binding = new TextBinding(open.ytext, open.model, this.editor, this.session.awareness);
+    open.binding = new TextBinding(open.ytext, open.model, this.editor, this.session.awareness, refuseEdit);
     open.undo.trackedOrigins.add(open.binding);
     open.viewState = viewState;
     if (isShown) {

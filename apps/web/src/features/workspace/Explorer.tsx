@@ -10,6 +10,7 @@ import { downloadWorkspace } from "./download";
 import { FileTree, type FileVisitor, type NameEdit } from "./FileTree";
 import { openFile } from "./store";
 import { buildTree, join, parentOf, type TreeNode } from "./tree";
+import { showUndo } from "./undoToast";
 
 interface ExplorerProps {
   session: CollabSession | null;
@@ -43,6 +44,7 @@ export function Explorer({
 }: ExplorerProps) {
   const files = useCollabStore((s) => s.files);
   const folders = useCollabStore((s) => s.folders);
+  const isOffline = useCollabStore((s) => s.status !== "connected");
   const nodes = useMemo(() => buildTree(files, folders), [files, folders]);
   const [expanded, setExpanded] = useState<ReadonlySet<string>>(() => new Set(["src"]));
   const [focusedPath, setFocusedPath] = useState<string | null>(null);
@@ -91,9 +93,15 @@ export function Explorer({
     }
     if (edit.mode === "rename") {
       if (checked.path === edit.path) return;
-      const renamed = await session.files.renamePath({ from: edit.path, to: checked.path });
-      if (renamed.ok) setFocusedPath(renamed.data);
-      else toast.error(renamed.error.message);
+      const from = edit.path;
+      const renamed = await session.files.renamePath({ from, to: checked.path });
+      if (!renamed.ok) {
+        toast.error(renamed.error.message);
+        return;
+      }
+      const to = renamed.data;
+      setFocusedPath(to);
+      showUndo(`Renamed "${from}" to "${to}".`, () => session.files.renamePath({ from: to, to: from }));
       return;
     }
     const created = await session.files.createFile({ path: checked.path, kind: edit.mode });
@@ -114,7 +122,12 @@ export function Explorer({
     setToDelete(null);
     if (!session || !node) return;
     const deleted = await session.files.deletePath({ path: node.path });
-    if (!deleted.ok) toast.error(deleted.error.message);
+    if (!deleted.ok) {
+      toast.error(deleted.error.message);
+      return;
+    }
+    const deletion = deleted.data;
+    showUndo(`Deleted "${deletion.path}".`, () => session.files.undoDelete(deletion));
   };
 
   const openMenu = (node: TreeNode | null, event: MouseEvent) =>
@@ -201,6 +214,11 @@ export function Explorer({
           onNameCancel={() => setNameEdit(null)}
         />
       </div>
+      {isOffline && canEdit && (
+        <p className="explorer-note" role="status">
+          Offline: new, renamed and deleted files are kept here and sent when the connection is back.
+        </p>
+      )}
       {menu && (
         <ContextMenu x={menu.x} y={menu.y} items={menuItems(menu.node)} onClose={() => setMenu(null)} />
       )}

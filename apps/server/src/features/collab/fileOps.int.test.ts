@@ -1,0 +1,164 @@
+import { fileIdAt, listWorkspace } from "@ensemble/collab";
+import { WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Y from "yjs";
+import { editorPool, emitAck, type TestEditor, waitFor } from "../../../test/collabClient";
+import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
+
+const refusals = (editor: TestEditor) =>
+  (editor.received.get("socketError") ?? []) as { event: string; code: string; message: string }[];
+const newId = () => `f-${Math.random().toString(36).slice(2, 10).padEnd(16, "x")}`;
+
+/**
+ * File operations made offline and undone: a create replayed with the browser's own file id
+ * (its text typed meanwhile follows in the sync), and a delete undone under the files' ids.
+ */
+describe.each(DATABASES)("offline file operations and undo on %s", (kind) => {
+  let server: TestServer;
+  const editors = editorPool(() => server.url);
+  beforeAll(async () => {
+    server = await startTestServer(kind);
+  });
+  afterAll(async () => {
+    await editors.closeAll();
+    await server.close();
+  });
+
+  it("takes a file created offline under the browser's id, then the text typed in it", async () => {
+    const { sessionId, host: a, guest: b } = await editors.hostAndGuest(server.api, "offline-create");
+    const id = newId();
+    // Offline: b's edits stay in its document until it syncs again.
+    b.client.disconnected();
+    b.doc.getText(id).insert(0, "typed while offline\n");
+    expect(await b.request("createFile", { sessionId, path: "src/offline.js", kind: "file", id })).toEqual({
+      ok: true,
+      data: { path: "src/offline.js" },
+    });
+    // The same create again (its answer was lost) answers the same, and changes nothing.
+    expect(await b.request("createFile", { sessionId, path: "src/offline.js", kind: "file", id })).toEqual({
+      ok: true,
+      data: { path: "src/offline.js" },
+    });
+    b.client.connected();
+    await waitFor(() => a.text("src/offline.js") === "typed while offline\n", 5000, "the offline text at a");
+    expect(fileIdAt(a.doc, "src/offline.js")).toBe(id);
+    expect(refusals(b)).toEqual([]);
+  });
+
+  it("refuses an id that named anything, a bad id, and text for a file the server never made", async () => {
+    const { sessionId, host: a, guest: b } = await editors.hostAndGuest(server.api, "offline-ids");
+    const mainId = fileIdAt(a.doc, "src/main.js") ?? "";
+    const id = newId();
+    expect(await a.request("createFile", { sessionId, path: "one.js", kind: "file", id })).toMatchObject({
+      ok: true,
+    });
+    const taken = { ok: false, error: { code: "conflict", message: WORKSPACE_MESSAGES.idTaken } };
+    expect(await a.request("createFile", { sessionId, path: "two.js", kind: "file", id })).toEqual(taken);
+    expect(await a.request("createFile", { sessionId, path: "main.js", kind: "file", id: mainId })).toEqual(
+      taken,
+    );
+    const forgedId = await emitAck(a.socket, "createFile", {
+      sessionId,
+      path: "x.js",
+      kind: "file",
+      id: "main",
+    });
+    expect(forgedId).toMatchObject({ ok: false, error: { code: "invalid_payload" } });
+    // Text in a root no create named: refused whole, as any forged update.
+    const before = Y.encodeStateVector(a.doc);
+    b.doc.getText(newId()).insert(0, "smuggled");
+    await waitFor(() => refusals(b).length > 0, 5000, "the refusal");
+    expect(refusals(b)[0]).toMatchObject({ event: "yjsSync", code: "update_refused" });
+    expect(listWorkspace(a.doc).files.map((f) => f.path)).toEqual(["one.js", "src/main.js"]);
+    expect(Y.encodeStateVector(a.doc)).toEqual(before);
+  });
+
+  it("undoes a delete: the files come back under their ids with their text, for everyone", async () => {
+    const { sessionId, host: a, guest: b } = await editors.hostAndGuest(server.api, "undo-delete");
+    await a.request("createFile", {
+      sessionId,
+      path: "lib/util.js",
+      kind: "file",
+      content: "export const x = 1;\n",
+    });
+    await a.request("createFile", { sessionId, path: "lib/deep/empty", kind: "folder" });
+    await waitFor(() => b.text("lib/util.js") !== "", 5000, "the file at b");
+    const utilId = fileIdAt(b.doc, "lib/util.js") ?? "";
+    b.file("lib/util.js").insert(0, "// b's line\n");
+    await waitFor(() => a.text("lib/util.js").startsWith("// b's line"), 5000, "b's line at a");
+    const content = a.text("lib/util.js");
+    expect(await a.request("deletePath", { sessionId, path: "lib" })).toMatchObject({ ok: true });
+    await waitFor(() => fileIdAt(b.doc, "lib/util.js") === undefined, 5000, "the delete at b");
+
+    const restore = {
+      sessionId,
+      path: "lib",
+      files: [{ id: utilId, path: "lib/util.js", content }],
+      folders: ["lib/deep/empty"],
+    };
+    // Checked first: a file outside the restored folder, an id that was never deleted, a
+    // stranger; none changes anything.
+    const mainId = fileIdAt(a.doc, "src/main.js") ?? "";
+    const outside = await a.request("restorePath", {
+      ...restore,
+      files: [{ id: utilId, path: "x.js", content }],
+    });
+    expect(outside).toEqual({
+      ok: false,
+      error: { code: "invalid_payload", message: WORKSPACE_MESSAGES.outsideRestore },
+    });
+    for (const id of [mainId, newId()]) {
+      expect(
+        await a.request("restorePath", { ...restore, files: [{ id, path: "lib/util.js", content }] }),
+      ).toEqual({
+        ok: false,
+        error: { code: "conflict", message: WORKSPACE_MESSAGES.notDeleted },
+      });
+    }
+    const stranger = await editors.open();
+    expect(await stranger.request("restorePath", restore)).toMatchObject({
+      ok: false,
+      error: { code: "not_joined" },
+    });
+    expect(listWorkspace(a.doc).files.map((f) => f.path)).toEqual(["src/main.js"]);
+
+    expect(await a.request("restorePath", restore)).toEqual({ ok: true, data: { path: "lib" } });
+    await waitFor(() => b.text("lib/util.js") === content, 5000, "the restored text at b");
+    expect(fileIdAt(b.doc, "lib/util.js")).toBe(utilId);
+    expect(listWorkspace(b.doc).folders).toEqual([
+      "lib",
+      "lib/deep",
+      "lib/deep/empty",
+      "src",
+      "src/components",
+    ]);
+    // Its text lives on: an edit after the undo reaches everyone.
+    b.file("lib/util.js").insert(0, "// after undo\n");
+    await waitFor(
+      () => a.text("lib/util.js").startsWith("// after undo\n// b's line"),
+      5000,
+      "the edit at a",
+    );
+    // Twice is refused: the file is there again.
+    expect(await a.request("restorePath", restore)).toMatchObject({ ok: false, error: { code: "conflict" } });
+  });
+
+  it("refuses a restore onto a path someone took meanwhile", async () => {
+    const { sessionId, host: a } = await editors.hostAndGuest(server.api, "undo-taken");
+    const id = fileIdAt(a.doc, "src/main.js") ?? "";
+    const content = a.text("src/main.js");
+    await a.request("deletePath", { sessionId, path: "src/main.js" });
+    await a.request("createFile", { sessionId, path: "src/main.js", kind: "file", content: "new" });
+    const restore = {
+      sessionId,
+      path: "src/main.js",
+      files: [{ id, path: "src/main.js", content }],
+      folders: [],
+    };
+    expect(await a.request("restorePath", restore)).toEqual({
+      ok: false,
+      error: { code: "conflict", message: WORKSPACE_MESSAGES.exists("src/main.js") },
+    });
+    expect(a.text("src/main.js")).toBe("new");
+  });
+});
