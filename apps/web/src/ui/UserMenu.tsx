@@ -1,50 +1,21 @@
-import { type KeyboardEvent, useCallback, useEffect, useId, useRef, useState } from "react";
+import { useId } from "react";
 import { Link } from "react-router-dom";
-import { useDismiss } from "./useDismiss";
+import { useMenuButton } from "./useMenuButton";
 
 interface UserMenuProps {
   name: string;
   onLogout: () => void;
 }
 
-function menuItems(menu: HTMLElement | null): HTMLElement[] {
-  return menu ? Array.from(menu.querySelectorAll<HTMLElement>('[role="menuitem"]')) : [];
-}
-
 /**
  * The signed-in dropdown, a WAI-ARIA menu button: opening focuses the first item, arrows
- * move between Account, My sessions and Logout, Escape closes and returns focus to the button.
+ * move between Account, My sessions and Logout, Escape closes and returns focus to the button
+ * (useMenuButton).
  */
 export function UserMenu({ name, onLogout }: UserMenuProps) {
-  const [isOpen, setIsOpen] = useState(false);
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
+  const menu = useMenuButton();
+  const { isOpen, close, rootRef, buttonRef, menuRef, menuId } = menu;
   const buttonId = useId();
-  const menuId = useId();
-  const close = useCallback(() => setIsOpen(false), []);
-  useDismiss(rootRef, isOpen, close);
-
-  useEffect(() => {
-    if (isOpen) menuItems(menuRef.current)[0]?.focus();
-  }, [isOpen]);
-
-  function handleMenuKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const items = menuItems(menuRef.current);
-    const active = document.activeElement;
-    const current = active instanceof HTMLElement ? items.indexOf(active) : -1;
-    const moves: Record<string, number> = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: -1 };
-    const target = moves[event.key];
-    if (target !== undefined) {
-      event.preventDefault();
-      items.at(target % items.length)?.focus();
-    } else if (event.key === "Escape") {
-      close();
-      buttonRef.current?.focus();
-    } else if (event.key === "Tab") {
-      close();
-    }
-  }
 
   return (
     <div className="user-menu" ref={rootRef}>
@@ -57,7 +28,8 @@ export function UserMenu({ name, onLogout }: UserMenuProps) {
         aria-haspopup="menu"
         aria-expanded={isOpen}
         aria-controls={menuId}
-        onClick={() => setIsOpen((open) => !open)}
+        onClick={menu.toggle}
+        onKeyDown={menu.onButtonKeyDown}
       >
         <span className="user-menu-dot" aria-hidden="true" />
         {name}
@@ -72,7 +44,7 @@ export function UserMenu({ name, onLogout }: UserMenuProps) {
         role="menu"
         aria-labelledby={buttonId}
         hidden={!isOpen}
-        onKeyDown={handleMenuKeyDown}
+        onKeyDown={menu.onMenuKeyDown}
       >
         <Link to="/account" role="menuitem" tabIndex={-1} onClick={close}>
           Account

@@ -53,22 +53,7 @@ export function TopBar(props: TopBarProps) {
   if (props.isCompact) return <CompactTopBar {...props} languages={languages} />;
   return (
     <div className="editor-topbar">
-      <PanelToggle
-        id={props.sidebarToggleId}
-        label="sidebar"
-        isOpen={props.isSidebarOpen}
-        controls={props.sidebarId}
-        onToggle={props.onToggleSidebar}
-        icon={SIDEBAR_ICON}
-      />
-      <PanelToggle
-        id={props.terminalToggleId}
-        label="terminal"
-        isOpen={props.isTerminalOpen}
-        controls={props.terminalId}
-        onToggle={props.onToggleTerminal}
-        icon={TERMINAL_ICON}
-      />
+      <LayoutToggles {...props} />
       <CallPanelToggle />
       <ChatToggle />
       <ReplayToggle />
@@ -125,14 +110,10 @@ const TERMINAL_ICON = (
   />
 );
 
-/**
- * The top bar of a tablet or phone: the sidebar and terminal toggles, the file name (read
- * only by assistive technology on a phone, where the tab shows it), the settings, Run Code,
- * the host's pending-PR badge, and "More actions" with the rest.
- */
-function CompactTopBar({ languages, ...props }: TopBarProps & { languages: PickerLanguage[] }) {
+/** The sidebar's and the terminal's toggles, first on both bars. */
+function LayoutToggles(props: TopBarProps) {
   return (
-    <div className="editor-topbar is-compact">
+    <>
       <PanelToggle
         id={props.sidebarToggleId}
         label="sidebar"
@@ -149,6 +130,19 @@ function CompactTopBar({ languages, ...props }: TopBarProps & { languages: Picke
         onToggle={props.onToggleTerminal}
         icon={TERMINAL_ICON}
       />
+    </>
+  );
+}
+
+/**
+ * The top bar of a tablet or phone: the sidebar and terminal toggles, the file name (read
+ * only by assistive technology on a phone, where the tab shows it), the settings, Run Code,
+ * the host's pending-PR badge, and "More actions" with the rest.
+ */
+function CompactTopBar({ languages, ...props }: TopBarProps & { languages: PickerLanguage[] }) {
+  return (
+    <div className="editor-topbar is-compact">
+      <LayoutToggles {...props} />
       <h1 className="editor-filename" data-testid="editor-file-name">
         {props.file}
       </h1>

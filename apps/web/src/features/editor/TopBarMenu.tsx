@@ -1,7 +1,7 @@
 import type { Language } from "@ensemble/protocol";
-import { type KeyboardEvent, type ReactNode, useCallback, useEffect, useId, useRef, useState } from "react";
+import { type ReactNode, useState } from "react";
 import { Dialog } from "../../ui/Dialog";
-import { useDismiss } from "../../ui/useDismiss";
+import { useMenuButton } from "../../ui/useMenuButton";
 import { setPanelOpen, useCallStore } from "../calls/store";
 import { unreadLabel } from "../chat/panel";
 import { setChatOpen, useChatStore } from "../chat/store";
@@ -30,10 +30,6 @@ interface TopBarMenuProps {
   onEndSession: () => void;
 }
 
-function menuItems(menu: HTMLElement | null): HTMLElement[] {
-  return menu ? Array.from(menu.querySelectorAll<HTMLElement>('[role="menuitem"]')) : [];
-}
-
 /**
  * The compact top bar's "More actions", a WAI-ARIA menu button: the chat, call and replay
  * panels, Format document, the language (in a small dialog: a list of every language would
@@ -42,16 +38,10 @@ function menuItems(menu: HTMLElement | null): HTMLElement[] {
  * back to the button, Tab closes.
  */
 export function TopBarMenu(props: TopBarMenuProps) {
-  const [isOpen, setIsOpen] = useState(false);
+  const menu = useMenuButton();
+  const { isOpen, close, rootRef, buttonRef, menuRef, menuId } = menu;
   const [isLanguageOpen, setIsLanguageOpen] = useState(false);
   const current = props.languages.find(({ record }) => record.id === props.language);
-  const [initial, setInitial] = useState<"first" | "last">("first");
-  const rootRef = useRef<HTMLDivElement>(null);
-  const buttonRef = useRef<HTMLButtonElement>(null);
-  const menuRef = useRef<HTMLDivElement>(null);
-  const menuId = useId();
-  const close = useCallback(() => setIsOpen(false), []);
-  useDismiss(rootRef, isOpen, close);
   const unread = useChatStore((s) => s.unread);
   const online = useCollabStore((s) => s.participants.length);
   const isInCall = useCallStore((s) => s.status === "connected" || s.status === "connecting");
@@ -59,49 +49,12 @@ export function TopBarMenu(props: TopBarMenuProps) {
   const isFormatting = useFormatStore((s) => s.isFormatting);
   const hasFormatter = props.fileLanguage !== null && formatterFor(props.fileLanguage) !== undefined;
 
-  useEffect(() => {
-    if (!isOpen) return;
-    const items = menuItems(menuRef.current);
-    (initial === "first" ? items[0] : items.at(-1))?.focus();
-  }, [isOpen, initial]);
-
-  const open = (at: "first" | "last") => {
-    setInitial(at);
-    setIsOpen(true);
-  };
-
   /** Closes the menu and does `action`; focus goes back to the button unless the action moves it. */
   const choose = (action: () => void) => {
     close();
     buttonRef.current?.focus();
     action();
   };
-
-  function handleButtonKeyDown(event: KeyboardEvent<HTMLButtonElement>) {
-    if (event.key === "ArrowDown" || event.key === "ArrowUp") {
-      event.preventDefault();
-      open(event.key === "ArrowDown" ? "first" : "last");
-    }
-  }
-
-  function handleMenuKeyDown(event: KeyboardEvent<HTMLDivElement>) {
-    const items = menuItems(menuRef.current);
-    const active = document.activeElement;
-    const current = active instanceof HTMLElement ? items.indexOf(active) : -1;
-    const moves: Record<string, number> = { ArrowDown: current + 1, ArrowUp: current - 1, Home: 0, End: -1 };
-    const target = moves[event.key];
-    if (target !== undefined) {
-      event.preventDefault();
-      items.at(target % items.length)?.focus();
-    } else if (event.key === "Escape") {
-      // The menu's own Escape: it must not also close a dialog or stop a follow behind it.
-      event.stopPropagation();
-      close();
-      buttonRef.current?.focus();
-    } else if (event.key === "Tab") {
-      close();
-    }
-  }
 
   return (
     <div className="topbar-menu" ref={rootRef}>
@@ -115,8 +68,8 @@ export function TopBarMenu(props: TopBarMenuProps) {
         aria-expanded={isOpen}
         aria-controls={menuId}
         data-testid="more-actions"
-        onClick={() => (isOpen ? close() : open("first"))}
-        onKeyDown={handleButtonKeyDown}
+        onClick={menu.toggle}
+        onKeyDown={menu.onButtonKeyDown}
       >
         <svg width="18" height="18" viewBox="0 0 24 24" aria-hidden="true">
           <circle cx="12" cy="5" r="1.8" fill="currentColor" />
@@ -131,7 +84,7 @@ export function TopBarMenu(props: TopBarMenuProps) {
         role="menu"
         aria-label="More actions"
         hidden={!isOpen}
-        onKeyDown={handleMenuKeyDown}
+        onKeyDown={menu.onMenuKeyDown}
       >
         <MenuItem onChoose={() => choose(() => setChatOpen(true))}>
           Chat{unread > 0 && <span className="chat-unread">{unreadLabel(unread)} unread</span>}
