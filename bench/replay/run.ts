@@ -189,7 +189,7 @@ async function main() {
   try {
     const sessionId = await createSession(server.url, "replay");
     const finalText = await typeHistory(server, sessionId);
-    const url = databaseUrl ?? embeddedUrl(dataDir);
+    let url = databaseUrl ?? embeddedUrl(dataDir);
     const chunked = hasChunks(url);
     const compactionWaitMs = chunked ? await untilCompacted(url) : 0;
     const storage = historyStorage(url);
@@ -199,9 +199,11 @@ async function main() {
       // Each repeat is a first opening: a server started afresh (nothing of the history in its
       // memory) and, for the history of a row per update, without the checkpoints the previous
       // opening stored (the state after a long stretch nobody replayed).
-      await server.stop();
       if (!chunked) psql(url, "DELETE FROM doc_history_checkpoints");
+      await server.stop();
       server = await start();
+      // The embedded database listens on a new socket after each start.
+      if (!databaseUrl) url = embeddedUrl(dataDir);
       runs.push(await openReplay(server.url, sessionId, finalText));
       console.log(`repeat ${repeat + 1}: first timeline ${Math.round(runs.at(-1)?.firstTimelineMs ?? 0)} ms`);
     }

@@ -114,13 +114,15 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     events,
   });
   const intelligence = createIntelligenceFeature({ config, io, events, workspace: collab.workspace, logger });
-  createReplayFeature({
+  const replay = createReplayFeature({
     db,
     sessions: sessions.service,
     terminal: terminal.service,
     pulls: pulls.service,
     workspace: collab.workspace,
     events,
+    logger,
+    history: { compactSeconds: config.HISTORY_COMPACT_SECONDS, retentionDays: config.HISTORY_RETENTION_DAYS },
   });
   // Routes of features that need the socket server are mounted last, before the fallbacks.
   let isDraining = false;
@@ -151,6 +153,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     execution,
     terminal,
     intelligence,
+    replay,
     limiters,
     cluster,
     /** Starts a graceful drain: the health check fails from now on (see main.ts). */
@@ -163,6 +166,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
       await io.close();
       await execution.close();
       await intelligence.close();
+      await replay.close();
       await collab.close();
       await limiters.close();
       await cluster.close();

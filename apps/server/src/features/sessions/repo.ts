@@ -176,8 +176,33 @@ export function createSessionRepo(db: Queryable) {
       ]);
       return rows.length > 0;
     },
+    /** Switches the language and, when it changed, records the switch (what the replay shows and restores). */
     async setLanguage(sessionId: string, language: Language) {
-      await db.query("UPDATE sessions SET language = $2 WHERE id = $1", [sessionId, language]);
+      await db.query(
+        `WITH before AS (SELECT language FROM sessions WHERE id = $1), switched AS (
+           UPDATE sessions SET language = $2 WHERE id = $1
+         )
+         INSERT INTO session_language_changes (session_id, language, previous)
+         SELECT $1, $2, language FROM before WHERE language <> $2`,
+        [sessionId, language],
+      );
+    },
+
+    /**
+     * The language just before `before`: that of the last switch before it, else the one the first
+     * switch after it replaced; undefined when there was no switch (the current one held throughout).
+     */
+    async languageAt(sessionId: string, before: Date): Promise<string | undefined> {
+      const [row] = await db.query<{ language: string }>(
+        `(SELECT language, 0 AS side, at FROM session_language_changes WHERE session_id = $1 AND at < $2
+          ORDER BY at DESC LIMIT 1)
+         UNION ALL
+         (SELECT previous, 1, at FROM session_language_changes WHERE session_id = $1 AND at >= $2
+          ORDER BY at LIMIT 1)
+         ORDER BY side LIMIT 1`,
+        [sessionId, before.toISOString()],
+      );
+      return row?.language;
     },
     /** Ends the session now (keeping an earlier end) or, with `ended` false, reopens it. */
     async setEnded(sessionId: string, ended: boolean): Promise<Date | null> {
