@@ -86,6 +86,9 @@ async function typeHistory(server: RunningServer, sessionId: string): Promise<st
   return expected;
 }
 
+/** A frame as both layouts answer it (the baseline's has no folders or language yet). */
+const FrameSchema = ReplayFrameSchema.partial({ folders: true, language: true });
+
 function parse<T>(ack: Ack<unknown>, schema: { parse(value: unknown): T }): T {
   if (!ack.ok) throw new Error(`${ack.error.code}: ${ack.error.message}`);
   return schema.parse(ack.data);
@@ -156,13 +159,13 @@ async function openReplay(url: string, sessionId: string, finalText: string) {
 
   const random = seededRandom(5);
   const seekMs: number[] = [];
-  let last: ReplayFrame | undefined;
+  let last: { files: ReplayFrame["files"] } | undefined;
   for (let i = 0; i < seeks; i++) {
     await sleep(SEEK_GAP_MS);
     // The last seek is the end, whose text must be the session's.
     const at = i === seeks - 1 ? timeline.end : timeline.start + random() * (timeline.end - timeline.start);
     started = performance.now();
-    last = parse(await viewer.request("seekReplay", { sessionId, at: Math.round(at) }), ReplayFrameSchema);
+    last = parse(await viewer.request("seekReplay", { sessionId, at: Math.round(at) }), FrameSchema);
     seekMs.push(performance.now() - started);
   }
   const shown = last?.files.find((f) => f.path === "src/main.js")?.content;
@@ -171,56 +174,43 @@ async function openReplay(url: string, sessionId: string, finalText: string) {
   return { edits: timeline.edits, firstTimelineMs, timelineMs, seekMs };
 }
 
-async function main() {
-  const build = buildServer(process.env.BENCH_REF ?? "HEAD");
-  const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-replay-bench-"));
-  const database = `bench_replay_${process.pid}`;
-  const databaseUrl = adminUrl && `${adminUrl.replace(/\/[^/]*$/, "")}/${database}`;
-  if (adminUrl) psql(adminUrl, `CREATE DATABASE ${database}`);
-  const profileDir = process.env.BENCH_CPU_PROF || undefined;
+/** Measures `repeats` first openings on `bundle`, each on a server started afresh. */
+async function measure(
+  bundle: string,
+  where: { dataDir: string; databaseUrl: string | undefined },
+  sessionId: string,
+  finalText: string,
+  profile: string | undefined,
+) {
   const start = () =>
-    startServer(build.bundle, {
+    startServer(bundle, {
       port,
-      dataDir,
-      databaseUrl,
-      nodeArgs: profileDir ? ["--cpu-prof", `--cpu-prof-dir=${profileDir}`] : [],
+      ...where,
+      nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [],
     });
   let server = await start();
+  const urlNow = () => where.databaseUrl ?? embeddedUrl(where.dataDir);
   try {
-    const sessionId = await createSession(server.url, "replay");
-    const finalText = await typeHistory(server, sessionId);
-    let url = databaseUrl ?? embeddedUrl(dataDir);
-    const chunked = hasChunks(url);
-    const compactionWaitMs = chunked ? await untilCompacted(url) : 0;
-    const storage = historyStorage(url);
-
+    const chunked = hasChunks(urlNow());
+    // The new layout's job folds the rows the old one left (an upgrade does the same).
+    const compactionWaitMs = chunked ? await untilCompacted(urlNow()) : 0;
+    const storage = historyStorage(urlNow());
     const runs: Awaited<ReturnType<typeof openReplay>>[] = [];
     for (let repeat = 0; repeat < repeats; repeat++) {
       // Each repeat is a first opening: a server started afresh (nothing of the history in its
       // memory) and, for the history of a row per update, without the checkpoints the previous
       // opening stored (the state after a long stretch nobody replayed).
-      if (!chunked) psql(url, "DELETE FROM doc_history_checkpoints");
+      if (!chunked) psql(urlNow(), "DELETE FROM doc_history_checkpoints");
       await server.stop();
       server = await start();
-      // The embedded database listens on a new socket after each start.
-      if (!databaseUrl) url = embeddedUrl(dataDir);
       runs.push(await openReplay(server.url, sessionId, finalText));
       console.log(`repeat ${repeat + 1}: first timeline ${Math.round(runs.at(-1)?.firstTimelineMs ?? 0)} ms`);
     }
+    // The next layout starts from the rows alone, as an upgraded server does.
+    if (!chunked) psql(urlNow(), "DELETE FROM doc_history_checkpoints");
     const edits = runs[0]?.edits ?? 0;
-    const allSeeks = runs.flatMap((r) => r.seekMs);
-    const results = {
-      database: databaseUrl ? "PostgreSQL server" : "embedded PostgreSQL",
-      commit: build.commit,
+    return {
       layout: chunked ? "chunks + keyframes (compaction job)" : "a row per update + checkpoints on walk",
-      date: new Date().toISOString(),
-      machine: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}, shared with other engineers' work (load ${os
-        .loadavg()
-        .map((l) => l.toFixed(1))
-        .join(" ")})`,
-      keystrokes: edits,
-      finalChars: finalText.length,
-      repeats,
       firstTimelineMs: {
         median: Math.round(median(runs.map((r) => r.firstTimelineMs))),
         each: runs.map((r) => Math.round(r.firstTimelineMs)),
@@ -230,7 +220,7 @@ async function main() {
         each: runs.map((r) => Math.round(r.timelineMs)),
       },
       seekMs: {
-        all: summarize(allSeeks),
+        all: summarize(runs.flatMap((r) => r.seekMs)),
         medianPerRepeat: runs.map((r) => Math.round(median(r.seekMs) * 10) / 10),
         maxPerRepeat: runs.map((r) => Math.round(Math.max(...r.seekMs))),
       },
@@ -239,14 +229,61 @@ async function main() {
       bytesPerKeystroke: Math.round(storage.total / edits),
       bytesPerHour: Math.round(storage.total / 2),
     };
-    console.log(JSON.stringify(results, null, 2));
-    const name = `results-${databaseUrl ? "postgres" : "embedded"}${chunked ? "" : "-baseline"}.json`;
-    writeFileSync(path.join(import.meta.dirname, name), `${JSON.stringify(results, null, 2)}\n`);
   } finally {
     await server.stop();
+  }
+}
+
+/**
+ * With `BENCH_BASELINE_REF`, the history is typed on that commit's server and measured there
+ * first, then the same data is opened by `BENCH_REF`'s (an upgrade: its migrations run, its
+ * jobs fold the rows): both layouts measured on one history, in one run.
+ */
+async function main() {
+  const build = buildServer(process.env.BENCH_REF ?? "HEAD");
+  const baselineRef = process.env.BENCH_BASELINE_REF || undefined;
+  const baseline = baselineRef ? buildServer(baselineRef) : undefined;
+  const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-replay-bench-"));
+  const database = `bench_replay_${process.pid}`;
+  const databaseUrl = adminUrl && `${adminUrl.replace(/\/[^/]*$/, "")}/${database}`;
+  if (adminUrl) psql(adminUrl, `CREATE DATABASE ${database}`);
+  const profileDir = process.env.BENCH_CPU_PROF || undefined;
+  const where = { dataDir, databaseUrl };
+  try {
+    const typing = await startServer((baseline ?? build).bundle, { port, ...where });
+    let sessionId: string;
+    let finalText: string;
+    try {
+      sessionId = await createSession(typing.url, "replay");
+      finalText = await typeHistory(typing, sessionId);
+    } finally {
+      await typing.stop();
+    }
+    const before =
+      baseline &&
+      (await measure(baseline.bundle, where, sessionId, finalText, profileDir && `${profileDir}/baseline`));
+    const after = await measure(build.bundle, where, sessionId, finalText, profileDir && `${profileDir}/new`);
+    const results = {
+      database: databaseUrl ? "PostgreSQL server" : "embedded PostgreSQL",
+      date: new Date().toISOString(),
+      machine: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}, shared with other engineers' work (load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} at the end)`,
+      keystrokes,
+      finalChars: finalText.length,
+      repeats,
+      baseline: before && { commit: baseline?.commit, ...before },
+      current: { commit: build.commit, ...after },
+    };
+    console.log(JSON.stringify(results, null, 2));
+    const file = path.join(import.meta.dirname, `results-${databaseUrl ? "postgres" : "embedded"}.json`);
+    writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
+  } finally {
     if (adminUrl) psql(adminUrl, `DROP DATABASE IF EXISTS ${database}`);
     rmSync(dataDir, { recursive: true, force: true });
     build.remove();
+    baseline?.remove();
   }
 }
 

@@ -73,7 +73,7 @@ export async function documentAt(repo: ReplayRepo, sessionId: string, upto: numb
 }
 
 /** Rows folded per session per pass at most, so one long backlog does not hold the job. */
-const FOLD_LIMIT = 20_000;
+export const FOLD_LIMIT = 20_000;
 
 /**
  * Folds a session's rows stored before `settledBefore` into chunks (each stored with the

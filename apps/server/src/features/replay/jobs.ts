@@ -1,5 +1,5 @@
 import type { Logger } from "../../logger";
-import { compactSession, HISTORY_LAYOUT, type HistoryLayout } from "./history";
+import { compactSession, FOLD_LIMIT, HISTORY_LAYOUT, type HistoryLayout } from "./history";
 import type { ReplayRepo } from "./repo";
 
 /** Rows younger than this stay single rows for now: the live tail, still being written. */
@@ -30,7 +30,17 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
       let folded = 0;
       for (const sessionId of await repo.unsettled(settledBefore)) {
         try {
-          folded += await compactSession(repo, sessionId, settledBefore, options.layout ?? HISTORY_LAYOUT);
+          // A long backlog (a server upgraded from a row per update) goes in several passes.
+          for (;;) {
+            const now = await compactSession(
+              repo,
+              sessionId,
+              settledBefore,
+              options.layout ?? HISTORY_LAYOUT,
+            );
+            folded += now;
+            if (now < FOLD_LIMIT) break;
+          }
         } catch (error) {
           logger.warn({ err: error, sessionId }, "history compaction failed; the rows stay as they are");
         }
