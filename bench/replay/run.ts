@@ -126,10 +126,19 @@ async function untilCompacted(url: string): Promise<number> {
   return Math.round(performance.now() - started);
 }
 
-/** Bytes of each history table (table, TOAST and indexes), after a VACUUM hands back emptied pages. */
+/**
+ * Bytes of each history table (table, TOAST and indexes) holding only their live rows: a
+ * `VACUUM FULL` first rewrites them, dropping what the bench itself deleted (the baseline's
+ * checkpoints between its openings) and the folded rows' emptied pages, which a plain VACUUM
+ * leaves in indexes (reused by later rows, but not history).
+ */
 function historyStorage(url: string) {
-  psql(url, "VACUUM doc_history");
   const tables = psql(
+    url,
+    "SELECT string_agg(relname, ', ') FROM pg_class WHERE relkind = 'r' AND relname LIKE 'doc\\_history%'",
+  );
+  psql(url, `VACUUM FULL ${tables}`);
+  const sizes = psql(
     url,
     `SELECT relname || '=' || pg_total_relation_size(oid) FROM pg_class
      WHERE relkind = 'r' AND relname LIKE 'doc\\_history%' ORDER BY relname`,
@@ -137,9 +146,7 @@ function historyStorage(url: string) {
     .split("\n")
     .filter(Boolean)
     .map((line) => line.split("="));
-  const bytes: Record<string, number> = Object.fromEntries(
-    tables.map(([name, size]) => [name, Number(size)]),
-  );
+  const bytes: Record<string, number> = Object.fromEntries(sizes.map(([name, size]) => [name, Number(size)]));
   const total = Object.values(bytes).reduce((a, b) => a + b, 0);
   return { bytes, total, keyframes: Number(psql(url, "SELECT count(*) FROM doc_history_checkpoints")) };
 }
