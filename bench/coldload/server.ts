@@ -60,11 +60,11 @@ export interface RunningServer {
 /** Starts the bundle on `port` with its data in `dataDir` (or on `databaseUrl`) and waits for /api/health. */
 export async function startServer(
   bundle: string,
-  options: { port: number; dataDir: string; databaseUrl?: string | undefined },
+  options: { port: number; dataDir: string; databaseUrl?: string | undefined; nodeArgs?: string[] },
 ): Promise<RunningServer> {
   const server = await startServerProcess({
     port: options.port,
-    args: [bundle],
+    args: [...(options.nodeArgs ?? []), bundle],
     cwd: path.dirname(bundle),
     timeoutMs: 60_000,
     pollMs: 100,

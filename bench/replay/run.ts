@@ -7,7 +7,7 @@ import * as Y from "yjs";
 import { BenchClient, createSession } from "../coldload/client";
 import { buildServer, type RunningServer, startServer } from "../coldload/server";
 import { seededRandom } from "../collab/random";
-import { summarize } from "../lib/stats";
+import { median, summarize } from "../lib/stats";
 import { sleep } from "../lib/wait";
 
 /**
@@ -23,6 +23,8 @@ import { sleep } from "../lib/wait";
  */
 const keystrokes = Number(process.env.BENCH_KEYSTROKES ?? 72_000);
 const seeks = Number(process.env.BENCH_SEEKS ?? 60);
+/** First openings measured, each on a server started afresh (medians are reported: the machine is shared). */
+const repeats = Number(process.env.BENCH_REPEATS ?? 3);
 const port = Number(process.env.BENCH_PORT ?? 4340);
 const adminUrl = process.env.BENCH_DATABASE_URL || undefined;
 const TYPISTS = 3;
@@ -84,6 +86,9 @@ async function typeHistory(server: RunningServer, sessionId: string): Promise<st
   return expected;
 }
 
+/** A frame as both layouts answer it (the baseline's has no folders or language yet). */
+const FrameSchema = ReplayFrameSchema.partial({ folders: true, language: true });
+
 function parse<T>(ack: Ack<unknown>, schema: { parse(value: unknown): T }): T {
   if (!ack.ok) throw new Error(`${ack.error.code}: ${ack.error.message}`);
   return schema.parse(ack.data);
@@ -93,76 +98,199 @@ function psql(url: string, sql: string): string {
   return execFileSync("psql", [url, "-Atc", sql], { encoding: "utf8" }).trim();
 }
 
+/**
+ * A psql connection string of the embedded database under `dataDir`: its Unix socket's folder
+ * is a temporary one named on the PostgreSQL command line (`unix_socket_directories`).
+ */
+function embeddedUrl(dataDir: string): string {
+  const lines = execFileSync("ps", ["-eo", "args"], { encoding: "utf8" }).split("\n");
+  const line = lines.find((l) => l.includes(`${dataDir}/postgres`) && l.includes("unix_socket_directories="));
+  const socketDir = line?.match(/unix_socket_directories=(\S+)/)?.[1];
+  if (!socketDir) throw new Error("the embedded PostgreSQL's socket was not found");
+  return `postgresql://postgres@/postgres?host=${encodeURIComponent(socketDir)}`;
+}
+
+/** Whether the server stores the history in chunks a periodic job makes (issue 31), rather than a row per update. */
+const hasChunks = (url: string) => psql(url, "SELECT to_regclass('doc_history_chunks') IS NOT NULL") === "t";
+
+/**
+ * Waits until the compaction job has folded every stored update of the history into chunks
+ * (none left in doc_history), as it does a few seconds after typing stops; answers how long.
+ */
+async function untilCompacted(url: string): Promise<number> {
+  const started = performance.now();
+  for (let i = 0; Number(psql(url, "SELECT count(*) FROM doc_history")) > 0; i++) {
+    if (i > 600) throw new Error("the history was not compacted in 5 minutes");
+    await sleep(500);
+  }
+  return Math.round(performance.now() - started);
+}
+
+/**
+ * Bytes of each history table (table, TOAST and indexes) holding only their live rows: a
+ * `VACUUM FULL` first rewrites them, dropping what the bench itself deleted (the baseline's
+ * checkpoints between its openings) and the folded rows' emptied pages, which a plain VACUUM
+ * leaves in indexes (reused by later rows, but not history).
+ */
+function historyStorage(url: string) {
+  const tables = psql(
+    url,
+    "SELECT string_agg(relname, ', ') FROM pg_class WHERE relkind = 'r' AND relname LIKE 'doc\\_history%'",
+  );
+  psql(url, `VACUUM FULL ${tables}`);
+  const sizes = psql(
+    url,
+    `SELECT relname || '=' || pg_total_relation_size(oid) FROM pg_class
+     WHERE relkind = 'r' AND relname LIKE 'doc\\_history%' ORDER BY relname`,
+  )
+    .split("\n")
+    .filter(Boolean)
+    .map((line) => line.split("="));
+  const bytes: Record<string, number> = Object.fromEntries(sizes.map(([name, size]) => [name, Number(size)]));
+  const total = Object.values(bytes).reduce((a, b) => a + b, 0);
+  return { bytes, total, keyframes: Number(psql(url, "SELECT count(*) FROM doc_history_checkpoints")) };
+}
+
+/** One opening of the replay on a freshly started server: the timeline twice, then `seeks` random moments. */
+async function openReplay(url: string, sessionId: string, finalText: string) {
+  const viewer = new BenchClient(url, sessionId);
+  await viewer.until((text) => text?.toString() === finalText);
+  let started = performance.now();
+  const timeline = parse(await viewer.request("getReplayTimeline", { sessionId }), ReplayTimelineSchema);
+  const firstTimelineMs = performance.now() - started;
+  await sleep(SEEK_GAP_MS);
+  started = performance.now();
+  parse(await viewer.request("getReplayTimeline", { sessionId }), ReplayTimelineSchema);
+  const timelineMs = performance.now() - started;
+  if (timeline.start === null || timeline.end === null) throw new Error("no history");
+
+  const random = seededRandom(5);
+  const seekMs: number[] = [];
+  let last: { files: ReplayFrame["files"] } | undefined;
+  for (let i = 0; i < seeks; i++) {
+    await sleep(SEEK_GAP_MS);
+    // The last seek is the end, whose text must be the session's.
+    const at = i === seeks - 1 ? timeline.end : timeline.start + random() * (timeline.end - timeline.start);
+    started = performance.now();
+    last = parse(await viewer.request("seekReplay", { sessionId, at: Math.round(at) }), FrameSchema);
+    seekMs.push(performance.now() - started);
+  }
+  const shown = last?.files.find((f) => f.path === "src/main.js")?.content;
+  if (shown !== finalText) throw new Error("the seek to the end does not show the session's text");
+  await viewer.close();
+  return { edits: timeline.edits, firstTimelineMs, timelineMs, seekMs };
+}
+
+/** Measures `repeats` first openings on `bundle`, each on a server started afresh. */
+async function measure(
+  bundle: string,
+  where: { dataDir: string; databaseUrl: string | undefined },
+  sessionId: string,
+  finalText: string,
+  profile: string | undefined,
+) {
+  const start = () =>
+    startServer(bundle, {
+      port,
+      ...where,
+      nodeArgs: profile ? ["--cpu-prof", `--cpu-prof-dir=${profile}`] : [],
+    });
+  let server = await start();
+  const urlNow = () => where.databaseUrl ?? embeddedUrl(where.dataDir);
+  try {
+    const chunked = hasChunks(urlNow());
+    // The new layout's job folds the rows the old one left (an upgrade does the same).
+    const compactionWaitMs = chunked ? await untilCompacted(urlNow()) : 0;
+    const storage = historyStorage(urlNow());
+    const runs: Awaited<ReturnType<typeof openReplay>>[] = [];
+    for (let repeat = 0; repeat < repeats; repeat++) {
+      // Each repeat is a first opening: a server started afresh (nothing of the history in its
+      // memory) and, for the history of a row per update, without the checkpoints the previous
+      // opening stored (the state after a long stretch nobody replayed).
+      if (!chunked) psql(urlNow(), "DELETE FROM doc_history_checkpoints");
+      await server.stop();
+      server = await start();
+      runs.push(await openReplay(server.url, sessionId, finalText));
+      console.log(`repeat ${repeat + 1}: first timeline ${Math.round(runs.at(-1)?.firstTimelineMs ?? 0)} ms`);
+    }
+    // The next layout starts from the rows alone, as an upgraded server does.
+    if (!chunked) psql(urlNow(), "DELETE FROM doc_history_checkpoints");
+    const edits = runs[0]?.edits ?? 0;
+    return {
+      layout: chunked ? "chunks + keyframes (compaction job)" : "a row per update + checkpoints on walk",
+      firstTimelineMs: {
+        median: Math.round(median(runs.map((r) => r.firstTimelineMs))),
+        each: runs.map((r) => Math.round(r.firstTimelineMs)),
+      },
+      timelineMs: {
+        median: Math.round(median(runs.map((r) => r.timelineMs))),
+        each: runs.map((r) => Math.round(r.timelineMs)),
+      },
+      seekMs: {
+        all: summarize(runs.flatMap((r) => r.seekMs)),
+        medianPerRepeat: runs.map((r) => Math.round(median(r.seekMs) * 10) / 10),
+        maxPerRepeat: runs.map((r) => Math.round(Math.max(...r.seekMs))),
+      },
+      compactionWaitMs,
+      storage,
+      bytesPerKeystroke: Math.round(storage.total / edits),
+      bytesPerHour: Math.round(storage.total / 2),
+    };
+  } finally {
+    await server.stop();
+  }
+}
+
+/**
+ * With `BENCH_BASELINE_REF`, the history is typed on that commit's server and measured there
+ * first, then the same data is opened by `BENCH_REF`'s (an upgrade: its migrations run, its
+ * jobs fold the rows): both layouts measured on one history, in one run.
+ */
 async function main() {
   const build = buildServer(process.env.BENCH_REF ?? "HEAD");
+  const baselineRef = process.env.BENCH_BASELINE_REF || undefined;
+  const baseline = baselineRef ? buildServer(baselineRef) : undefined;
   const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-replay-bench-"));
   const database = `bench_replay_${process.pid}`;
   const databaseUrl = adminUrl && `${adminUrl.replace(/\/[^/]*$/, "")}/${database}`;
   if (adminUrl) psql(adminUrl, `CREATE DATABASE ${database}`);
-  const server = await startServer(build.bundle, { port, dataDir, databaseUrl });
+  const profileDir = process.env.BENCH_CPU_PROF || undefined;
+  const where = { dataDir, databaseUrl };
   try {
-    const sessionId = await createSession(server.url, "replay");
-    const finalText = await typeHistory(server, sessionId);
-    const viewer = new BenchClient(server.url, sessionId);
-    await viewer.until((text) => text?.toString() === finalText);
-
-    let started = performance.now();
-    const timeline = parse(await viewer.request("getReplayTimeline", { sessionId }), ReplayTimelineSchema);
-    const firstTimelineMs = performance.now() - started;
-    await sleep(SEEK_GAP_MS);
-    started = performance.now();
-    parse(await viewer.request("getReplayTimeline", { sessionId }), ReplayTimelineSchema);
-    const timelineMs = performance.now() - started;
-    if (timeline.start === null || timeline.end === null) throw new Error("no history");
-
-    const random = seededRandom(5);
-    const seekMs: number[] = [];
-    let last: ReplayFrame | undefined;
-    for (let i = 0; i < seeks; i++) {
-      await sleep(SEEK_GAP_MS);
-      // The last seek is the end, whose text must be the session's.
-      const at = i === seeks - 1 ? timeline.end : timeline.start + random() * (timeline.end - timeline.start);
-      started = performance.now();
-      last = parse(await viewer.request("seekReplay", { sessionId, at: Math.round(at) }), ReplayFrameSchema);
-      seekMs.push(performance.now() - started);
+    const typing = await startServer((baseline ?? build).bundle, { port, ...where });
+    let sessionId: string;
+    let finalText: string;
+    try {
+      sessionId = await createSession(typing.url, "replay");
+      finalText = await typeHistory(typing, sessionId);
+    } finally {
+      await typing.stop();
     }
-    const shown = last?.files.find((f) => f.path === "src/main.js")?.content;
-    if (shown !== finalText) throw new Error("the seek to the end does not show the session's text");
-    await viewer.close();
-
-    const storage = databaseUrl
-      ? {
-          historyBytes: Number(psql(databaseUrl, "SELECT pg_total_relation_size('doc_history')")),
-          checkpointBytes: Number(
-            psql(databaseUrl, "SELECT pg_total_relation_size('doc_history_checkpoints')"),
-          ),
-          checkpoints: Number(psql(databaseUrl, "SELECT count(*) FROM doc_history_checkpoints")),
-          updateBytes: Number(psql(databaseUrl, "SELECT sum(octet_length(data)) FROM doc_history")),
-        }
-      : undefined;
+    const before =
+      baseline &&
+      (await measure(baseline.bundle, where, sessionId, finalText, profileDir && `${profileDir}/baseline`));
+    const after = await measure(build.bundle, where, sessionId, finalText, profileDir && `${profileDir}/new`);
     const results = {
       database: databaseUrl ? "PostgreSQL server" : "embedded PostgreSQL",
-      commit: build.commit,
-      machine: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}, shared with other engineers' test runs`,
-      keystrokes: timeline.edits,
+      date: new Date().toISOString(),
+      machine: `${os.cpus()[0]?.model ?? "?"} × ${os.cpus().length}, shared with other engineers' work (load ${os
+        .loadavg()
+        .map((l) => l.toFixed(1))
+        .join(" ")} at the end)`,
+      keystrokes,
       finalChars: finalText.length,
-      firstTimelineMs: Math.round(firstTimelineMs),
-      timelineMs: Math.round(timelineMs),
-      seekMs: summarize(seekMs),
-      storage,
-      storagePerHour: storage && {
-        bytes: Math.round((storage.historyBytes + storage.checkpointBytes) / 2),
-        bytesPerKeystroke: Math.round((storage.historyBytes + storage.checkpointBytes) / timeline.edits),
-      },
+      repeats,
+      baseline: before && { commit: baseline?.commit, ...before },
+      current: { commit: build.commit, ...after },
     };
     console.log(JSON.stringify(results, null, 2));
     const file = path.join(import.meta.dirname, `results-${databaseUrl ? "postgres" : "embedded"}.json`);
     writeFileSync(file, `${JSON.stringify(results, null, 2)}\n`);
   } finally {
-    await server.stop();
     if (adminUrl) psql(adminUrl, `DROP DATABASE IF EXISTS ${database}`);
     rmSync(dataDir, { recursive: true, force: true });
     build.remove();
+    baseline?.remove();
   }
 }
 

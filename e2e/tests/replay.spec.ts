@@ -60,4 +60,46 @@ test.describe("session replay", () => {
     await expect.poll(() => ben.text()).toBe(snapshot);
     await expect.poll(() => ann.text()).toBe(snapshot);
   });
+
+  test("the open timeline follows new edits live, and the host's restore brings back an empty folder", async ({
+    twoEditors,
+  }) => {
+    const { host: ann, guest: ben } = await twoEditors("replay-live");
+    const annReplay = new Replay(ann.page);
+
+    // Ann makes an empty folder; the replay shows it at its end, empty.
+    await ann.create("folder", "", "notes");
+    await expect(ben.treeItem("notes")).toBeVisible();
+    await annReplay.open();
+    await expect(annReplay.panel.getByTestId("replay-empty-folder").filter({ hasText: "notes/" })).toHaveText(
+      "notes/ (empty)",
+    );
+    const withFolder = await annReplay.moment();
+
+    // With Ann's panel open, Ben types: her timeline grows, the slider follows the end, and the
+    // text shown is Ben's newest without reopening anything.
+    await ben.caretToEndOf(2);
+    await ben.type("\n// typed while the replay was open");
+    await expect.poll(() => annReplay.moment(), { timeout: 15_000 }).toBeGreaterThan(withFolder);
+    await expect
+      .poll(() => annReplay.text(), { timeout: 15_000 })
+      .toContain("// typed while the replay was open");
+    await annReplay.close();
+
+    // Ben deletes the folder; Ann restores the moment it was there: it comes back, empty, for both.
+    await ben.treeItem("notes").locator(":scope > .tree-row").click({ button: "right" });
+    await ben.page.getByRole("menuitem", { name: "Delete" }).click();
+    await ben.page.getByRole("dialog").getByRole("button", { name: "Delete" }).click();
+    await expect(ann.treeItem("notes")).toHaveCount(0);
+    await annReplay.open();
+    await annReplay.scrubTo(withFolder);
+    await expect(annReplay.panel.getByTestId("replay-empty-folder").filter({ hasText: "notes/" })).toHaveText(
+      "notes/ (empty)",
+    );
+    await annReplay.panel.getByRole("button", { name: "Restore this version" }).click();
+    await annReplay.panel.getByRole("button", { name: "Restore", exact: true }).click();
+    await expect(annReplay.panel).toHaveCount(0);
+    await expect(ben.treeItem("notes")).toBeVisible();
+    await expect(ann.treeItem("notes")).toBeVisible();
+  });
 });

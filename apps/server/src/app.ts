@@ -137,13 +137,15 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     onError: (error) => logger.error({ err: error }, "removing a deleted session's repository failed"),
   });
   const intelligence = createIntelligenceFeature({ config, io, events, workspace: collab.workspace, logger });
-  createReplayFeature({
+  const replay = createReplayFeature({
     db,
     sessions: sessions.service,
     terminal: terminal.service,
     pulls: pulls.service,
     workspace: collab.workspace,
     events,
+    logger,
+    history: { compactSeconds: config.HISTORY_COMPACT_SECONDS, retentionDays: config.HISTORY_RETENTION_DAYS },
   });
   // Routes of features that need the socket server are mounted last, before the fallbacks.
   let isDraining = false;
@@ -186,6 +188,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     execution,
     terminal,
     intelligence,
+    replay,
     limiters,
     cluster,
     /** Starts a graceful drain: the health check fails from now on (see main.ts). */
@@ -200,6 +203,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
       calls.calls.close();
       await execution.close();
       await intelligence.close();
+      await replay.close();
       await collab.close();
       await limiters.close();
       await cluster.close();

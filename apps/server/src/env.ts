@@ -167,6 +167,19 @@ export const EnvSchema = z.object({
     .transform((urls) => (urls.length > 0 ? urls : undefined)),
   TURN_SECRET: z.string().optional(),
   TURN_TTL_SECONDS: positiveInt(12 * 3600),
+  // Replay's history (docs/replay.md).
+  /**
+   * Days an ended session keeps its edit history (the replay) after it ended; then a periodic
+   * job deletes it (its files stay). Unset: kept for as long as the session.
+   */
+  HISTORY_RETENTION_DAYS: z.coerce
+    .number({ error: "must be a whole number of days (1 to 36500)" })
+    .int("must be a whole number of days (1 to 36500)")
+    .min(1, "must be a whole number of days (1 to 36500)")
+    .max(36_500, "must be a whole number of days (1 to 36500)")
+    .optional(),
+  /** How often the history's settled rows are folded into chunks; 0: never (tests). */
+  HISTORY_COMPACT_SECONDS: z.coerce.number().int().min(0).max(3600).default(30),
 });
 
 function positiveInt(fallback: number) {

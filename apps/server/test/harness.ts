@@ -110,6 +110,8 @@ export async function startTestServer(
     REGISTER_MAX_PER_ADDRESS: "100000",
     SESSION_CREATE_MAX_PER_ADDRESS: "100000",
     SESSION_JOIN_MAX_PER_ADDRESS: "100000",
+    // Tests count the history's rows: the compaction runs only where a test calls it.
+    HISTORY_COMPACT_SECONDS: "0",
     ...env,
   });
   const opened = existing ? { db: existing.db, drop: async () => {} } : await openTestDb(kind);

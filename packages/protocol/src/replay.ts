@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { LanguageSchema } from "./languages/index";
 import { SessionIdSchema } from "./sessions";
 
 /** Replay's shape: what the slider is drawn from, and what a seek answers. */
@@ -67,7 +68,8 @@ export type ReplayFile = z.infer<typeof ReplayFileSchema>;
 
 /**
  * The project at a moment: every edit stored at or before `at` applied, none after;
- * `lastEditAt` is the time of the last of them (null: none yet).
+ * `lastEditAt` is the time of the last of them (null: none yet). Restoring it brings back its
+ * files, its folders (empty ones too) and its language.
  */
 export const ReplayFrameSchema = z.object({
   at: ReplayMomentSchema,
@@ -75,6 +77,10 @@ export const ReplayFrameSchema = z.object({
   authors: z.array(z.string().nullable()),
   lastEditAt: ReplayMomentSchema.nullable(),
   files: z.array(ReplayFileSchema),
+  /** Every folder at that moment, empty ones included, sorted. */
+  folders: z.array(z.string()),
+  /** The session's language at that moment. */
+  language: LanguageSchema,
 });
 export type ReplayFrame = z.infer<typeof ReplayFrameSchema>;
 

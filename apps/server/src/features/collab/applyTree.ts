@@ -102,3 +102,29 @@ export function applyTree(
   });
   return result;
 }
+
+/**
+ * Brings the workspace's folders to `folders` (a restored moment's, empty ones included): a
+ * folder missing is created, a folder not wanted is deleted once nothing is left in it (a file
+ * someone kept, or a wanted folder, keeps it). Run after `applyTree`, in its change.
+ */
+export function applyFolders(workspace: Workspace, folders: readonly string[], result: TreeApplied): void {
+  const wanted = new Set(folders);
+  const { files, folders: live } = workspace.list();
+  const isUnder = (path: string, folder: string) => path.startsWith(`${folder}/`);
+  for (const folder of live) {
+    if (wanted.has(folder)) continue;
+    if (files.some((f) => isUnder(f.path, folder)) || folders.some((f) => isUnder(f, folder))) continue;
+    // Deleting a parent took its children already.
+    if (workspace.list().folders.includes(folder)) workspace.delete(folder);
+  }
+  for (const folder of folders) {
+    if (workspace.list().folders.includes(folder)) continue;
+    try {
+      workspace.createFolder(folder);
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      result.refused.push({ path: folder, message: error.message });
+    }
+  }
+}

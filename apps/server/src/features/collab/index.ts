@@ -8,7 +8,7 @@ import type { SocketEvents } from "../../realtime/handle";
 import type { PresenceRegistry } from "../../realtime/presence";
 import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
-import { applyTree, type TreeApplied } from "./applyTree";
+import { applyFolders, applyTree, type TreeApplied } from "./applyTree";
 import { type Lane, LaneServer } from "./lane";
 import { createDocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
@@ -33,8 +33,9 @@ export interface WorkspaceWatch {
 
 /**
  * Reads and writes the live workspace: what git and reviews use. `applyTree` brings the files
- * from `base` to `target` as edits everyone receives, keeping what was typed meanwhile; the
- * history records them as `author`'s (a participant id), or the server's when none is given.
+ * from `base` to `target` as edits everyone receives, keeping what was typed meanwhile, and
+ * with `folders` (a restore's) the folders to exactly those, empty ones included; the history
+ * records them as `author`'s (a participant id), or the server's when none is given.
  */
 export interface WorkspaceAccess extends WorkspaceReader {
   applyTree(
@@ -42,6 +43,7 @@ export interface WorkspaceAccess extends WorkspaceReader {
     base: ReadonlyMap<string, string>,
     target: ReadonlyMap<string, string>,
     author?: string,
+    folders?: readonly string[],
   ): Promise<TreeApplied | undefined>;
   /**
    * Calls `onChange` after each transaction that changed the session's loaded document (any
@@ -128,9 +130,13 @@ export function createCollabFeature(
       return rooms.loaded(sessionId)?.workspace.read();
     },
     isLoaded: (sessionId) => rooms.loaded(sessionId) !== undefined,
-    async applyTree(sessionId, base, target, author) {
+    async applyTree(sessionId, base, target, author, folders) {
       const room = rooms.loaded(sessionId);
-      return room?.change((w) => applyTree(room.doc, w, base, target), author);
+      return room?.change((w) => {
+        const applied = applyTree(room.doc, w, base, target);
+        if (folders) applyFolders(w, folders, applied);
+        return applied;
+      }, author);
     },
     watch(sessionId, onChange) {
       const room = rooms.loaded(sessionId);

@@ -45,15 +45,16 @@ function runsOf(text: Y.Text, authors: ClientAuthors, index: AuthorIndex): Repla
   return runs;
 }
 
-/** Every file of a document, sorted by path, with its text and who typed each part of it. */
+/** Every file of a document, sorted by path, with its text and who typed each part of it; and every folder. */
 export function filesOf(
   doc: Y.Doc,
   authors: ClientAuthors,
-): { files: ReplayFile[]; authors: (string | null)[] } {
+): { files: ReplayFile[]; folders: string[]; authors: (string | null)[] } {
   const index = new AuthorIndex();
-  const files = listWorkspace(doc).files.map(({ id, path }) => {
+  const listing = listWorkspace(doc);
+  const files = listing.files.map(({ id, path }) => {
     const text = fileText(doc, id);
     return { path, content: text.toString(), runs: runsOf(text, authors, index) };
   });
-  return { files, authors: index.list };
+  return { files, folders: listing.folders, authors: index.list };
 }

@@ -1,61 +1,123 @@
 import * as Y from "yjs";
 import { type ClientAuthors, noteAuthors } from "./authorship";
+import { type HistoryEntry, packChunk, splitChunks, unpackEntries } from "./chunks";
 import type { Checkpoint, ReplayRepo } from "./repo";
 
-/**
- * A checkpoint every this many history rows: a seek then reads and applies at most this many
- * updates after the nearest checkpoint's document, whatever the length of the session. 1000 left
- * the slowest seeks of a 2-hour, three-typist session at 90-120 ms (bench/replay), 500 takes
- * 8-15 ms off them for 70 kB of compressed checkpoint per 500 keystrokes.
- */
-export const CHECKPOINT_EVERY = 500;
+/** How the compaction folds the history; constants in production, smaller in tests. */
+export interface HistoryLayout {
+  /** Updates per chunk at most: a seek into a chunk applies up to this many single updates. */
+  chunkEdits: number;
+  /** A chunk's time span at most (ms), so the timeline's activity stays fine-grained. */
+  chunkSpanMs: number;
+  /** A checkpoint (the whole document, gzip) once this many updates were folded since the last. */
+  checkpointEvery: number;
+}
 
-/** Rows read from the database at a time while walking the history. */
+/**
+ * 256 single updates apply in 3-5 ms; past a checkpoint a seek applies whole chunks merged
+ * (about 1 ms each). A checkpoint of the bench's 2-hour document is about 70 kB compressed, so
+ * one every 2048 updates costs about 35 bytes a keystroke (bench/replay).
+ */
+export const HISTORY_LAYOUT: HistoryLayout = {
+  chunkEdits: 256,
+  chunkSpanMs: 5 * 60_000,
+  checkpointEvery: 2048,
+};
+
+/** Rows read from the database at a time while applying rows not yet folded. */
 const PAGE = 2000;
 
 /** The document at a point of the history. */
 export interface HistoryState {
   doc: Y.Doc;
   authors: ClientAuthors;
-  /** The last row applied (0: none). */
+  /** The last update applied (0: none). */
   upto: number;
 }
 
+function apply(doc: Y.Doc, authors: ClientAuthors, entry: HistoryEntry) {
+  Y.applyUpdate(doc, entry.data);
+  noteAuthors(authors, entry.data, entry.author);
+}
+
 /**
- * The document as of row `upto`: the nearest checkpoint at or before it, then the rows after
- * it, in order. Walking past `CHECKPOINT_EVERY` rows since the last checkpoint stores a new one,
- * so the first seek into a long unvisited stretch pays for it once and every later one is short.
+ * The document as of update `upto`: the nearest checkpoint at or before it, then each chunk
+ * after it (merged, in one step, when wholly before `upto`; else its single updates up to
+ * it), then the rows not yet folded. Every update with an id up to `upto` is applied, none
+ * after, so a moment is exact to the update whatever was compacted.
  */
-export async function documentAt(
-  repo: ReplayRepo,
-  sessionId: string,
-  upto: number,
-  every = CHECKPOINT_EVERY,
-): Promise<HistoryState> {
+export async function documentAt(repo: ReplayRepo, sessionId: string, upto: number): Promise<HistoryState> {
   const checkpoint = await repo.checkpoint(sessionId, upto);
   // Collected as the live document is: deleted text leaves only its ids, which later rows can still name.
   const doc = new Y.Doc({ gc: true });
   const authors: ClientAuthors = { ...checkpoint?.authors };
   if (checkpoint) Y.applyUpdate(doc, checkpoint.data);
-  let applied = checkpoint?.upto ?? 0;
-  let sinceCheckpoint = 0;
+  const after = checkpoint?.upto ?? 0;
+  for (const chunk of await repo.chunks(sessionId, after, upto)) {
+    if (chunk.data === null) {
+      Y.applyUpdate(doc, chunk.merged);
+      mergeClients(authors, chunk.clients);
+    } else {
+      for (const entry of unpackEntries(chunk.data))
+        if (entry.id > after && entry.id <= upto) apply(doc, authors, entry);
+    }
+  }
+  let applied = after;
   for (;;) {
     const rows = await repo.rows(sessionId, applied, upto, PAGE);
-    for (const row of rows) {
-      Y.applyUpdate(doc, row.data);
-      noteAuthors(authors, row.data, row.author);
-      applied = row.id;
-      sinceCheckpoint += 1;
-      if (sinceCheckpoint >= every) {
-        sinceCheckpoint = 0;
-        await repo.saveCheckpoint(sessionId, snapshotOf(doc, authors, row.id, row.at));
-      }
-    }
+    for (const row of rows) apply(doc, authors, row);
+    applied = rows.at(-1)?.id ?? applied;
     if (rows.length < PAGE) break;
   }
-  return { doc, authors, upto: applied };
+  return { doc, authors, upto };
 }
 
-function snapshotOf(doc: Y.Doc, authors: ClientAuthors, upto: number, at: Date): Checkpoint {
+/** Rows folded per session per pass at most, so one long backlog does not hold the job. */
+export const FOLD_LIMIT = 20_000;
+
+/**
+ * Folds a session's rows stored before `settledBefore` into chunks (each stored with the
+ * deletion of its rows, in one statement), and stores a checkpoint at a chunk's end whenever
+ * `checkpointEvery` updates were folded since the last one. Another node folding the same
+ * rows stores the same chunk first: this one stops. Answers the rows folded.
+ */
+export async function compactSession(
+  repo: ReplayRepo,
+  sessionId: string,
+  settledBefore: Date,
+  layout: HistoryLayout = HISTORY_LAYOUT,
+): Promise<number> {
+  const rows = await repo.settled(sessionId, settledBefore, FOLD_LIMIT);
+  if (rows.length === 0) return 0;
+  let sinceCheckpoint = await repo.editsSinceCheckpoint(sessionId);
+  // Built the first time a checkpoint is due, then carried along the chunks that follow.
+  let state: HistoryState | undefined;
+  let folded = 0;
+  for (const entries of splitChunks(rows, layout.chunkEdits, layout.chunkSpanMs)) {
+    const chunk = packChunk(entries);
+    if (!(await repo.saveChunk(sessionId, chunk))) break;
+    folded += entries.length;
+    sinceCheckpoint += entries.length;
+    if (state) {
+      Y.applyUpdate(state.doc, chunk.merged);
+      mergeClients(state.authors, chunk.clients);
+      state.upto = chunk.upto;
+    }
+    if (sinceCheckpoint >= layout.checkpointEvery) {
+      state ??= await documentAt(repo, sessionId, chunk.upto);
+      await repo.saveCheckpoint(sessionId, snapshotOf(state, new Date(chunk.endAt)));
+      sinceCheckpoint = 0;
+    }
+  }
+  state?.doc.destroy();
+  return folded;
+}
+
+/** Adds a chunk's clients to a running map: the first participant seen with a client keeps it. */
+function mergeClients(authors: ClientAuthors, clients: ClientAuthors) {
+  for (const [client, author] of Object.entries(clients)) if (!(client in authors)) authors[client] = author;
+}
+
+function snapshotOf({ doc, authors, upto }: HistoryState, at: Date): Checkpoint {
   return { upto, at, data: Y.encodeStateAsUpdate(doc), authors: { ...authors } };
 }

@@ -1,9 +1,11 @@
 import type { Db } from "../../db/index";
+import type { Logger } from "../../logger";
 import type { SocketEvents } from "../../realtime/handle";
 import type { WorkspaceAccess } from "../collab/index";
 import type { PullRequestService } from "../pulls/index";
 import type { SessionService } from "../sessions/index";
 import type { TerminalService } from "../terminal/index";
+import { createHistoryJobs } from "./jobs";
 import { createReplayRepo } from "./repo";
 import { createReplayService } from "./service";
 import { registerReplayEvents } from "./socket";
@@ -17,11 +19,20 @@ export interface ReplayFeatureDeps {
   pulls: PullRequestService;
   workspace: WorkspaceAccess;
   events: SocketEvents;
+  logger: Logger;
+  /** HISTORY_COMPACT_SECONDS and HISTORY_RETENTION_DAYS (env.ts). */
+  history: { compactSeconds: number; retentionDays: number | undefined };
 }
 
-/** Wires replay: `getReplayTimeline`, `seekReplay` and the host's `restoreVersion`. */
-export function createReplayFeature({ db, sessions, terminal, pulls, workspace, events }: ReplayFeatureDeps) {
-  const service = createReplayService({ repo: createReplayRepo(db), sessions, terminal, pulls, workspace });
+/**
+ * Wires replay: `getReplayTimeline`, `seekReplay` and the host's `restoreVersion`, and the
+ * history's jobs (compaction, retention), stopped by `close`.
+ */
+export function createReplayFeature(deps: ReplayFeatureDeps) {
+  const { db, sessions, terminal, pulls, workspace, events, logger, history } = deps;
+  const repo = createReplayRepo(db);
+  const service = createReplayService({ repo, sessions, terminal, pulls, workspace });
   registerReplayEvents(events, service);
-  return { service };
+  const jobs = createHistoryJobs(repo, logger, history);
+  return { service, jobs, close: () => jobs.close() };
 }

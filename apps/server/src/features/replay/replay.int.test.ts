@@ -5,9 +5,10 @@ import {
   SESSION_ENDED_MESSAGE,
 } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import * as Y from "yjs";
 import { editorPool, emitAck, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
-import { documentAt } from "./history";
+import { compactSession, documentAt } from "./history";
 import { createReplayRepo } from "./repo";
 
 const MAIN = LANGUAGE_MAIN_FILES.javascript;
@@ -20,12 +21,25 @@ function typeText(editor: TestEditor, text: string) {
 }
 
 const seek = async (editor: TestEditor, sessionId: string, at: number) => {
+  // Seeks are metered (the command class): a test that makes many spaces them as the slider does.
+  await sleep(210);
   const ack = await editor.request("seekReplay", { sessionId, at });
   if (!ack.ok) throw new Error(ack.error.message);
   return ack.data;
 };
 
 const mainOf = (frame: ReplayFrame) => frame.files.find((f) => f.path === MAIN);
+
+/** Each moment's frame (text, runs, last edit), to compare the history before and after a compaction. */
+async function back(editor: TestEditor, sessionId: string, moments: { at: number; text: string }[]) {
+  const frames: ReplayFrame[] = [];
+  for (const { at, text } of moments) {
+    const frame = await seek(editor, sessionId, at);
+    expect(mainOf(frame)?.content).toBe(text);
+    frames.push(frame);
+  }
+  return frames;
+}
 
 describe.each(DATABASES)("replay on %s", (kind) => {
   let server: TestServer;
@@ -141,7 +155,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     );
   });
 
-  it("stores checkpoints while walking a long history, and a seek from one equals a walk from the start", async () => {
+  it("folds the history into chunks and keyframes, and every moment seeks to the same text before and after", async () => {
     const { sessionId, host } = await editors.hostAndGuest(server.api, "long");
     const typed = "abcdefghij".repeat(70);
     // Bursts of typing with pauses between: the moments between them are known exactly.
@@ -152,17 +166,54 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       await settled(sessionId, host.text());
       moments.push({ at: await moment(), text: host.text() });
     }
-    expect(await count("doc_history_checkpoints", sessionId)).toBe(0);
-    // A walk through the history stores a checkpoint per CHECKPOINT_EVERY rows (fewer here);
-    // with a smaller interval, the same walk stores several.
-    const repo = createReplayRepo(server.db);
     const rows = await count("doc_history", sessionId);
-    const last = await repo.position(sessionId, new Date(Date.now() + 1000));
-    if (!last) throw new Error("no history");
-    const walked = await documentAt(repo, sessionId, last.upto, 100);
-    expect(await count("doc_history_checkpoints", sessionId)).toBe(Math.floor(rows / 100));
+    const repo = createReplayRepo(server.db);
+    const before = await back(host, sessionId, moments);
+    const timelineBefore = await host.request("getReplayTimeline", { sessionId });
+    const times = await server.db.query<{ at: Date }>(
+      "SELECT DISTINCT at FROM doc_history WHERE session_id = $1 ORDER BY at",
+      [sessionId],
+    );
+    const ticks = new Map<number, ReplayFrame>();
+    for (const { at } of times.filter((_, i) => i % Math.ceil(times.length / 8) === 0)) {
+      const ms = new Date(at).getTime();
+      ticks.set(ms, await seek(host, sessionId, ms));
+    }
+    expect(ticks.size).toBeGreaterThan(3);
+    // A checkpoint stored the old way, by a walk, in the middle of what becomes a chunk.
+    const middle = await repo.position(sessionId, new Date((moments[2]?.at ?? 0) + 1));
+    if (!middle) throw new Error("no history");
+    const walked = await documentAt(repo, sessionId, middle.upto - 5);
+    await repo.saveCheckpoint(sessionId, {
+      upto: walked.upto,
+      at: middle.at,
+      data: Y.encodeStateAsUpdate(walked.doc),
+      authors: walked.authors,
+    });
     walked.doc.destroy();
-    for (const { at, text } of moments) expect(mainOf(await seek(host, sessionId, at))?.content).toBe(text);
+    // Two passes, as the job makes them: up to the fourth moment, then the rest.
+    const layout = { chunkEdits: 64, chunkSpanMs: 60_000, checkpointEvery: 200 };
+    const firstPass = await compactSession(repo, sessionId, new Date((moments[3]?.at ?? 0) + 1), layout);
+    expect(firstPass).toBeGreaterThan(0);
+    expect(firstPass).toBeLessThan(rows);
+    expect(await back(host, sessionId, moments)).toEqual(before);
+    expect(await compactSession(repo, sessionId, new Date(Date.now() + 1000), layout)).toBe(rows - firstPass);
+    expect(await count("doc_history", sessionId)).toBe(0);
+    expect(await count("doc_history_chunks", sessionId)).toBeGreaterThanOrEqual(Math.ceil(rows / 64));
+    // The walk's checkpoint, and more stored by the compaction as updates were folded.
+    expect(await count("doc_history_checkpoints", sessionId)).toBeGreaterThan(2);
+    expect(await back(host, sessionId, moments)).toEqual(before);
+    // The moment of every stored tick, inside chunks: each seek shows what it showed before.
+    for (const [at, frame] of ticks) expect(await seek(host, sessionId, at)).toEqual(frame);
+    const timelineAfter = await host.request("getReplayTimeline", { sessionId });
+    if (!timelineBefore.ok || !timelineAfter.ok) throw new Error("no timeline");
+    expect(timelineAfter.data.edits).toBe(rows);
+    expect(timelineAfter.data.start).toBe(timelineBefore.data.start);
+    expect(timelineAfter.data.end).toBe(timelineBefore.data.end);
+    expect(timelineAfter.data.activity.reduce((a, b) => a + b, 0)).toBe(rows);
+    expect(new Set(timelineAfter.data.authors)).toEqual(new Set(timelineBefore.data.authors));
+    // Compacting again finds nothing, and a second node's pass over the same rows stores nothing twice.
+    expect(await compactSession(repo, sessionId, new Date(Date.now() + 1000), layout)).toBe(0);
   });
 
   it("lets only participants replay: a socket that never joined, or joined another session, is refused", async () => {

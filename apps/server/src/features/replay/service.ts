@@ -1,4 +1,5 @@
 import {
+  type Language,
   REPLAY_LIMITS,
   type ReplayAuthor,
   type ReplayEvent,
@@ -36,19 +37,33 @@ const FORMER_NAME = "Former participant";
  * Callers check who may ask; this service does not know sockets.
  */
 export function createReplayService({ repo, sessions, terminal, pulls, workspace }: ReplayDeps) {
-  /** The project as of the last edit stored at or before `at`, with who typed what. */
+  /** The last update stored at or before `at`, whether folded into a chunk or not yet. */
+  async function positionAt(sessionId: string, at: number) {
+    const [raw, folded] = await Promise.all([
+      repo.position(sessionId, new Date(at + 1)),
+      repo.chunkPosition(sessionId, at),
+    ]);
+    if (!raw) return folded;
+    if (!folded) return raw;
+    return raw.upto > folded.upto ? raw : folded;
+  }
+
+  /** The project as of the last edit stored at or before `at`, with who typed what, its folders and language. */
   async function frameAt(sessionId: string, at: number): Promise<ReplayFrame> {
-    const position = await repo.position(sessionId, new Date(at + 1));
-    if (!position) return { at, authors: [], lastEditAt: null, files: [] };
+    const [position, language] = await Promise.all([
+      positionAt(sessionId, at),
+      sessions.languageAt(sessionId, at),
+    ]);
+    if (!position) return { at, authors: [], lastEditAt: null, files: [], folders: [], language };
     const { doc, authors } = await documentAt(repo, sessionId, position.upto);
     try {
-      return { at, lastEditAt: position.at.getTime(), ...filesOf(doc, authors) };
+      return { at, lastEditAt: position.at.getTime(), ...filesOf(doc, authors), language };
     } finally {
       doc.destroy();
     }
   }
 
-  async function authorsOf(sessionId: string, ids: Set<string | null>): Promise<ReplayAuthor[]> {
+  async function authorsOf(sessionId: string, ids: Iterable<string | null>): Promise<ReplayAuthor[]> {
     const names = new Map((await sessions.participants(sessionId)).map((p) => [p.user_id, p.name]));
     return [...ids].map((id) => ({
       id,
@@ -78,38 +93,46 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
 
   return {
     /**
-     * The slider's data. Walking to the end on the way stores the checkpoints a long history
-     * lacks, so the seeks that follow stay short.
+     * The slider's data, from the history's summary alone (each chunk's span, size and authors,
+     * and the rows not yet folded): no document is built, so the first opening of a long
+     * session costs what a short one does.
      */
     async timeline(sessionId: string): Promise<ReplayTimeline> {
-      const overview = await repo.overview(sessionId, REPLAY_LIMITS.activityBuckets);
-      const authors = new Set<string | null>();
-      if (overview.end) {
-        const last = await repo.position(sessionId, new Date(overview.end.getTime() + 1));
-        if (last) {
-          const { doc, authors: byClient } = await documentAt(repo, sessionId, last.upto);
-          doc.destroy();
-          for (const author of Object.values(byClient)) authors.add(author);
-        }
+      const [summary, events] = await Promise.all([repo.summary(sessionId), eventsOf(sessionId)]);
+      const { chunks, raw } = summary;
+      const starts = [...chunks.map((c) => c.startAt), ...(raw.start === null ? [] : [raw.start])];
+      const ends = [...chunks.map((c) => c.endAt), ...(raw.end === null ? [] : [raw.end])];
+      const buckets = REPLAY_LIMITS.activityBuckets;
+      const start = starts.length > 0 ? Math.min(...starts) : null;
+      const end = ends.length > 0 ? Math.max(...ends) : null;
+      let activity = new Array<number>(buckets).fill(0);
+      if (start !== null && end !== null) {
+        activity = raw.count > 0 ? await repo.rawActivity(sessionId, start, end, buckets) : activity;
+        spreadActivity(activity, chunks, start, end);
       }
       return {
-        start: overview.start?.getTime() ?? null,
-        end: overview.end?.getTime() ?? null,
-        edits: overview.count,
-        activity: overview.activity,
-        authors: await authorsOf(sessionId, authors),
-        events: await eventsOf(sessionId),
+        start,
+        end,
+        edits: raw.count + chunks.reduce((sum, c) => sum + c.edits, 0),
+        activity,
+        authors: await authorsOf(sessionId, summary.authors),
+        events,
       };
     },
 
     seek: frameAt,
 
     /**
-     * Brings the live files to those of `at` as character edits everyone receives (a new
-     * change in the history, never a rewrite of it), authored by `by`. The session must be
-     * open; files created since are deleted, deleted ones come back.
+     * Brings the live files, folders and language to those of `at` as edits everyone receives
+     * (a new change in the history, never a rewrite of it), authored by `by`. The session must be
+     * open; files and empty folders created since are deleted, deleted ones come back. Answers
+     * the language when the restore switched it (the caller announces it).
      */
-    async restore(sessionId: string, at: number, by: string): Promise<RestoreVersionAck> {
+    async restore(
+      sessionId: string,
+      at: number,
+      by: string,
+    ): Promise<RestoreVersionAck & { switchedTo: Language | null }> {
       await sessions.assertOpen(sessionId);
       const frame = await frameAt(sessionId, at);
       const live = workspace.files(sessionId);
@@ -118,10 +141,35 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
       if (!live) throw new DomainError("conflict", "Join the session again to restore");
       const base = new Map(live.map((f) => [f.path, f.content]));
       const target = new Map(frame.files.map((f) => [f.path, f.content]));
-      const applied = await workspace.applyTree(sessionId, base, target, by);
-      return { refused: applied?.refused ?? [] };
+      const applied = await workspace.applyTree(sessionId, base, target, by, frame.folders);
+      const isSwitch = (await sessions.language(sessionId)) !== frame.language;
+      if (isSwitch) await sessions.setLanguage(sessionId, frame.language);
+      return { refused: applied?.refused ?? [], switchedTo: isSwitch ? frame.language : null };
     },
   };
+}
+
+/**
+ * Adds each chunk's edits to the activity buckets over [start, end], spread evenly over the
+ * chunk's span (its single times are inside its packed data, which the timeline does not read):
+ * every edit is counted once, so the strip sums to the edits.
+ */
+export function spreadActivity(
+  activity: number[],
+  chunks: readonly { startAt: number; endAt: number; edits: number }[],
+  start: number,
+  end: number,
+): void {
+  const width = end - start + 1;
+  const bucketOf = (t: number) =>
+    Math.min(activity.length - 1, Math.max(0, Math.floor(((t - start) / width) * activity.length)));
+  for (const chunk of chunks) {
+    const span = chunk.endAt - chunk.startAt;
+    for (let i = 0; i < chunk.edits; i++) {
+      const bucket = bucketOf(chunk.startAt + (span * (i + 0.5)) / chunk.edits);
+      activity[bucket] = (activity[bucket] ?? 0) + 1;
+    }
+  }
 }
 
 export type ReplayService = ReturnType<typeof createReplayService>;

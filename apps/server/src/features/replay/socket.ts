@@ -1,5 +1,5 @@
 import type { SocketEvents } from "../../realtime/handle";
-import { requireCan, requireJoined } from "../../realtime/session";
+import { requireCan, requireJoined, sessionRoom } from "../../realtime/session";
 import type { ReplayService } from "./service";
 
 /**
@@ -20,6 +20,10 @@ export function registerReplayEvents(events: SocketEvents, replay: ReplayService
 
   events.on("restoreVersion", async (socket, { sessionId, at }) => {
     const session = requireCan(socket, sessionId, "manage");
-    return replay.restore(sessionId, at, session.participantId);
+    const { refused, switchedTo } = await replay.restore(sessionId, at, session.participantId);
+    // Stored first (by the restore), then announced to everyone, the host's tabs included.
+    if (switchedTo)
+      socket.nsp.to(sessionRoom(sessionId)).emit("languageUpdate", { sessionId, language: switchedTo });
+    return { refused };
   });
 }

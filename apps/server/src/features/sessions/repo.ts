@@ -191,8 +191,33 @@ export function createSessionRepo(db: Queryable) {
       ]);
       return rows.length > 0;
     },
+    /** Switches the language and, when it changed, records the switch (what the replay shows and restores). */
     async setLanguage(sessionId: string, language: Language) {
-      await db.query("UPDATE sessions SET language = $2 WHERE id = $1", [sessionId, language]);
+      await db.query(
+        `WITH before AS (SELECT language FROM sessions WHERE id = $1), switched AS (
+           UPDATE sessions SET language = $2 WHERE id = $1
+         )
+         INSERT INTO session_language_changes (session_id, language, previous)
+         SELECT $1, $2, language FROM before WHERE language <> $2`,
+        [sessionId, language],
+      );
+    },
+
+    /**
+     * The language just before `before`: that of the last switch before it, else the one the first
+     * switch after it replaced; undefined when there was no switch (the current one held throughout).
+     */
+    async languageAt(sessionId: string, before: Date): Promise<string | undefined> {
+      const [row] = await db.query<{ language: string }>(
+        `(SELECT language, 0 AS side, at FROM session_language_changes WHERE session_id = $1 AND at < $2
+          ORDER BY at DESC LIMIT 1)
+         UNION ALL
+         (SELECT previous, 1, at FROM session_language_changes WHERE session_id = $1 AND at >= $2
+          ORDER BY at LIMIT 1)
+         ORDER BY side LIMIT 1`,
+        [sessionId, before.toISOString()],
+      );
+      return row?.language;
     },
     /** Ends the session now (keeping an earlier end) or, with `ended` false, reopens it. */
     async setEnded(sessionId: string, ended: boolean): Promise<Date | null> {
@@ -206,7 +231,7 @@ export function createSessionRepo(db: Queryable) {
     /**
      * The sessions `userId` takes part in (not removed from), the most recently active first:
      * `limit` rows from `offset`. Activity is the latest of the creation, a join, a stored edit
-     * (the history's index on (session_id, at) answers its max) and the end.
+     * (the recent history rows or, once folded, their chunks) and the end.
      */
     async listOf(userId: string, limit: number, offset: number): Promise<MySession[]> {
       const rows = await db.query<MySessionRow>(
@@ -216,6 +241,7 @@ export function createSessionRepo(db: Queryable) {
              AS participant_count,
            greatest(s.created_at, s.ended_at,
              (SELECT max(h.at) FROM doc_history h WHERE h.session_id = s.id),
+             (SELECT max(c.end_at) FROM doc_history_chunks c WHERE c.session_id = s.id),
              (SELECT max(x.joined_at) FROM session_participants x WHERE x.session_id = s.id)) AS last_activity_at
          FROM session_participants p JOIN sessions s ON s.id = p.session_id
          WHERE p.user_id = $1 AND p.removed_at IS NULL

@@ -289,6 +289,14 @@ export function createSessionService(
     /** The sessions the user hosts, oldest first (their data export). */
     hostedList: (userId: string) => sessions.hostedList(userId),
 
+    /** The session's language at a moment, to the millisecond (switches are recorded since migration 022). */
+    async languageAt(sessionId: string, at: number): Promise<Language> {
+      const session = await sessions.find(sessionId);
+      if (!session) throw notFound();
+      const then = await sessions.languageAt(sessionId, new Date(at + 1));
+      return languageOf({ id: sessionId, language: then ?? session.language });
+    },
+
     /** The whole record for a participant; for anyone else (`viewerId` undefined too) only its title. */
     async get(sessionId: string, viewerId: string | undefined): Promise<SessionResponse | SessionSummary> {
       const session = await sessions.find(sessionId);

@@ -53,38 +53,56 @@ export function createTerminalRepo(db: Db, bounds: { entries: number; bytes: num
       return queue.run(sessionId, () => store(sessionId, entries));
     },
 
-    /** Deletes the session's entries, after the appends before it; the numbers go on from where they were. */
+    /**
+     * Clears the session's terminal, after the appends before it: its entries leave the live
+     * terminal but stay, marked with the moment of the clear, for the replay (within the
+     * bounds); the numbers go on from where they were.
+     */
     async clear(sessionId: string): Promise<void> {
       await queue.run(sessionId, () =>
-        db.query("DELETE FROM terminal_entries WHERE session_id = $1", [sessionId]),
+        db.query(
+          "UPDATE terminal_entries SET cleared_at = clock_timestamp() WHERE session_id = $1 AND cleared_at IS NULL",
+          [sessionId],
+        ),
       );
     },
 
+    /** The live terminal: the entries since the last clear. */
     async history(sessionId: string): Promise<TerminalEntry[]> {
       const rows = await db.query<{ seq: string | number; type: TerminalEntry["type"]; content: string }>(
-        "SELECT seq, type, content FROM terminal_entries WHERE session_id = $1 ORDER BY seq",
+        "SELECT seq, type, content FROM terminal_entries WHERE session_id = $1 AND cleared_at IS NULL ORDER BY seq",
         [sessionId],
       );
       return rows.map((row) => ({ type: row.type, content: row.content, seq: Number(row.seq) }));
     },
 
-    /** The stored entries with the time each was stored (what the replay shows). */
+    /**
+     * Every stored entry with the time it was stored, cleared ones included, and each clear as
+     * an entry of its own at its moment (what the replay shows).
+     */
     async timed(sessionId: string): Promise<(TerminalEntry & { at: Date })[]> {
       const rows = await db.query<{
         seq: string | number;
         type: TerminalEntry["type"];
         content: string;
         at: Date;
+        cleared_at: Date | null;
       }>(
-        "SELECT seq, type, content, created_at AS at FROM terminal_entries WHERE session_id = $1 ORDER BY seq",
+        "SELECT seq, type, content, created_at AS at, cleared_at FROM terminal_entries WHERE session_id = $1 ORDER BY seq",
         [sessionId],
       );
-      return rows.map((row) => ({
-        type: row.type,
-        content: row.content,
-        seq: Number(row.seq),
-        at: new Date(row.at),
-      }));
+      const entries: (TerminalEntry & { at: Date })[] = [];
+      let clearedAt: number | null = null;
+      for (const row of rows) {
+        const cleared = row.cleared_at ? new Date(row.cleared_at).getTime() : null;
+        // Entries are in order and a clear marks every entry before it: its moment comes once.
+        if (clearedAt !== null && cleared !== clearedAt)
+          entries.push({ type: "clear", content: "", at: new Date(clearedAt) });
+        clearedAt = cleared;
+        entries.push({ type: row.type, content: row.content, seq: Number(row.seq), at: new Date(row.at) });
+      }
+      if (clearedAt !== null) entries.push({ type: "clear", content: "", at: new Date(clearedAt) });
+      return entries;
     },
   };
 }

@@ -89,6 +89,12 @@ function ReplayBody({ timeline, start, end, channel, canRestore }: ReplayBodyPro
   const chosen = useReplayStore((s) => s.path);
   const files = frame?.files ?? [];
   const file = files.find((f) => f.path === chosen) ?? files[0];
+  // Folders with nothing in them show on their own (the others show in their files' paths).
+  const emptyFolders = (frame?.folders ?? []).filter(
+    (folder) =>
+      !files.some((f) => f.path.startsWith(`${folder}/`)) &&
+      !(frame?.folders ?? []).some((other) => other.startsWith(`${folder}/`)),
+  );
   const events = timeline.events.filter((e) => e.at <= at).slice(-8);
   const peak = Math.max(1, ...timeline.activity);
 
@@ -153,6 +159,11 @@ function ReplayBody({ timeline, start, end, channel, canRestore }: ReplayBodyPro
             >
               {f.path}
             </button>
+          ))}
+          {emptyFolders.map((folder) => (
+            <span key={folder} className="replay-folder" data-testid="replay-empty-folder">
+              {folder}/ (empty)
+            </span>
           ))}
         </nav>
         <section className="replay-file-view" aria-label={file ? `${file.path} at this moment` : "No files"}>

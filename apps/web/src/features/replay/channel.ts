@@ -8,11 +8,27 @@ import { setReplayOpen } from "./store";
  */
 export class ReplayChannel {
   private readonly link: SessionLink;
+  private readonly historyHandlers = new Set<() => void>();
 
-  constructor({ link }: ChannelScope) {
+  constructor({ link, doc }: ChannelScope) {
     this.link = link;
     // A new session starts with the replay closed and nothing of another session's history.
     setReplayOpen(false);
+    // What grows the history as it happens: edits (anyone's, reaching this document), terminal
+    // entries and pull-request changes, a language switch.
+    const notify = () => {
+      for (const handler of this.historyHandlers) handler();
+    };
+    doc.on("update", notify);
+    link.listen("terminalUpdate", notify);
+    link.listen("prSync", notify);
+    link.listen("languageUpdate", notify);
+  }
+
+  /** Calls `handler` whenever the session's history may have grown, until the returned stop is called. */
+  onHistory(handler: () => void): () => void {
+    this.historyHandlers.add(handler);
+    return () => this.historyHandlers.delete(handler);
   }
 
   timeline() {

@@ -40,6 +40,17 @@ export function receiveTimeline(timeline: ReplayTimeline): void {
   useReplayStore.setState({ timeline, at: timeline.end, error: null });
 }
 
+/**
+ * A newer timeline arrived while the panel is open (the history grew): a slider at the end
+ * follows the new end, one moved back stays where it is.
+ */
+export function refreshTimeline(timeline: ReplayTimeline): void {
+  useReplayStore.setState((s) => {
+    const isFollowing = s.at === null || s.at === s.timeline?.end;
+    return { timeline, at: isFollowing ? timeline.end : s.at };
+  });
+}
+
 export function moveTo(at: number): void {
   useReplayStore.setState({ at });
 }

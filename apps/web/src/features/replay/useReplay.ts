@@ -1,7 +1,15 @@
 import { useEffect, useRef } from "react";
 import type { ReplayChannel } from "./channel";
 import { advance, PLAYBACK_TICK_MS } from "./playback";
-import { moveTo, receiveFrame, receiveTimeline, setPlaying, setReplayError, useReplayStore } from "./store";
+import {
+  moveTo,
+  receiveFrame,
+  receiveTimeline,
+  refreshTimeline,
+  setPlaying,
+  setReplayError,
+  useReplayStore,
+} from "./store";
 
 /**
  * The server meters seeks (each builds a document): at most one in flight and one per tick,
@@ -9,7 +17,14 @@ import { moveTo, receiveFrame, receiveTimeline, setPlaying, setReplayError, useR
  */
 const MIN_SEEK_GAP_MS = PLAYBACK_TICK_MS;
 
-/** Drives the open replay panel: loads the timeline, seeks to the slider's moment, plays. */
+/**
+ * While the panel is open, the timeline is asked for again this long after the history may
+ * have grown (once per such stretch, however much was typed): the server has stored the edit by
+ * then (it writes every 50 ms), and a timeline is a summary, cheap to answer.
+ */
+const LIVE_REFRESH_MS = 1000;
+
+/** Drives the open replay panel: loads the timeline and keeps it live, seeks to the slider's moment, plays. */
 export function useReplay(channel: ReplayChannel | null): void {
   const isOpen = useReplayStore((s) => s.isOpen);
   const hasTimeline = useReplayStore((s) => s.timeline !== null);
@@ -31,6 +46,26 @@ export function useReplay(channel: ReplayChannel | null): void {
     });
     return () => {
       isCurrent = false;
+    };
+  }, [isOpen, hasTimeline, channel]);
+
+  useEffect(() => {
+    if (!isOpen || !hasTimeline || !channel) return;
+    let isCurrent = true;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const stop = channel.onHistory(() => {
+      if (timer) return;
+      timer = setTimeout(() => {
+        timer = undefined;
+        void channel.timeline().then((result) => {
+          if (isCurrent && result.ok && useReplayStore.getState().isOpen) refreshTimeline(result.data);
+        });
+      }, LIVE_REFRESH_MS);
+    });
+    return () => {
+      isCurrent = false;
+      stop();
+      clearTimeout(timer);
     };
   }, [isOpen, hasTimeline, channel]);
 

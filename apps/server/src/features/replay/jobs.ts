@@ -1,0 +1,92 @@
+import type { Logger } from "../../logger";
+import { compactSession, FOLD_LIMIT, HISTORY_LAYOUT, type HistoryLayout } from "./history";
+import type { ReplayRepo } from "./repo";
+
+/** Rows younger than this stay single rows for now: the live tail, still being written. */
+const SETTLE_MS = 10_000;
+/** How often ended sessions' history is checked against the retention. */
+const RETENTION_EVERY_MS = 60 * 60_000;
+
+export interface HistoryJobsOptions {
+  /** Seconds between compactions; 0: none (the jobs still run when called; the retention's still runs). */
+  compactSeconds: number;
+  /** Days an ended session keeps its history; undefined: forever. */
+  retentionDays: number | undefined;
+  layout?: HistoryLayout;
+}
+
+/**
+ * The history's periodic jobs: folding settled rows into chunks and keyframes, and deleting
+ * the history of sessions that ended more than the retention ago. Safe on every node of a
+ * cluster at once (two nodes folding the same rows store one chunk; deletes are idempotent).
+ */
+export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: HistoryJobsOptions) {
+  let lastRetention = 0;
+  let running: Promise<void> | undefined;
+
+  const jobs = {
+    /** Folds every session's rows stored before `settledBefore`; answers the rows folded. */
+    async compact(settledBefore = new Date(Date.now() - SETTLE_MS)): Promise<number> {
+      let folded = 0;
+      for (const sessionId of await repo.unsettled(settledBefore)) {
+        try {
+          // A long backlog (a server upgraded from a row per update) goes in several passes.
+          for (;;) {
+            const now = await compactSession(
+              repo,
+              sessionId,
+              settledBefore,
+              options.layout ?? HISTORY_LAYOUT,
+            );
+            folded += now;
+            if (now < FOLD_LIMIT) break;
+          }
+        } catch (error) {
+          logger.warn({ err: error, sessionId }, "history compaction failed; the rows stay as they are");
+        }
+      }
+      return folded;
+    },
+
+    /** Deletes the history of sessions ended more than the retention before `now`; answers how many. */
+    async forgetEnded(now = new Date()): Promise<number> {
+      if (options.retentionDays === undefined) return 0;
+      const sessions = await repo.forgetEnded(new Date(now.getTime() - options.retentionDays * 86_400_000));
+      if (sessions > 0) logger.info({ sessions }, "deleted the history of sessions ended past the retention");
+      return sessions;
+    },
+  };
+
+  const tick = async () => {
+    if (options.compactSeconds > 0) await jobs.compact();
+    if (Date.now() - lastRetention >= RETENTION_EVERY_MS) {
+      lastRetention = Date.now();
+      await jobs.forgetEnded();
+    }
+  };
+  // The retention alone is checked every minute (its own hourly pace inside).
+  const everyMs = options.compactSeconds > 0 ? options.compactSeconds * 1000 : 60_000;
+  const isIdle = options.compactSeconds === 0 && options.retentionDays === undefined;
+  const timer = !isIdle
+    ? setInterval(() => {
+        // One pass at a time: a long backlog is not folded twice by this node.
+        running ??= tick()
+          .catch((error: unknown) => logger.warn({ err: error }, "history job failed"))
+          .finally(() => {
+            running = undefined;
+          });
+      }, everyMs)
+    : undefined;
+  timer?.unref();
+
+  return {
+    ...jobs,
+    /** Stops the timer and waits for a pass under way. */
+    async close(): Promise<void> {
+      clearInterval(timer);
+      await running;
+    },
+  };
+}
+
+export type HistoryJobs = ReturnType<typeof createHistoryJobs>;
