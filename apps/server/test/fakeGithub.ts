@@ -354,3 +354,16 @@ function readBody(req: http.IncomingMessage): Promise<string> {
     req.on("error", reject);
   });
 }
+
+/** The OAuth app the GitHub sign-in tests register with the fake. */
+export const TEST_GITHUB_CLIENT = { clientId: "test-client", clientSecret: "test-client-secret" };
+
+/** A server's settings for signing in through the fake GitHub at `url` as TEST_GITHUB_CLIENT. */
+export function githubSignInEnv(url: string): Record<string, string> {
+  return {
+    GITHUB_CLIENT_ID: TEST_GITHUB_CLIENT.clientId,
+    GITHUB_CLIENT_SECRET: TEST_GITHUB_CLIENT.clientSecret,
+    GITHUB_OAUTH_URL: url,
+    GITHUB_API_URL: url,
+  };
+}

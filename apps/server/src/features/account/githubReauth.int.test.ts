@@ -1,9 +1,9 @@
 import { ACCOUNT_MESSAGES } from "@ensemble/protocol";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGithub } from "../../../test/fakeGithub";
+import { githubSignInEnv, startFakeGithub, TEST_GITHUB_CLIENT } from "../../../test/fakeGithub";
 import { DATABASES, startTestServer, type TestServer } from "../../../test/harness";
 
-const CLIENT = { clientId: "test-client", clientSecret: "test-client-secret" };
+const CLIENT = TEST_GITHUB_CLIENT;
 
 /** The `name=value` pairs a response sets (cleared ones left out), as a browser would send them back. */
 const cookiesOf = (res: { headers: Headers }) =>
@@ -17,12 +17,7 @@ describe.each(DATABASES)("deleting a GitHub-only account on %s", (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     github = await startFakeGithub({ ...CLIENT, user: { id: 9001, login: "octo-delete", email: null } });
-    server = await startTestServer(kind, {
-      GITHUB_CLIENT_ID: CLIENT.clientId,
-      GITHUB_CLIENT_SECRET: CLIENT.clientSecret,
-      GITHUB_OAUTH_URL: github.url,
-      GITHUB_API_URL: github.url,
-    });
+    server = await startTestServer(kind, githubSignInEnv(github.url));
   });
   afterAll(async () => {
     await server.close();

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startFakeGithub } from "../../../test/fakeGithub";
+import { githubSignInEnv, startFakeGithub, TEST_GITHUB_CLIENT } from "../../../test/fakeGithub";
 import { DATABASES, startTestServer, type TestServer, uniqueName } from "../../../test/harness";
 
-const CLIENT = { clientId: "test-client", clientSecret: "test-client-secret" };
+const CLIENT = TEST_GITHUB_CLIENT;
 
 /** Follows our redirect to the fake GitHub, which approves and sends the browser back. */
 async function startLogin(server: TestServer, route = "/api/auth/github") {
@@ -30,12 +30,7 @@ describe.each(DATABASES)("GitHub login on %s", (kind) => {
   let server: TestServer;
   beforeAll(async () => {
     github = await startFakeGithub({ ...CLIENT, user: { id: 1, login: "octo", email: null } });
-    server = await startTestServer(kind, {
-      GITHUB_CLIENT_ID: CLIENT.clientId,
-      GITHUB_CLIENT_SECRET: CLIENT.clientSecret,
-      GITHUB_OAUTH_URL: github.url,
-      GITHUB_API_URL: github.url,
-    });
+    server = await startTestServer(kind, githubSignInEnv(github.url));
   });
   afterAll(async () => {
     await server.close();
