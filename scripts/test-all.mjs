@@ -11,6 +11,8 @@ fs.mkdirSync(out, { recursive: true });
 
 const totals = { passed: 0, failed: 0 };
 const lines = [];
+/** The names of failed tests, repeated in the summary so that a log's last lines say which. */
+const failures = [];
 
 const started = Date.now();
 /** Each suite's wall time, shown in the summary: where a run's minutes go. */
@@ -39,11 +41,12 @@ function readJson(file) {
 }
 
 // A suite that crashed before writing its report counts as one failure, never as zero.
-function suite(label, command, args, reportFile, count) {
+function suite(label, command, args, reportFile, count, failedNames) {
   fs.rmSync(reportFile, { force: true });
   const ok = run(label, command, args);
   const report = readJson(reportFile);
   const { passed, failed } = report ? count(report) : { passed: 0, failed: 1 };
+  if (report) for (const name of failedNames(report)) failures.push(`${label}: ${name}`);
   const failedHere = failed === 0 && !ok ? 1 : failed;
   totals.passed += passed;
   totals.failed += failedHere;
@@ -63,6 +66,14 @@ suite(
     passed: r.numPassedTests ?? 0,
     failed: (r.numFailedTests ?? 0) + (r.numRuntimeErrorTestSuites ?? 0),
   }),
+  (r) =>
+    (r.testResults ?? []).flatMap((file) => {
+      const where = path.relative(root, file.name);
+      const failed = (file.assertionResults ?? []).filter((t) => t.status === "failed");
+      if (failed.length === 0 && file.status === "failed")
+        return [`${where}: ${file.message ?? "did not run"}`];
+      return failed.map((t) => `${where}: ${t.fullName}`);
+    }),
 );
 
 check("build", "npm", ["run", "--silent", "build"]);
@@ -74,12 +85,30 @@ const playwrightCounts = (r) => ({
   passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
   failed: (r.stats?.unexpected ?? 0) + (r.errors?.length ? 1 : 0),
 });
+/** Playwright's failed and flaky tests by file and title, from the nested suites of its report. */
+function playwrightNames(r) {
+  const names = (r.errors ?? []).map((e) => `error: ${String(e.message ?? "").split("\n")[0]}`);
+  const visit = (suite, titles) => {
+    for (const spec of suite.specs ?? []) {
+      for (const test of spec.tests ?? []) {
+        if (test.status === "unexpected" || test.status === "flaky") {
+          names.push(`${test.status}: ${spec.file}:${spec.line} ${[...titles, spec.title].join(" › ")}`);
+        }
+      }
+    }
+    for (const child of suite.suites ?? [])
+      visit(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
+  };
+  for (const s of r.suites ?? []) visit(s, []);
+  return names;
+}
 suite(
   "end-to-end",
   "npx",
   ["playwright", "test", "-c", "e2e/playwright.config.ts"],
   e2eReport,
   playwrightCounts,
+  playwrightNames,
 );
 
 // The cluster walks (offline merge through the balancer, then failover): three production nodes
@@ -91,10 +120,12 @@ suite(
   ["playwright", "test", "-c", "e2e/cluster.config.ts"],
   clusterReport,
   playwrightCounts,
+  playwrightNames,
 );
 
 console.log("\n=== summary");
 for (const line of lines) console.log(line);
+for (const name of failures) console.log(`failed or flaky: ${name}`);
 console.log(`whole run: ${Math.round((Date.now() - started) / 1000)} s`);
 console.log(`${totals.passed} passed, ${totals.failed} failed`);
 process.exit(totals.failed === 0 ? 0 : 1);

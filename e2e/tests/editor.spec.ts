@@ -190,6 +190,8 @@ test.describe("live editor", () => {
     await page.keyboard.press("Escape");
     await expect(modal).toBeHidden();
     await endButton.click();
+    // Radix listens for an outside click only once the dialog is open: click before, and it stays.
+    await expect(modal).toBeVisible();
     await page.mouse.click(5, 300);
     await expect(modal).toBeHidden();
     await endButton.click();
