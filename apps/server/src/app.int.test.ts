@@ -26,6 +26,10 @@ describe("one process, one port", () => {
     webDist = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-web-"));
     await fs.mkdir(path.join(webDist, "assets"));
     await fs.writeFile(path.join(webDist, "index.html"), "<!doctype html><title>Ensemble</title>");
+    await fs.mkdir(path.join(webDist, "images"));
+    const logo = `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(400)}</svg>`;
+    await fs.writeFile(path.join(webDist, "images", "logo.svg"), logo);
+    await fs.writeFile(path.join(webDist, "images", "logo.svg.br"), zlib.brotliCompressSync(logo));
     await fs.writeFile(path.join(webDist, "assets", "app-abc123.js"), "console.log(1)");
     // As the build writes them: a brotli and a gzip copy beside an asset.
     const wasm = Buffer.alloc(4096, 7);
@@ -47,6 +51,18 @@ describe("one process, one port", () => {
     }
     const asset = await fetch(`${server.url}/assets/app-abc123.js`);
     expect(asset.headers.get("cache-control")).toContain("immutable");
+  });
+
+  it("keeps a named image a week, compressed; index.html is revalidated however it is asked for", async () => {
+    const image = await fetch(`${server.url}/images/logo.svg`, { headers: { "accept-encoding": "br" } });
+    expect(image.headers.get("cache-control")).toBe("public, max-age=604800");
+    expect(image.headers.get("content-encoding")).toBe("br");
+    expect(image.headers.get("etag")).toBeTruthy();
+    expect(await image.text()).toContain("<svg");
+    for (const route of ["/", "/index.html", "/signin"]) {
+      const page = await fetch(`${server.url}${route}`);
+      expect(page.headers.get("cache-control"), route).toBe("no-cache");
+    }
   });
 
   it("sends an asset's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {

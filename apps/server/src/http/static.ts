@@ -5,9 +5,16 @@ import express, { type RequestHandler, Router } from "express";
 import expressStaticGzip from "express-static-gzip";
 
 /**
- * Serves the production web build: hashed assets cached for a year (compressed when the
- * browser accepts it), every other GET that
- * is not an API or socket path answered with index.html so client routes survive a reload.
+ * How long a browser keeps a file whose name carries no hash before asking again. A week: an
+ * image changed in place reaches everyone within it; the hashed assets keep a year.
+ */
+const NAMED_FILE_LIFETIME = "7d";
+
+/**
+ * Serves the production web build: hashed assets cached for a year, the named files (images)
+ * for a week, each compressed when the browser accepts it; every other GET that is not an API
+ * or socket path answered with index.html (revalidated on every visit) so client routes
+ * survive a reload.
  */
 export function webApp(distDir: string): Router {
   const router = Router();
@@ -25,7 +32,21 @@ export function webApp(distDir: string): Router {
     serveStatic: { immutable: true, maxAge: "1y", fallthrough: false },
   });
   router.use("/assets", assets);
-  router.use(express.static(distDir, { index: false, maxAge: "1h" }));
+  // The files kept under their own names (the images and the icon): a week, then revalidated by
+  // their ETag, compressed copies too; an HTML file is always revalidated, as index.html is.
+  const named = expressStaticGzip(distDir, {
+    enableBrotli: true,
+    orderPreference: ["br", "gzip"],
+    index: false,
+    serveStatic: {
+      index: false,
+      maxAge: NAMED_FILE_LIFETIME,
+      setHeaders: (res, file) => {
+        if (file.endsWith(".html")) res.setHeader("cache-control", "no-cache");
+      },
+    },
+  });
+  router.use(named);
   router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (_req, res) => {
     res.set("cache-control", "no-cache").sendFile(indexFile);
   });
