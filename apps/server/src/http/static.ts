@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
-import express, { type RequestHandler, Router } from "express";
+import { type RequestHandler, Router } from "express";
 import expressStaticGzip from "express-static-gzip";
 
 /**
