@@ -37,6 +37,11 @@ export class ServerInstance {
   lastActivity = Date.now();
   /** Listeners waiting for the next change of the session's document. */
   private readonly changeWaiters = new Set<() => void>();
+  /**
+   * How many times the session's document changed since it was followed: a request compares it
+   * before and after feeding, so a change that came while it fed is never waited for in vain.
+   */
+  changes = 0;
 
   private constructor(
     readonly sessionId: string,
@@ -125,6 +130,7 @@ export class ServerInstance {
     this.watch?.stop();
     this.watch = this.deps.workspace.watch(this.sessionId, () => {
       this.lastActivity = Date.now();
+      this.changes += 1;
       for (const waiter of [...this.changeWaiters]) waiter();
       this.feedTimer ??= setTimeout(() => {
         this.feedTimer = undefined;

@@ -62,6 +62,9 @@ export function createLanguageServerService(ready: Promise<ServerPool>, logger: 
   async function catchUp(instance: ServerInstance, request: DocumentRequest): Promise<number | undefined> {
     const deadline = Date.now() + CATCH_UP_MS;
     for (;;) {
+      // The feed takes the files as they are when it is called: an edit that lands while it
+      // works is fed by the next round, at once, not after a wait for a change already past.
+      const changesBefore = instance.changes;
       if (!(await instance.sync(request.path))) {
         throw new DomainError("not_found", LANGUAGE_SERVER_MESSAGES.notLoaded);
       }
@@ -70,7 +73,7 @@ export function createLanguageServerService(ready: Promise<ServerPool>, logger: 
       if (state.digest === request.digest && state.isOpen) return state.version;
       const left = deadline - Date.now();
       if (left <= 0) return undefined;
-      await instance.nextChange(left);
+      if (instance.changes === changesBefore) await instance.nextChange(left);
     }
   }
 
