@@ -18,6 +18,8 @@ declare global {
       readonly connected: boolean;
       readonly synced: boolean;
       readonly callStatus: string;
+      /** A workspace file's text (the main file by default). */
+      text(path?: string): string;
       callStats(): Promise<LinkStats[]>;
     };
   }

@@ -90,6 +90,14 @@ export interface ServerProcess {
  * once /api/health answers; stops it again if it never does.
  */
 export async function startServer(options: StartOptions): Promise<ServerProcess> {
+  const url = `http://127.0.0.1:${options.port}`;
+  // A server left over from an interrupted run would answer the health check for ours, which
+  // then fails to bind: the bench would measure the wrong process.
+  const isTaken = await fetch(`${url}/api/health`).then(
+    () => true,
+    () => false,
+  );
+  if (isTaken) throw new Error(`${url} already answers: a server left over from another run? Stop it first.`);
   const child = spawn(process.execPath, options.args ?? [SERVER_MAIN], {
     cwd: options.cwd ?? ROOT,
     env: {
@@ -101,7 +109,6 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     },
     stdio: options.stdio ?? ["ignore", "ignore", "inherit"],
   });
-  const url = `http://127.0.0.1:${options.port}`;
   const stop = () => stopProcess(child, { killAfterMs: 30_000 });
   try {
     await waitForHealth(`${url}/api/health`, child, { pollMs: options.pollMs, timeoutMs: options.timeoutMs });
