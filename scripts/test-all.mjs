@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Runs every suite (static checks, unit + integration, end-to-end) and ends with one line
 // "N passed, N failed" that sums them all, as CI reads it.
-import { spawnSync } from "node:child_process";
+import { spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 
@@ -18,18 +18,61 @@ const started = Date.now();
 /** Each suite's wall time, shown in the summary: where a run's minutes go. */
 const seconds = new Map();
 
-function run(label, command, args, env = {}) {
+async function run(label, command, args, env = {}) {
   console.log(`\n=== ${label}: ${command} ${args.join(" ")}`);
   const begun = Date.now();
-  const result = spawnSync(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  // Asynchronous, so that the checks running in the background are timed as they end.
+  const child = spawn(command, args, { cwd: root, stdio: "inherit", env: { ...process.env, ...env } });
+  const status = await new Promise((resolve) => {
+    child.on("error", () => resolve(-1));
+    child.on("exit", (code) => resolve(code));
+  });
   seconds.set(label, Math.round((Date.now() - begun) / 1000));
-  return result.status === 0;
+  return status === 0;
 }
 
-function check(label, command, args) {
-  const ok = run(label, command, args);
+async function check(label, command, args) {
+  record(label, await run(label, command, args));
+}
+
+function record(label, ok) {
   totals[ok ? "passed" : "failed"] += 1;
   lines.push(`${label}: ${ok ? "ok" : "FAILED"} (${seconds.get(label)} s)`);
+}
+
+/**
+ * Runs checks one after another in the background while the caller goes on, their output kept
+ * in a file (printed when they end, so it does not interleave with the foreground suite's).
+ * Resolves when the last has ended.
+ */
+function checksInBackground(name, steps) {
+  const log = path.join(out, `${name}.log`);
+  const sink = fs.openSync(log, "w");
+  const outcomes = [];
+  const chain = steps.reduce(
+    (previous, [label, command, args]) =>
+      previous.then(
+        () =>
+          new Promise((resolve) => {
+            const begun = Date.now();
+            fs.writeSync(sink, `\n=== ${label}: ${command} ${args.join(" ")}\n`);
+            const child = spawn(command, args, { cwd: root, stdio: ["ignore", sink, sink] });
+            const end = (ok) => {
+              seconds.set(label, Math.round((Date.now() - begun) / 1000));
+              outcomes.push([label, ok]);
+              resolve();
+            };
+            child.on("error", () => end(false));
+            child.on("exit", (code) => end(code === 0));
+          }),
+      ),
+    Promise.resolve(),
+  );
+  return chain.then(() => {
+    fs.closeSync(sink);
+    console.log(fs.readFileSync(log, "utf8"));
+    for (const [label, ok] of outcomes) record(label, ok);
+  });
 }
 
 function readJson(file) {
@@ -41,9 +84,9 @@ function readJson(file) {
 }
 
 // A suite that crashed before writing its report counts as one failure, never as zero.
-function suite(label, command, args, reportFile, count, failedNames) {
+async function suite(label, command, args, reportFile, count, failedNames) {
   fs.rmSync(reportFile, { force: true });
-  const ok = run(label, command, args);
+  const ok = await run(label, command, args);
   const report = readJson(reportFile);
   const { passed, failed } = report ? count(report) : { passed: 0, failed: 1 };
   if (report) for (const name of failedNames(report)) failures.push(`${label}: ${name}`);
@@ -53,11 +96,18 @@ function suite(label, command, args, reportFile, count, failedNames) {
   lines.push(`${label}: ${passed} passed, ${failedHere} failed (${seconds.get(label)} s)`);
 }
 
-check("typecheck", "npm", ["run", "--silent", "typecheck"]);
-check("lint", "npm", ["run", "--silent", "lint"]);
+await check("typecheck", "npm", ["run", "--silent", "typecheck"]);
+await check("lint", "npm", ["run", "--silent", "lint"]);
+
+// The builds read only the sources: they run beside the unit and integration tests, whose
+// integration half runs one file at a time and leaves a core mostly free.
+const builds = checksInBackground("builds", [
+  ["build", "npm", ["run", "--silent", "build"]],
+  ["end-to-end build", "npm", ["run", "--silent", "build:e2e"]],
+]);
 
 const vitestReport = path.join(out, "vitest.json");
-suite(
+await suite(
   "unit + integration",
   "npx",
   ["vitest", "run", "--reporter=default", "--reporter=json", `--outputFile=${vitestReport}`],
@@ -76,8 +126,7 @@ suite(
     }),
 );
 
-check("build", "npm", ["run", "--silent", "build"]);
-check("end-to-end build", "npm", ["run", "--silent", "build:e2e"]);
+await builds;
 
 const e2eReport = path.join(out, "e2e.json");
 // Playwright's JSON report: a flaky test passed on its retry.
@@ -102,7 +151,7 @@ function playwrightNames(r) {
   for (const s of r.suites ?? []) visit(s, []);
   return names;
 }
-suite(
+await suite(
   "end-to-end",
   "npx",
   ["playwright", "test", "-c", "e2e/playwright.config.ts"],
@@ -114,7 +163,7 @@ suite(
 // The cluster walks (offline merge through the balancer, then failover): three production nodes
 // behind HAProxy, started by the config's global setup.
 const clusterReport = path.join(out, "e2e-cluster.json");
-suite(
+await suite(
   "end-to-end cluster",
   "npx",
   ["playwright", "test", "-c", "e2e/cluster.config.ts"],

@@ -22,8 +22,8 @@ const clangdService: LanguageService = {
 export const LANGUAGE_SERVICES: LanguageService[] = [typescriptService, pythonService, clangdService];
 
 /**
- * Starts each service the first time a model of its language exists in this editor, and
- * stops them all when the editor goes.
+ * Starts each service the first time this editor shows a file of its language (each then
+ * serves every workspace file of it), and stops them all when the editor goes.
  */
 export function useLanguageServices(
   session: CollabSession,
@@ -52,13 +52,19 @@ export function useLanguageServices(
         });
       }
     };
-    for (const model of monaco.editor.getModels()) startFor(model.getLanguageId());
-    const created = monaco.editor.onDidCreateModel((model) => startFor(model.getLanguageId()));
-    const changed = monaco.editor.onDidChangeModelLanguage(({ model }) => startFor(model.getLanguageId()));
+    // The file shown decides, not the files that exist: every workspace file is a model, and a
+    // person reading TypeScript should not wait while pyright and Ruff load beside it.
+    const startForShown = () => {
+      const shown = editor.getModel();
+      if (shown) startFor(shown.getLanguageId());
+    };
+    startForShown();
+    const opened = editor.onDidChangeModel(startForShown);
+    const relabelled = editor.onDidChangeModelLanguage(startForShown);
     return () => {
       isDisposed = true;
-      created.dispose();
-      changed.dispose();
+      opened.dispose();
+      relabelled.dispose();
       for (const [service, running] of started) {
         void running.then((disposable) => {
           disposable?.dispose();

@@ -10,7 +10,7 @@ const LANGUAGES = ["javascript", "typescript"];
 
 /**
  * JavaScript and TypeScript in the browser, from Monaco's TypeScript worker. Only this file is
- * in the editor's chunk; the rest loads when the first JS or TS model appears, and the worker
+ * in the editor's chunk; the rest loads when the editor first shows a JS or TS file, and the worker
  * (about 1.1 MB brotli) and Node's types each come as chunks of their own.
  */
 export const typescriptService: LanguageService = {
