@@ -137,7 +137,9 @@ const playwrightCounts = (r) => ({
 /** Playwright's failed and flaky tests by file and title, from the nested suites of its report. */
 function playwrightNames(r) {
   const names = (r.errors ?? []).map((e) => `error: ${String(e.message ?? "").split("\n")[0]}`);
-  const visit = (suite, titles) => {
+  const visit = (suite, parents) => {
+    // A file's suite is titled by its file name; a describe block's title joins the test's.
+    const titles = suite.title && suite.title !== suite.file ? [...parents, suite.title] : parents;
     for (const spec of suite.specs ?? []) {
       for (const test of spec.tests ?? []) {
         if (test.status === "unexpected" || test.status === "flaky") {
@@ -145,8 +147,7 @@ function playwrightNames(r) {
         }
       }
     }
-    for (const child of suite.suites ?? [])
-      visit(child, suite.title && !suite.title.endsWith(".ts") ? [...titles, suite.title] : titles);
+    for (const child of suite.suites ?? []) visit(child, titles);
   };
   for (const s of r.suites ?? []) visit(s, []);
   return names;
