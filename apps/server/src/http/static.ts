@@ -46,11 +46,22 @@ export function webApp(distDir: string): Router {
       },
     },
   });
-  router.use(named);
+  // A malformed %-escape is no file's name: it goes on to the app's page (which says "not
+  // found"), where express-static-gzip would answer 400.
+  router.use((req, res, next) => (isDecodable(req.path) ? named(req, res, next) : next()));
   router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (_req, res) => {
     res.set("cache-control", "no-cache").sendFile(indexFile);
   });
   return router;
+}
+
+function isDecodable(pathname: string): boolean {
+  try {
+    decodeURIComponent(pathname);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 function missingBuild(distDir: string): RequestHandler {
