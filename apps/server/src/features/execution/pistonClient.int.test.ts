@@ -87,7 +87,15 @@ describe("the published piston-client with EXECUTE_ANONYMOUS=true", () => {
     );
     const closed = await new Promise<number>((resolve) => ws.on("close", resolve));
     expect(closed).toBe(4999);
-    expect(messages).toContainEqual({ type: "data", stream: "stdout", data: "live\n" });
+    // Output streams as it is read, so one print may come in more than one message.
+    const stdout = messages
+      .filter(
+        (m): m is { type: "data"; stream: string; data: string } => (m as { type?: string }).type === "data",
+      )
+      .filter((m) => m.stream === "stdout")
+      .map((m) => m.data)
+      .join("");
+    expect(stdout, JSON.stringify(messages)).toBe("live\n");
   });
 });
 
