@@ -23,6 +23,7 @@ import { securityHeaders } from "./http/securityHeaders";
 import { inlineScriptHashes, webApp } from "./http/static";
 import { createLimiters } from "./limiter";
 import type { Logger } from "./logger";
+import { createMetrics } from "./metrics/index";
 import { SocketEvents } from "./realtime/handle";
 import { PresenceRegistry } from "./realtime/presence";
 import { attachRealtime } from "./realtime/socket";
@@ -36,11 +37,12 @@ export interface AppDeps {
 
 /** Builds the whole server (HTTP API, web build, socket.io) on one http.Server, not yet listening. */
 export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
+  const metrics = createMetrics(config.METRICS_TOKEN);
   const limiters = createLimiters(logger, config.REDIS_URL);
-  const cluster = createCluster(config, logger);
+  const cluster = createCluster(config, logger, metrics.reporter);
   const auth = createAuthFeature(db, config, jwtSecret, limiters, logger);
   const sessions = createSessionsFeature(db, auth.service, config, limiters, logger);
-  const execution = createExecutionFeature(config, auth.service, limiters, logger);
+  const execution = createExecutionFeature(config, auth.service, limiters, logger, metrics.reporter);
 
   const app = express();
   app.disable("x-powered-by");
@@ -70,7 +72,16 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   cluster.ownership.onHandover((sessionId) => {
     for (const socket of lobby.sockets(sessionId)) socket.conn.close();
   });
-  const collab = createCollabFeature(server, io, events, presence, db, logger, cluster.ownership);
+  const collab = createCollabFeature(
+    server,
+    io,
+    events,
+    presence,
+    db,
+    logger,
+    cluster.ownership,
+    metrics.reporter,
+  );
   const sessionControl = registerSessionEvents({
     io,
     events,
@@ -160,6 +171,13 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
       updates: collab.rooms.counts,
     });
   });
+  metrics.read({
+    sessionsLoaded: () => collab.rooms.size,
+    sessionsOwned: () => cluster.ownership.ownedCount,
+    clients: () => io.sockets.sockets.size,
+    updates: () => collab.rooms.counts,
+    runs: () => execution.service.queue,
+  });
   api.use(vcs.routes);
   api.use(account.routes);
   api.use(
@@ -175,6 +193,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
   );
   api.use(apiNotFound);
   app.use("/api", api);
+  app.use(metrics.routes);
   app.use(webApp(config.WEB_DIST));
   app.use(errorHandler());
 

@@ -37,6 +37,13 @@ describe("loadConfig", () => {
     }
   });
 
+  it("turns metrics on with a token of 32 characters or more, off when it is unset or empty", () => {
+    expect(loadConfig({}).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: " " }).METRICS_TOKEN).toBeUndefined();
+    expect(loadConfig({ METRICS_TOKEN: "m".repeat(32) }).METRICS_TOKEN).toBe("m".repeat(32));
+    expect(() => loadConfig({ METRICS_TOKEN: "too-short" })).toThrow(/METRICS_TOKEN: must be at least 32/);
+  });
+
   it("names every bad variable in one error", () => {
     expect(() => loadConfig({ PORT: "70000", LOG_LEVEL: "loud" })).toThrow(ConfigError);
     try {

@@ -68,6 +68,11 @@ export const EnvSchema = z.object({
    * in cluster mode, 0 otherwise.
    */
   DRAIN_MS: z.coerce.number().int().min(0).max(120_000).optional(),
+  /**
+   * Turns on Prometheus metrics at `/metrics` on PORT, for a scraper that sends this as its
+   * bearer token (docs/operations.md). Unset: no metrics, and `/metrics` is a 404.
+   */
+  METRICS_TOKEN: optionalString.pipe(z.string().min(32, "must be at least 32 characters").optional()),
   WEB_DIST: z.string().default(path.resolve(import.meta.dirname, "../../web/dist")),
   TRUST_PROXY: z.enum(["true", "false"]).default("false"),
   // Sign-in throttling (docs/accounts.md): failures of one account from one

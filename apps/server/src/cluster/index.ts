@@ -2,13 +2,13 @@ import { createShardedAdapter } from "@socket.io/redis-adapter";
 import type { z } from "zod";
 import type { Logger } from "../logger";
 import { memoryFlight, redisFlight, type SingleFlight } from "./flights";
-import { redisOwnership, type SessionOwnership, soleOwnership } from "./leases";
+import { type LeaseObserver, redisOwnership, type SessionOwnership, soleOwnership } from "./leases";
 import { closeRedis, connectRedis, redisReady } from "./redis";
 import { type SharedTable, sharedTable } from "./sharedTable";
 
 export { assertClusterConfig, isClusterMode } from "./config";
 export type { Release, SingleFlight } from "./flights";
-export type { SessionOwnership } from "./leases";
+export type { LeaseMove, LeaseObserver, SessionOwnership } from "./leases";
 export type { SharedTable } from "./sharedTable";
 
 /** Makes a table every node shares (Redis), or this process's own: see sharedTable.ts. */
@@ -43,6 +43,7 @@ export interface Cluster {
 export function createCluster(
   config: { REDIS_URL?: string | undefined; NODE_ID: string; SESSION_HANDOVER_MAX?: number | undefined },
   logger: Logger,
+  leases?: LeaseObserver,
 ): Cluster {
   const { REDIS_URL: url, NODE_ID: nodeId } = config;
   if (!url) {
@@ -62,7 +63,7 @@ export function createCluster(
   const sub = pub.duplicate();
   // Subscribed to the lease announcements: a connection in subscriber mode serves nothing else.
   const leaseEvents = connectRedis(url, logger, "session handover", true);
-  const ownership = redisOwnership(state, leaseEvents, nodeId, logger, config.SESSION_HANDOVER_MAX);
+  const ownership = redisOwnership(state, leaseEvents, nodeId, logger, config.SESSION_HANDOVER_MAX, leases);
   return {
     nodeId,
     isCluster: true,

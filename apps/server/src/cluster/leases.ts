@@ -27,6 +27,17 @@ export interface SessionOwnership {
   close(): Promise<void>;
 }
 
+/**
+ * A lease that moved (metrics): this node handed a session over (`handed_over`), took the
+ * lease of a session another node held (`taken`), or found its own taken by another (`lost`).
+ */
+export type LeaseMove = "handed_over" | "taken" | "lost";
+
+/** What the leases report as they move. */
+export interface LeaseObserver {
+  leaseMoved(move: LeaseMove): void;
+}
+
 /** One process owns every session it serves. */
 export function soleOwnership(): SessionOwnership {
   const held = new Set<string>();
@@ -96,6 +107,7 @@ export function redisOwnership(
   nodeId: string,
   logger: Logger,
   maxHandovers = 3,
+  observer?: LeaseObserver,
 ): SessionOwnership {
   const lock = new TokenLock(redis);
   /** Every session this node serves, with its token and whether it holds the lease now. */
@@ -111,8 +123,10 @@ export function redisOwnership(
       // Redis is away: keep what we believed; the lease runs out by itself if we never renew.
     }
   };
-  const contest = async (sessionId: string, entry: Served) => {
+  const contest = async (sessionId: string, entry: Served, isClaim = false) => {
     await tryTake(sessionId, entry);
+    // Taken after serving without it: another node held it (or had not let it go yet).
+    if (entry.isOwner && !isClaim) observer?.leaseMoved("taken");
     if (!entry.isOwner && served.get(sessionId) === entry)
       await redis.publish(CONTEST_CHANNEL, `${sessionId} ${nodeId}`).catch(() => {});
   };
@@ -132,6 +146,7 @@ export function redisOwnership(
       return;
     }
     logger.info({ sessionId }, "another node serves this session: handing it over");
+    observer?.leaseMoved("handed_over");
     for (const handover of handovers) handover(sessionId);
     // Still here later (a client came back to this node before the room could unload): the
     // next contest may try again, within the budget.
@@ -160,7 +175,9 @@ export function redisOwnership(
     for (const [sessionId, entry] of served) {
       if (!entry.isOwner) continue;
       void tryTake(sessionId, entry).then(() => {
-        if (!entry.isOwner) logger.warn({ sessionId }, "session lease taken over by another node");
+        if (entry.isOwner) return;
+        logger.warn({ sessionId }, "session lease taken over by another node");
+        observer?.leaseMoved("lost");
       });
     }
   }, LEASE_TTL_MS / 3);
@@ -179,7 +196,7 @@ export function redisOwnership(
         quietUntil: 0,
       };
       served.set(sessionId, entry);
-      await contest(sessionId, entry);
+      await contest(sessionId, entry, true);
       if (!entry.isOwner) logger.info({ sessionId }, "serving a session another node still leases");
     },
     async release(sessionId) {

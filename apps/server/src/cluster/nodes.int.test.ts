@@ -7,7 +7,14 @@ import { openEditor, type TestEditor, waitFor } from "../../test/collabClient";
 import { buildSession, buildUser, startTestServer, type TestServer } from "../../test/harness";
 import { createLogger } from "../logger";
 import { redisFlight } from "./flights";
-import { HANDOVER_AFTER_MS, handoverKey, LEASE_TTL_MS, leaseKey, redisOwnership } from "./leases";
+import {
+  HANDOVER_AFTER_MS,
+  handoverKey,
+  LEASE_TTL_MS,
+  type LeaseMove,
+  leaseKey,
+  redisOwnership,
+} from "./leases";
 
 // The machine's Redis: these tests fail, not skip, without it (the test setup provides it).
 const REDIS_URL = process.env.TEST_REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -153,10 +160,12 @@ describe("session leases in Redis", () => {
   const logger = createLogger("silent");
   const connections: Redis[] = [];
   /** A node's ownership on its own two connections (state, and the announcements'). */
-  const ownershipOf = (nodeId: string, maxHandovers?: number) => {
+  const ownershipOf = (nodeId: string, maxHandovers?: number, moves: LeaseMove[] = []) => {
     const [state, events] = [new Redis(REDIS_URL), new Redis(REDIS_URL)];
     connections.push(state, events);
-    return redisOwnership(state, events, nodeId, logger, maxHandovers);
+    return redisOwnership(state, events, nodeId, logger, maxHandovers, {
+      leaseMoved: (move) => moves.push(move),
+    });
   };
   afterAll(() => {
     for (const connection of connections) connection.disconnect();
@@ -182,7 +191,8 @@ describe("session leases in Redis", () => {
   });
 
   it("onHandover: the owner hands over once another node has served the session for a while", async () => {
-    const [a, b] = [ownershipOf("hand-a"), ownershipOf("hand-b")];
+    const [movesOfA, movesOfB]: LeaseMove[][] = [[], []];
+    const [a, b] = [ownershipOf("hand-a", undefined, movesOfA), ownershipOf("hand-b", undefined, movesOfB)];
     const sessionId = `handover-${randomUUID()}`;
     const handed: number[] = [];
     a.onHandover((id) => {
@@ -198,7 +208,23 @@ describe("session leases in Redis", () => {
     // The room unloads after its clients left, which lets the lease go: B takes it.
     await a.release(sessionId);
     await waitFor(() => b.owns(sessionId), 2000, "the new owner");
+    // What the metrics count: one move each way, the claims themselves none.
+    expect(movesOfA).toEqual(["handed_over"]);
+    expect(movesOfB).toEqual(["taken"]);
     await Promise.all([a.close(), b.close()]);
+  });
+
+  it("reports a lease taken by another node while held here as lost", async () => {
+    const moves: LeaseMove[] = [];
+    const a = ownershipOf("lost-a", 0, moves);
+    const sessionId = `lost-${randomUUID()}`;
+    await a.claim(sessionId);
+    expect(a.owns(sessionId)).toBe(true);
+    // Another node's write, as after this one stalled past its lease's TTL.
+    await (connections[0] as Redis).set(leaseKey(sessionId), "lost-b other-token", "PX", LEASE_TTL_MS);
+    await waitFor(() => !a.owns(sessionId), LEASE_TTL_MS, "the renewal to fail");
+    expect(moves).toEqual(["lost"]);
+    await a.close();
   });
 
   it("hands one session over at most SESSION_HANDOVER_MAX times a minute, however the nodes bounce it", async () => {

@@ -10,7 +10,7 @@ import { sessionRoom } from "../../realtime/session";
 import type { EditorServer } from "../../realtime/socket";
 import { applyFolders, applyTree, type TreeApplied } from "./applyTree";
 import { type Lane, LaneServer } from "./lane";
-import { createDocRepo } from "./repo";
+import { createDocRepo, type DocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
 import { registerCollabEvents } from "./socket";
 import type { WorkspaceFile } from "./workspace";
@@ -52,6 +52,14 @@ export interface WorkspaceAccess extends WorkspaceReader {
   watch(sessionId: string, onChange: () => void): WorkspaceWatch | undefined;
 }
 
+/** What live editing reports of its storage (metrics): each tick's one INSERT of updates. */
+export interface StorageObserver {
+  /** A tick stored `updates` updates (those of deleted sessions left out) in one statement that took `seconds`. */
+  tickStored(seconds: number, updates: number): void;
+  /** A tick's statement failed; its updates are retried with the next one. */
+  tickFailed(): void;
+}
+
 /** Wires live editing: rooms of Yjs documents stored in the database, over socket.io. */
 export function createCollabFeature(
   server: HttpServer,
@@ -61,6 +69,7 @@ export function createCollabFeature(
   db: Db,
   logger: Logger,
   ownership?: SessionOwnership,
+  storage?: StorageObserver,
 ) {
   const lanes = new LaneServer(server, logger);
   const laneMembers = new Map<string, Map<string, Lane>>();
@@ -89,7 +98,7 @@ export function createCollabFeature(
     // Local: every socket of a session is on its owner node, and Yjs never crosses Redis.
     io.local.to(sessionRoom(sessionId)).except(without).emit(event, toWire(message));
   };
-  const docRepo = createDocRepo(db);
+  const docRepo = timedAppends(createDocRepo(db), storage);
   const rooms = new RoomRegistry(
     docRepo,
     (sessionId) => ({
@@ -165,6 +174,25 @@ export function createCollabFeature(
     close: () => {
       lanes.close();
       return rooms.closeAll();
+    },
+  };
+}
+
+/** The repo with each tick's INSERT (`appendMany`, called by the update log only) timed for `storage`. */
+function timedAppends(repo: DocRepo, storage: StorageObserver | undefined): DocRepo {
+  if (!storage) return repo;
+  return {
+    ...repo,
+    async appendMany(rows) {
+      const started = performance.now();
+      try {
+        const stored = await repo.appendMany(rows);
+        storage.tickStored((performance.now() - started) / 1000, stored);
+        return stored;
+      } catch (error) {
+        storage.tickFailed();
+        throw error;
+      }
     },
   };
 }

@@ -4,13 +4,13 @@ import type { Logger } from "../../logger";
 import type { AuthService } from "../auth/index";
 import { createExecuteCaller } from "./caller";
 import { executionRoutes } from "./routes";
-import { createExecutionService } from "./service";
+import { createExecutionService, type RunObserver } from "./service";
 
 export type { ExecuteCaller } from "./caller";
 export { CONNECT_CLOSE, CONNECT_PATH, mountPistonConnect } from "./connect";
 export { isRunCancelled } from "./errors";
 export { LiveIo } from "./liveIo";
-export type { ExecuteOptions, ExecutionService, ProjectRun } from "./service";
+export type { ExecuteOptions, ExecutionService, ProjectRun, RunnerFailure, RunObserver } from "./service";
 
 /** Wires code execution: the Piston-compatible API over the sandboxed runner (or PISTON_URL). */
 export function createExecutionFeature(
@@ -18,8 +18,9 @@ export function createExecutionFeature(
   auth: AuthService,
   limiters: Limiters,
   logger: Logger,
+  observer?: RunObserver,
 ) {
-  const service = createExecutionService(config, limiters, logger);
+  const service = createExecutionService(config, limiters, logger, observer);
   const callerOf = createExecuteCaller(auth, config.EXECUTE_ANONYMOUS);
   return { service, callerOf, routes: executionRoutes(service, callerOf), close: () => service.close() };
 }

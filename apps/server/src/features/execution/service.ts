@@ -11,9 +11,10 @@ import {
   type StageResult,
 } from "@ensemble/protocol";
 import type { Config } from "../../env";
+import { DomainError } from "../../errors";
 import type { Limiters } from "../../limiter";
 import type { Logger } from "../../logger";
-import { badRunRequest, runnerUnavailable, runRateLimited } from "./errors";
+import { badRunRequest, isRunCancelled, runnerUnavailable, runRateLimited } from "./errors";
 import type { LiveIo } from "./liveIo";
 import { createLocalRunner, type LocalRunner } from "./local";
 import { RunQueue } from "./queue";
@@ -52,12 +53,33 @@ export interface ProjectRun {
   args?: string[] | undefined;
 }
 
+/** Why a run failed for the runner rather than the program (see RunObserver). */
+export type RunnerFailure = "sandbox" | "piston" | "unavailable";
+
+/** What the service reports of runs (metrics). */
+export interface RunObserver {
+  /** A run finished, whatever its program did, after holding its slot `seconds`. */
+  ran(language: string, seconds: number): void;
+  /**
+   * A run failed for the runner: the sandbox did not start (`sandbox`), the Piston server
+   * failed (`piston`), or this server cannot run code at all (`unavailable`).
+   */
+  runnerFailed(reason: RunnerFailure): void;
+}
+
+const UNOBSERVED: RunObserver = { ran: () => {}, runnerFailed: () => {} };
+
 /**
  * Runs code: validates a Piston request against the installed runtimes and the configured
  * maxima, rate-limits per user, and queues the run (at most RUN_CONCURRENCY at once, a
  * bounded FIFO behind them). Runs go to the built-in sandbox, or to PISTON_URL when set.
  */
-export function createExecutionService(config: Config, limiters: Limiters, logger: Logger) {
+export function createExecutionService(
+  config: Config,
+  limiters: Limiters,
+  logger: Logger,
+  observer: RunObserver = UNOBSERVED,
+) {
   const queue = new RunQueue(config.RUN_CONCURRENCY, config.RUN_QUEUE_MAX);
   const remote: RemoteRunner | undefined = config.PISTON_URL
     ? createRemoteRunner(config.PISTON_URL)
@@ -92,7 +114,10 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
 
   async function localRuntimes(): Promise<LocalRuntime[]> {
     const state = await (local as LocalRunner).ready;
-    if (!state.available) throw runnerUnavailable(state.reason ?? EXECUTION_MESSAGES.unavailable);
+    if (!state.available) {
+      observer.runnerFailed("unavailable");
+      throw runnerUnavailable(state.reason ?? EXECUTION_MESSAGES.unavailable);
+    }
     return state.runtimes;
   }
 
@@ -119,8 +144,25 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     if (retryAfter > 0) throw runRateLimited(retryAfter);
   }
 
-  function queued<T>(task: (slot: number) => Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-    return queue.run(task, jobSignal(signal));
+  /** Runs `task` in a slot, reporting its time under the language `languageOf` its result names, or its failure. */
+  function queued<T>(
+    task: (slot: number) => Promise<T>,
+    signal: AbortSignal | undefined,
+    languageOf: (result: T) => string,
+  ): Promise<T> {
+    return queue.run(async (slot) => {
+      const started = performance.now();
+      let result: T;
+      try {
+        result = await task(slot);
+      } catch (error) {
+        const failure = runnerFailureOf(error);
+        if (failure) observer.runnerFailed(failure);
+        throw error;
+      }
+      observer.ran(languageOf(result), (performance.now() - started) / 1000);
+      return result;
+    }, jobSignal(signal));
   }
 
   /** Piston's request as the sandbox takes it. Program failures are results; refusals throw a DomainError. */
@@ -130,8 +172,10 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       await checkRate(options.rateKey);
       options.onStart?.({ language: request.language, version: request.version });
       const { io } = options;
-      if (!io) return queued(() => remote.execute(request, options.signal), options.signal);
-      return queued(() => remote.live(request, io, options.signal), options.signal).finally(() =>
+      // The Piston server's answer names the language (an alias resolved), not the request.
+      const answered = (response: ExecuteResponse) => response.language;
+      if (!io) return queued(() => remote.execute(request, options.signal), options.signal, answered);
+      return queued(() => remote.live(request, io, options.signal), options.signal, answered).finally(() =>
         io.finish(),
       );
     }
@@ -182,6 +226,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
       const { run } = await queued(
         (slot) => runner.run({ ...job, artifacts, signal: jobSignal(options.signal), io: options.io }, slot),
         options.signal,
+        () => runtime.language,
       );
       return {
         language: runtime.language,
@@ -195,6 +240,7 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
     const { artifacts: built, ...result } = await queued(
       (slot) => runner.run({ ...withExport, signal: jobSignal(options.signal), io: options.io }, slot),
       options.signal,
+      () => runtime.language,
     );
     // Kept before answering, so a re-run that follows at once finds it.
     if (key && built && result.compile?.code === 0) await cache?.put(key, built);
@@ -249,6 +295,17 @@ export function createExecutionService(config: Config, limiters: Limiters, logge
   function jobSignal(signal: AbortSignal | undefined): AbortSignal {
     return signal ? AbortSignal.any([signal, shutdown.signal]) : shutdown.signal;
   }
+}
+
+/**
+ * A run's error that is the runner's failure: the Piston server's (bad_gateway), or anything
+ * that is not ours, which the sandbox throws when it cannot start. A cancellation or a refusal
+ * (the Piston server's 400) is not one.
+ */
+function runnerFailureOf(error: unknown): RunnerFailure | undefined {
+  if (isRunCancelled(error)) return undefined;
+  if (error instanceof DomainError) return error.code === "bad_gateway" ? "piston" : undefined;
+  return "sandbox";
 }
 
 /** The compile of a re-run that reused the program an earlier run of the same sources built. */
