@@ -1,19 +1,26 @@
-// Lighthouse's default run (mobile, simulated throttling) on the landing page of the production
-// build: the server on a temp DATA_DIR, Debian's Chromium fresh for each run (a new profile, so
-// no cache carries over), medians of BENCH_RUNS runs. Writes results.json, each run's full
+// Lighthouse's default run (mobile, simulated throttling) on pages of the production build: the
+// landing page, sign-in, documentation and an editor route (a signed-in host's session). The
+// server on a temp DATA_DIR, Debian's Chromium fresh for each run (a new profile, so no cache
+// carries over), medians of BENCH_RUNS runs per page. Writes results.json, each run's full
 // report in runs/ (not committed) and the part of RESULTS.md below its marker.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import lighthouse, { type Result } from "lighthouse";
+import { chromium as playwright } from "playwright-core";
+import { createHostedSession, type HostedSession } from "../calls/server";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
 import { ROOT, requireBuild, startServer, stopProcess } from "../lib/server";
 import { median } from "../lib/stats";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 const PORT = 3890;
-const PAGE = process.env.BENCH_PAGE ?? "/";
+/** The pages, by path; `editor` is a session's editor route, opened by its signed-in host. */
+const PAGES = (process.env.BENCH_PAGES ?? process.env.BENCH_PAGE ?? "/,/signin,/documentation,editor")
+  .split(",")
+  .filter(Boolean);
+const EDITOR = "editor";
 // Lighthouse drives it over the DevTools protocol, on a port Chromium picks.
 const LIGHTHOUSE_FLAGS = ["--headless=new", ...CHROMIUM_FLAGS, "--remote-debugging-port=0"];
 
@@ -75,56 +82,119 @@ function findings(lhr: Result): string[] {
     .map((audit) => `${audit?.title}${audit?.displayValue ? `: ${audit.displayValue}` : ""}`);
 }
 
-const runsDir = path.join(import.meta.dirname, "runs");
-mkdirSync(runsDir, { recursive: true });
-const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-lighthouse-"));
-requireBuild(path.join(ROOT, "apps/web/dist"));
-const server = await startServer({ port: PORT, env: { DATA_DIR: dataDir } });
-const samples: Sample[] = [];
-const reports: Result[] = [];
-try {
+/**
+ * Signs the host in on a profile before Lighthouse runs: their token in the origin's storage,
+ * written on `/api/health` so that no page of the app (and nothing in the HTTP cache) is
+ * loaded first. Lighthouse then keeps the storage (`disableStorageReset`).
+ */
+async function signIn(port: number, host: HostedSession) {
+  const browser = await playwright.connectOverCDP(`http://127.0.0.1:${port}`);
+  try {
+    const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
+    await page.goto(`http://127.0.0.1:${PORT}/api/health`);
+    await page.evaluate(
+      ([token, user]) => {
+        localStorage.setItem("token", token);
+        localStorage.setItem("user", user);
+      },
+      [host.token, JSON.stringify(host.user)] as const,
+    );
+    await page.close();
+  } finally {
+    // Disconnects; the browser itself is Lighthouse's.
+    await browser.close();
+  }
+}
+
+interface PageResult {
+  page: string;
+  path: string;
+  samples: Sample[];
+  reports: Result[];
+}
+
+async function measure(page: string, host: HostedSession): Promise<PageResult> {
+  const isEditor = page === EDITOR;
+  const pagePath = isEditor ? `/code-editor-dashboard/${host.sessionId}` : page;
+  const samples: Sample[] = [];
+  const reports: Result[] = [];
   for (let run = 0; run < RUNS; run++) {
     const profile = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-chromium-"));
     const chromium = await startChromium(profile);
     try {
-      const result = await lighthouse(`http://127.0.0.1:${PORT}${PAGE}`, {
+      if (isEditor) await signIn(chromium.port, host);
+      const result = await lighthouse(`http://127.0.0.1:${PORT}${pagePath}`, {
         port: chromium.port,
         logLevel: "error",
         output: "json",
+        disableStorageReset: isEditor,
       });
       if (!result) throw new Error("lighthouse returned no result");
       if (result.lhr.runtimeError) throw new Error(`lighthouse: ${result.lhr.runtimeError.message}`);
       reports.push(result.lhr);
       samples.push(sampleOf(result.lhr));
-      writeFileSync(path.join(runsDir, `run-${run + 1}.json`), JSON.stringify(result.lhr));
-      console.log(`run ${run + 1}:`, sampleOf(result.lhr));
+      const name = page.replace(/\W+/g, "") || "landing";
+      writeFileSync(path.join(runsDir, `${name}-run-${run + 1}.json`), JSON.stringify(result.lhr));
+      console.log(`${page} run ${run + 1}:`, sampleOf(result.lhr));
     } finally {
       await stopProcess(chromium.child, { group: true });
       // Chromium's helpers may still be writing the profile for a moment after it exits.
       rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 100 });
     }
   }
+  return { page, path: pagePath, samples, reports };
+}
+
+const runsDir = path.join(import.meta.dirname, "runs");
+mkdirSync(runsDir, { recursive: true });
+const dataDir = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-lighthouse-"));
+requireBuild(path.join(ROOT, "apps/web/dist"));
+const server = await startServer({ port: PORT, env: { DATA_DIR: dataDir } });
+const results: PageResult[] = [];
+try {
+  const host = await createHostedSession(`http://127.0.0.1:${PORT}`, "lighthouse");
+  for (const page of PAGES) results.push(await measure(page, host));
 } finally {
   await server.stop();
   rmSync(dataDir, { recursive: true, force: true });
 }
 
-const summary = Object.fromEntries(
-  (Object.keys(samples[0] ?? {}) as (keyof Sample)[]).map((key) => [key, median(samples.map((s) => s[key]))]),
-) as Record<keyof Sample, number>;
-// The run whose performance score is the median one speaks for the findings.
-const medianRun = reports[samples.findIndex((s) => s.performance === summary.performance)] ?? reports[0];
-const lcpElement = medianRun?.audits["largest-contentful-paint-element"]?.details;
-const lcpNode =
-  lcpElement?.type === "list" && lcpElement.items[0]?.type === "table"
-    ? lcpElement.items[0].items[0]?.node
-    : undefined;
-const lcpSnippet = lcpNode && typeof lcpNode === "object" && "snippet" in lcpNode ? lcpNode.snippet : "";
+function summaryOf({ samples, reports }: PageResult) {
+  const summary = Object.fromEntries(
+    (Object.keys(samples[0] ?? {}) as (keyof Sample)[]).map((key) => [
+      key,
+      median(samples.map((s) => s[key])),
+    ]),
+  ) as unknown as Sample;
+  // The run whose performance score is the median one speaks for the findings.
+  const medianRun = reports[samples.findIndex((s) => s.performance === summary.performance)] ?? reports[0];
+  const lcpElement = medianRun?.audits["largest-contentful-paint-element"]?.details;
+  const lcpNode =
+    lcpElement?.type === "list" && lcpElement.items[0]?.type === "table"
+      ? lcpElement.items[0].items[0]?.node
+      : undefined;
+  const lcpSnippet = lcpNode && typeof lcpNode === "object" && "snippet" in lcpNode ? lcpNode.snippet : "";
+  return { summary, medianRun, lcpSnippet };
+}
 
 const date = new Date().toISOString();
+const summaries = results.map((result) => ({ result, ...summaryOf(result) }));
+const lighthouseVersion = summaries[0]?.medianRun?.lighthouseVersion;
 writeFileSync(
   path.join(import.meta.dirname, "results.json"),
-  `${JSON.stringify({ date, page: PAGE, lighthouse: medianRun?.lighthouseVersion, summary, samples }, null, 2)}\n`,
+  `${JSON.stringify(
+    {
+      date,
+      lighthouse: lighthouseVersion,
+      pages: summaries.map(({ result, summary }) => ({
+        page: result.page,
+        summary,
+        samples: result.samples,
+      })),
+    },
+    null,
+    2,
+  )}\n`,
 );
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(2)} s`;
@@ -134,22 +204,37 @@ const marker = "<!-- Everything below is written by run.ts. -->";
 const resultsFile = path.join(import.meta.dirname, "RESULTS.md");
 const head = existsSync(resultsFile) ? (readFileSync(resultsFile, "utf8").split(marker)[0] ?? "") : "";
 const cpu = os.cpus()[0]?.model ?? "unknown CPU";
+const agent = summaries[0]?.medianRun?.environment.hostUserAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "Chromium";
 const body = [
   marker,
   "",
-  `Run ${date} on ${os.cpus().length} cores (${cpu}), Node ${process.version}, Lighthouse ${medianRun?.lighthouseVersion}, ${medianRun?.environment.hostUserAgent.match(/Chrome\/[\d.]+/)?.[0] ?? "Chromium"}; page \`${PAGE}\`, ${RUNS} runs, medians.`,
+  `Run ${date} on ${os.cpus().length} cores (${cpu}), load average ${os
+    .loadavg()
+    .map((n) => n.toFixed(2))
+    .join(
+      ", ",
+    )} at the end, Node ${process.version}, Lighthouse ${lighthouseVersion}, ${agent}; ${RUNS} runs a page, medians. Bytes: what Lighthouse counts as transferred (compressed where the server compressed).`,
   "",
-  "| run | performance | accessibility | best practices | LCP | FCP | TBT | CLS | Speed Index | bytes |",
+  "| page | performance | accessibility | best practices | LCP | FCP | TBT | CLS | Speed Index | bytes |",
   "|---|---|---|---|---|---|---|---|---|---|",
-  ...samples.map((s, i) => row(`${i + 1}`, s)),
-  row("**median**", summary),
+  ...summaries.map(({ result, summary }) =>
+    row(`\`${result.page === EDITOR ? "/code-editor-dashboard/:id" : result.page}\``, summary),
+  ),
   "",
-  `LCP element: \`${lcpSnippet}\``,
-  "",
-  "What the median run still flags:",
-  "",
-  ...(medianRun ? findings(medianRun).map((line) => `- ${line}`) : []),
-  "",
+  ...summaries.flatMap(({ result, medianRun, lcpSnippet }) => [
+    `### \`${result.page === EDITOR ? "/code-editor-dashboard/:id" : result.page}\``,
+    "",
+    "| run | performance | accessibility | best practices | LCP | FCP | TBT | CLS | Speed Index | bytes |",
+    "|---|---|---|---|---|---|---|---|---|---|",
+    ...result.samples.map((s, i) => row(`${i + 1}`, s)),
+    "",
+    `LCP element: \`${lcpSnippet}\``,
+    "",
+    "What the median run still flags:",
+    "",
+    ...(medianRun ? findings(medianRun).map((line) => `- ${line}`) : []),
+    "",
+  ]),
 ].join("\n");
 writeFileSync(resultsFile, `${head}${body}`);
 console.log(body);

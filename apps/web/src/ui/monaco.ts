@@ -76,9 +76,12 @@ import "monaco-editor/languages/definitions/sql/register";
 import "monaco-editor/languages/definitions/swift/register";
 import "monaco-editor/languages/definitions/typescript/register";
 import EditorWorker from "monaco-editor/editor/editor.worker?worker";
+import { EDITOR_THEME, EDITOR_THEME_DATA } from "./editorTheme";
 
 globalThis.MonacoEnvironment = {
   getWorker: () => new EditorWorker(),
 };
 
-export { monaco };
+monaco.editor.defineTheme(EDITOR_THEME, EDITOR_THEME_DATA);
+
+export { EDITOR_THEME, monaco };

@@ -1,7 +1,7 @@
 import type { PrFileDiff } from "@ensemble/protocol";
 import { useEffect, useRef, useState } from "react";
 import { KEEPS_ESCAPE } from "../../ui/Dialog";
-import { monaco } from "../../ui/monaco";
+import { EDITOR_THEME, monaco } from "../../ui/monaco";
 import { editorLanguage } from "../workspace/tree";
 import { selectPr } from "./store";
 // The diff editor's own commands (next change, collapse unchanged regions); the editor's
@@ -20,7 +20,7 @@ const MIN_HEIGHT = 60;
 const MAX_HEIGHT = 480;
 
 const OPTIONS: monaco.editor.IStandaloneDiffEditorConstructionOptions = {
-  theme: "vs-dark",
+  theme: EDITOR_THEME,
   readOnly: true,
   originalEditable: false,
   renderSideBySide: true,

@@ -1,6 +1,6 @@
 import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import type * as Y from "yjs";
-import { monaco } from "../../../ui/monaco";
+import { EDITOR_THEME, monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
 import type { PeerState } from "../../collab/presence";
 import { useCollabStore } from "../../collab/store";
@@ -29,7 +29,7 @@ interface CodeEditorProps {
 }
 
 const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
-  theme: "vs-dark",
+  theme: EDITOR_THEME,
   automaticLayout: true,
   minimap: { enabled: true },
   wordWrap: "on",
