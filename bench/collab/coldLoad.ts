@@ -7,8 +7,9 @@ import { sleep } from "../lib/wait";
 import { createDocuments } from "./documents";
 import { type ServerOptions, startServer } from "./servers";
 import { textNameOf } from "./session";
+import { SYSTEMS, type SystemId } from "./systems";
 import type { Trace } from "./trace";
-import { type BenchClient, type Counters, connectClient, type SystemId } from "./transports";
+import { type BenchClient, type Counters, connectClient } from "./transports";
 import { LOCAL } from "./typing";
 
 export interface ColdLoadResult {
@@ -67,8 +68,8 @@ async function pushTrace(client: BenchClient, trace: Trace) {
 
 /**
  * Stores the trace through the server's own path (a client sends it), restarts the server,
- * and times a new client's connect-to-synced. Each system uses its native persistence:
- * ours its database, Hocuspocus the Database extension on files, y-websocket LevelDB.
+ * and times a new client's connect-to-synced. `system` must store its documents (see SYSTEMS),
+ * each in its native way: ours its database, Hocuspocus its Database extension on files, y-websocket LevelDB.
  */
 export async function runColdLoad(
   system: SystemId,
@@ -77,10 +78,10 @@ export async function runColdLoad(
   restarts: number,
   extra: Partial<ServerOptions> = {},
 ): Promise<ColdLoadResult> {
+  if (!SYSTEMS[system].isPersisted) throw new Error(`${system} keeps nothing across a restart: no cold load`);
   const options: ServerOptions = {
     port: PORT,
     dataDir: mkdtempSync(path.join(tmpdir(), `bench-cold-${system}-`)),
-    persist: true,
     ...extra,
   };
   const counters: Counters = { keystrokes: 0, received: 0, disconnects: 0, updatesSent: 0 };

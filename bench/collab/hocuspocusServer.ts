@@ -1,8 +1,11 @@
 /**
  * Hocuspocus as the benchmark runs it: the stock `Server`, in-memory (its default), with a plain
  * HTTP answer on `/health` for the outside latency probe that also says how many client updates
- * it applied. With `PERSIST_DIR` set it stores each document's state in a file through the
- * Database extension, so the cold-load step can restart it.
+ * it applied. With `PERSIST_DIR` set it stores each document's whole state in a file there
+ * through its Database extension, after each change as its debounce allows: Hocuspocus's
+ * default (2 s, at most 10 s), or `STORE_DEBOUNCE_MS` (0: on every change). Not its SQLite
+ * extension: that needs better-sqlite3, a native module compiled at `npm ci` on a machine
+ * without its prebuilt binary (no download here), which a fresh machine may have no compiler for.
  */
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
@@ -11,6 +14,10 @@ import { type Extension, Server } from "@hocuspocus/server";
 
 const port = Number(process.env.PORT ?? 4302);
 const persistDir = process.env.PERSIST_DIR;
+const debounceText = process.env.STORE_DEBOUNCE_MS;
+const debounce = debounceText === undefined ? undefined : Number(debounceText);
+if (debounce !== undefined && !(Number.isInteger(debounce) && debounce >= 0))
+  throw new Error(`STORE_DEBOUNCE_MS: ${debounceText} is not a whole number of milliseconds`);
 
 /**
  * Client updates since start. `onChange` runs for every update that changed a document, with
@@ -20,10 +27,19 @@ const persistDir = process.env.PERSIST_DIR;
  * which the clients count as a disconnect.
  */
 const updates = { applied: 0, refused: 0 };
+/**
+ * Rounds of `onStoreDocument` since start, as often as the debounce lets one through; with
+ * `PERSIST_DIR` each writes a document's whole state (in memory there is no store to run).
+ */
+let stores = 0;
 
 const counting: Extension = {
   async onChange({ connection }) {
     if (connection) updates.applied += 1;
+  },
+  // Runs once every extension's onStoreDocument succeeded.
+  async afterStoreDocument() {
+    stores += 1;
   },
 };
 
@@ -31,15 +47,14 @@ const health: Extension = {
   async onRequest({ request, response }) {
     if (request.url !== "/health") return;
     response.writeHead(200, { "Content-Type": "application/json" });
-    response.end(JSON.stringify({ ok: true, updates }));
+    response.end(JSON.stringify({ ok: true, updates, stores }));
     // Hocuspocus treats a rejection without an error as "handled, stop here".
     throw null;
   },
 };
 
-const fileOf = (name: string) => path.join(persistDir ?? "", `${encodeURIComponent(name)}.bin`);
-
 const extensions: Extension[] = [counting, health];
+const fileOf = (name: string) => path.join(persistDir ?? "", `${encodeURIComponent(name)}.bin`);
 if (persistDir) {
   extensions.push(
     new Database({
@@ -57,5 +72,11 @@ if (persistDir) {
   );
 }
 
-const server = new Server({ port, address: "127.0.0.1", quiet: true, extensions });
+const server = new Server({
+  port,
+  address: "127.0.0.1",
+  quiet: true,
+  extensions,
+  ...(debounce === undefined ? {} : { debounce }),
+});
 await server.listen();

@@ -1,14 +1,15 @@
 import { type ChildProcess, fork } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { type Dirent, mkdtempSync, readdirSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { type Summary, summarize } from "../lib/stats";
 import { sleep } from "../lib/wait";
+import { type Capacity, capacityOf } from "./capacity";
 import { createDocuments } from "./documents";
 import type { LoadgenCommand, LoadgenStats, UpdatesSent } from "./loadgen";
 import { machineBusyMs, waitForQuiet } from "./machineLoad";
 import { type ServerHandle, type ServerOptions, startServer } from "./servers";
-import type { SystemId } from "./transports";
+import { SYSTEMS, type SystemId } from "./systems";
 import { tallyUpdates, type UpdateTally } from "./updateCheck";
 
 export interface LoadConfig {
@@ -85,9 +86,11 @@ export interface LoadResult {
   /** The seed texts the sessions' first clients typed while connecting. */
   connectUpdates: UpdateTally;
   steps: StepResult[];
+  /** The steps it held (edit p99 ≤ 50 ms); missing in results from before issue 32. */
+  capacity?: Capacity;
+  /** Bytes in the server's data folder after the last step: what it stored (missing in older results). */
+  storedBytes?: number;
 }
-
-const PORTS: Record<SystemId, number> = { ours: 4311, hocuspocus: 4312, ywebsocket: 4313 };
 
 /** A forked load generator and a way to send it a command and await its answer. */
 function startLoadgen() {
@@ -140,7 +143,7 @@ export async function runLoad(
   hooks: LoadHooks = {},
 ): Promise<LoadResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${system}-`));
-  const options: ServerOptions = { port: PORTS[system], dataDir, ...extra };
+  const options: ServerOptions = { port: SYSTEMS[system].port, dataDir, ...extra };
   let server = await startServer(system, options);
   const loadgens = Array.from({ length: config.loadgens }, startLoadgen);
   try {
@@ -204,11 +207,37 @@ export async function runLoad(
       }
       if (best) steps.push(best);
     }
-    return { system, label, connectMs, idle, connectUpdates, steps };
+    const storedBytes = folderBytes(dataDir);
+    console.log(`[${label}] ${storedBytes} bytes in its data folder ${dataDir}`);
+    return {
+      system,
+      label,
+      connectMs,
+      idle,
+      connectUpdates,
+      steps,
+      capacity: capacityOf(steps),
+      storedBytes,
+    };
   } finally {
     await Promise.all(loadgens.map((lg) => closeLoadgen(lg.child)));
     await server.stop();
   }
+}
+
+/** The size of the files below `dir`; one deleted while this reads (a compaction's) counts 0. */
+function folderBytes(dir: string): number {
+  let entries: Dirent[];
+  try {
+    entries = readdirSync(dir, { withFileTypes: true });
+  } catch {
+    return 0;
+  }
+  return entries.reduce((sum, entry) => {
+    const file = path.join(dir, entry.name);
+    if (entry.isDirectory()) return sum + folderBytes(file);
+    return sum + (entry.isFile() ? (statSync(file, { throwIfNoEntry: false })?.size ?? 0) : 0);
+  }, 0);
 }
 
 /** Two different files of the workspace for session `index`'s typists. */

@@ -5,7 +5,8 @@
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { sleep } from "../lib/wait";
 import { BenchSession, type Samples } from "./session";
-import type { Counters, SystemId } from "./transports";
+import type { SystemId } from "./systems";
+import type { Counters } from "./transports";
 
 export type LoadgenCommand =
   | {

@@ -1,6 +1,7 @@
 /**
- * The collaboration load benchmark: ours vs Hocuspocus vs the y-websocket server, same clients,
- * same machine, one run. `npm run bench:collab -w bench` (see README.md for the knobs).
+ * The collaboration load benchmark: ours vs Hocuspocus vs the y-websocket server, each in memory
+ * and storing every change, same clients, same machine, one run. `npm run bench:collab -w bench`
+ * (see README.md for the knobs).
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
@@ -8,8 +9,8 @@ import { type ColdLoadResult, runColdLoad } from "./coldLoad";
 import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
 import { machineInfo, writeReport } from "./report";
 import { rerunInSnapshot } from "./snapshot";
+import { DEFAULT_SYSTEMS, parseSystems, SYSTEMS } from "./systems";
 import { generateTrace } from "./trace";
-import type { SystemId } from "./transports";
 import { FILE } from "./typing";
 import { workspaceSummary } from "./workspaceReport";
 import { runWorkspace, type WorkspaceConfig } from "./workspaceRun";
@@ -24,6 +25,15 @@ if (env.BENCH_REPORT) {
   process.exit(0);
 }
 
+// The main run's knobs, read before a snapshot is built so a bad one fails at once. An empty
+// list of systems with DATABASE_URL set runs only ours on PostgreSQL.
+const isWorkspace = env.BENCH_WORKSPACE === "1";
+const systems = isWorkspace ? [] : parseSystems(env.BENCH_SYSTEMS ?? DEFAULT_SYSTEMS.join(","));
+const sessions = Number(env.BENCH_SESSIONS ?? (isQuick ? 10 : 400));
+const steps = isWorkspace
+  ? []
+  : parseSteps(env.BENCH_STEPS ?? (isQuick ? "5,10" : "25,100,200,400"), sessions);
+
 // Measure one commit's production bundle, exported and built, while others edit the working tree.
 rerunInSnapshot("collab/run.ts", outDir);
 
@@ -31,7 +41,7 @@ rerunInSnapshot("collab/run.ts", outDir);
 const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
 
 // Only the workspace measurements (issue 8): ours with one file vs a 200-file workspace.
-if (env.BENCH_WORKSPACE === "1") {
+if (isWorkspace) {
   const load: LoadConfig = {
     sessions: Number(env.BENCH_SESSIONS ?? (isQuick ? 4 : 25)),
     // BENCH_STEPS= (empty) measures joins and memory only.
@@ -68,11 +78,9 @@ if (env.BENCH_WORKSPACE === "1") {
   process.exit(0);
 }
 
-// An empty list with DATABASE_URL set runs only ours on PostgreSQL.
-const systems = (env.BENCH_SYSTEMS ?? "ours,hocuspocus,ywebsocket").split(",").filter(Boolean) as SystemId[];
 const config: LoadConfig = {
-  sessions: Number(env.BENCH_SESSIONS ?? (isQuick ? 10 : 200)),
-  steps: (env.BENCH_STEPS ?? (isQuick ? "5,10" : "25,50,100,150,200")).split(",").map(Number),
+  sessions,
+  steps,
   warmupMs: Number(env.BENCH_WARMUP_S ?? (isQuick ? 2 : 10)) * 1000,
   dwellMs: Number(env.BENCH_DWELL_S ?? (isQuick ? 5 : 30)) * 1000,
   loadgens: 2,
@@ -93,8 +101,10 @@ const traceFor = (textName: string) => (textName === FILE ? trace : generateTrac
 console.log(
   `trace: ${trace.ops} ops in ${trace.chunks.length} updates, ${trace.stateBytes} bytes as one state`,
 );
+// An in-memory system has nothing to load after a restart: its storing form is loaded instead, once.
 const cold: ColdLoadResult[] = [];
-for (const system of systems) cold.push(await runColdLoad(system, traceFor, restarts));
+for (const system of new Set(systems.map((s) => SYSTEMS[s].persisted)))
+  cold.push(await runColdLoad(system, traceFor, restarts));
 
 const results = {
   date: new Date().toISOString(),
@@ -111,3 +121,18 @@ if (!isQuick) writeReport(path.join(outDir, "RESULTS.md"), results);
 console.log(`wrote ${path.join(outDir, `${name}.json`)}`);
 // Keep-alive HTTP agents and closed providers' timers would hold the process open a while.
 process.exit(0);
+
+/** The ramp: typing sessions per step, rising, each at most the sessions connected. */
+function parseSteps(list: string, connected: number): number[] {
+  if (!Number.isInteger(connected) || connected < 1)
+    throw new Error(`BENCH_SESSIONS: ${env.BENCH_SESSIONS} is not a positive whole number`);
+  const steps = list.split(",").map(Number);
+  const isRamp = steps.every(
+    (n, i) => Number.isInteger(n) && n > 0 && n <= connected && n > (steps[i - 1] ?? 0),
+  );
+  if (!isRamp)
+    throw new Error(
+      `BENCH_STEPS: "${list}" is not a rising list of typing sessions from 1 to BENCH_SESSIONS (${connected})`,
+    );
+  return steps;
+}

@@ -7,7 +7,7 @@ import { buildSync } from "esbuild";
 import { descendantsRssBytes, treeCpuMs, treePssBytes } from "../lib/processes";
 import { BENCH_LIMITS_ENV, SERVER_MAIN, stopProcess, waitForHealth } from "../lib/server";
 import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
-import type { SystemId } from "./transports";
+import { SYSTEMS, type SystemId } from "./systems";
 
 const here = import.meta.dirname;
 const root = path.resolve(here, "../..");
@@ -21,10 +21,8 @@ const OUR_BUNDLE = SERVER_MAIN;
 
 export interface ServerOptions {
   port: number;
-  /** Where the server keeps its data; the in-memory servers ignore it unless `persist` is set. */
+  /** Where the server keeps its data (see SYSTEMS); the in-memory ones keep nothing there. */
   dataDir: string;
-  /** Hocuspocus: file-backed Database extension; y-websocket: YPERSISTENCE (LevelDB). Ours always persists. */
-  persist?: boolean;
   /** Ours only: that PostgreSQL server instead of the embedded one. */
   databaseUrl?: string;
   /** More of the server's configuration (ours: `RUN_NICE`, …). */
@@ -91,7 +89,8 @@ function compiled(entry: string): string {
 
 function command(system: SystemId, options: ServerOptions): { args: string[]; env: NodeJS.ProcessEnv } {
   const port = String(options.port);
-  if (system === "ours") {
+  const { protocol, isPersisted, storeDebounceMs } = SYSTEMS[system];
+  if (protocol === "ours") {
     if (!existsSync(OUR_BUNDLE))
       throw new Error(`${OUR_BUNDLE} is missing: run the bench through its run.ts, which builds it`);
     const env: NodeJS.ProcessEnv = {
@@ -104,14 +103,16 @@ function command(system: SystemId, options: ServerOptions): { args: string[]; en
     if (options.databaseUrl) env.DATABASE_URL = options.databaseUrl;
     return { args: [OUR_BUNDLE], env };
   }
-  if (system === "hocuspocus") {
+  if (protocol === "hocuspocus") {
     const env: NodeJS.ProcessEnv = { PORT: port };
-    if (options.persist) env.PERSIST_DIR = options.dataDir;
+    if (isPersisted) env.PERSIST_DIR = options.dataDir;
+    if (storeDebounceMs !== undefined) env.STORE_DEBOUNCE_MS = String(storeDebounceMs);
     return { args: [compiled(path.join(here, "hocuspocusServer.ts"))], env };
   }
-  // The probe counts what y-websocket applied through the `yjs` its script loads.
+  // The probe counts what y-websocket applied through the `yjs` its script loads. With
+  // YPERSISTENCE its script stores every update of a document in LevelDB (y-leveldb).
   const env: NodeJS.ProcessEnv = { PORT: port, HOST: "127.0.0.1", BENCH_PROBE_YJS_FROM: yWebsocketServer };
-  if (options.persist) env.YPERSISTENCE = options.dataDir;
+  if (isPersisted) env.YPERSISTENCE = options.dataDir;
   return { args: [yWebsocketServer], env };
 }
 
@@ -146,7 +147,8 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
   const pid = child.pid;
   if (pid === undefined) throw new Error(`${system} did not start`);
   const url = `http://127.0.0.1:${options.port}`;
-  const healthUrl = `${url}${system === "ours" ? "/api/health" : "/health"}`;
+  const { protocol } = SYSTEMS[system];
+  const healthUrl = `${url}${protocol === "ours" ? "/api/health" : "/health"}`;
   await waitForHealth(healthUrl, child, { timeoutMs: 30_000, pollMs: 100 });
   const ask = <T>(message: Message, replyType: string) => askChild<T>(child, message, replyType);
   return {
@@ -160,7 +162,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
       return { ...reply, rss: reply.rss + descendantsRssBytes(pid), pss: treePssBytes(pid) };
     },
     updates: async () => {
-      if (system !== "ywebsocket") return updatesFromHealth(healthUrl);
+      if (protocol !== "ywebsocket") return updatesFromHealth(healthUrl);
       const reply = await ask<YjsUpdatesReply>({ type: "updates" }, "updates");
       if (!reply.isSameInstance)
         console.error(

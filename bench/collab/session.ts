@@ -1,6 +1,7 @@
 import { fileIdAt } from "@ensemble/collab";
 import * as Y from "yjs";
-import { type BenchClient, type Counters, connectClient, type SystemId } from "./transports";
+import { SYSTEMS, type SystemId } from "./systems";
+import { type BenchClient, type Counters, connectClient } from "./transports";
 import { FILE, type Keystroke, LOCAL, Typist } from "./typing";
 
 interface Probe {
@@ -26,7 +27,7 @@ export const MAIN_FILE = "src/main.js";
  * by the file's id; Hocuspocus and y-websocket have no workspace, only the root text FILE.
  */
 export function textNameOf(system: SystemId, doc: Y.Doc, path = MAIN_FILE): string {
-  if (system !== "ours") return FILE;
+  if (SYSTEMS[system].protocol !== "ours") return FILE;
   const id = fileIdAt(doc, path);
   if (id === undefined) throw new Error(`no file ${path} in the session`);
   return id;

@@ -4,8 +4,7 @@ import { Awareness } from "y-protocols/awareness";
 import { WebsocketProvider } from "y-websocket";
 import * as Y from "yjs";
 import { attachCollab, joinSession, ourSocket } from "./ourSocket";
-
-export type SystemId = "ours" | "hocuspocus" | "ywebsocket";
+import { SYSTEMS, type SystemId } from "./systems";
 
 /** What the clients of one load generator typed, received, and how often they lost a connection. */
 export interface Counters {
@@ -30,8 +29,9 @@ export function connectClient(system: SystemId, baseUrl: string, name: string, c
   const doc = new Y.Doc();
   const awareness = new Awareness(doc);
   awareness.setLocalStateField("user", { name: `bench-${doc.clientID}`, color: "#30bced" });
-  if (system === "ours") return connectOurs(baseUrl, name, doc, awareness, counters);
-  if (system === "hocuspocus") return connectHocuspocus(baseUrl, name, doc, awareness, counters);
+  const { protocol } = SYSTEMS[system];
+  if (protocol === "ours") return connectOurs(baseUrl, name, doc, awareness, counters);
+  if (protocol === "hocuspocus") return connectHocuspocus(baseUrl, name, doc, awareness, counters);
   return connectYWebsocket(baseUrl, name, doc, awareness, counters);
 }
 
