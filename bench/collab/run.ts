@@ -7,6 +7,7 @@ import path from "node:path";
 import { type ColdLoadResult, runColdLoad } from "./coldLoad";
 import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
 import { machineInfo, writeReport } from "./report";
+import { SEED_TEXT } from "./session";
 import { rerunInSnapshot } from "./snapshot";
 import { generateTrace } from "./trace";
 import type { SystemId } from "./transports";
@@ -26,9 +27,6 @@ if (env.BENCH_REPORT) {
 
 // Measure one commit's production bundle, exported and built, while others edit the working tree.
 rerunInSnapshot("collab/run.ts", outDir);
-
-// About 2 kB of code in every document before typing starts (notes §5.3, S4).
-const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
 
 // Only the workspace measurements (issue 8): ours with one file vs a 200-file workspace.
 if (env.BENCH_WORKSPACE === "1") {
