@@ -46,7 +46,15 @@ const OWNERS = new Set([
   "Lane",
 ]);
 
-const NOT_OWNED = "(held by nothing above: maps, the adapter's rooms, …)";
+const NOT_OWNED = "(held by nothing above)";
+
+/** Constructors too common to say whose an object is: the nearest other one above it does. */
+const isGeneric = (label: string) =>
+  label.startsWith("(") ||
+  label.startsWith("system /") ||
+  ["Object", "Array", "Map", "Set", "WeakMap", "Promise", "Buffer", "Uint8Array", "ArrayBuffer"].includes(
+    label,
+  );
 /** Compiled code and object shapes: made once for a code path, not per client (more of it with few clients). */
 const CODE = "(compiled code and shapes)";
 
@@ -173,6 +181,8 @@ async function tally(file: string): Promise<Tally> {
   const index = new Map(nodes.map((node, i) => [node, i]));
   const { idom, order } = immediateDominators(nodes, index);
   const owner: (string | undefined)[] = new Array(nodes.length);
+  // The nearest dominator with a telling constructor, for what no owner holds.
+  const named: (string | undefined)[] = new Array(nodes.length);
   const result: Tally = { totalBytes: 0, byConstructor: new Map(), byOwner: new Map() };
   // A dominator comes before what it dominates in reverse postorder.
   for (const i of order) {
@@ -181,7 +191,13 @@ async function tally(file: string): Promise<Tally> {
     if (OWNERS.has(label)) owner[i] = label;
     else if (i === 0) owner[i] = NOT_OWNED;
     else owner[i] = owner[idom[i] as number];
-    const charged = node.type === "code" || node.type === "object shape" ? CODE : owner[i];
+    named[i] = !isGeneric(label) || i === 0 ? label : named[idom[i] as number];
+    const charged =
+      node.type === "code" || node.type === "object shape"
+        ? CODE
+        : owner[i] === NOT_OWNED
+          ? `${NOT_OWNED}: below ${named[i] || "the root"}`
+          : owner[i];
     result.totalBytes += node.self_size;
     add(result.byConstructor, label, node.self_size);
     add(result.byOwner, charged ?? NOT_OWNED, node.self_size);
@@ -223,6 +239,6 @@ export async function summarizeHeap(
     beforeMb: before.totalBytes / 1024 / 1024,
     afterMb: after.totalBytes / 1024 / 1024,
     byConstructor: difference(before.byConstructor, after.byConstructor, clients, 30),
-    byOwner: difference(before.byOwner, after.byOwner, clients, OWNERS.size + 2),
+    byOwner: difference(before.byOwner, after.byOwner, clients, 24),
   };
 }

@@ -98,10 +98,14 @@ export function derive(r: ScaleResults) {
     idlePerSession: (r.idleWindow.cpuPercent - r.atRest.cpuPercent) / sessions,
     perTypingSession: (r.typing.serverCpuPercent - r.idleWindow.cpuPercent) / r.typing.sessions,
   };
+  // RSS moves by tens of kB a client between runs of one build (the allocator keeps what earlier
+  // phases freed, and can even give back more than the clients took): never below what the
+  // heap and the buffers measurably hold.
+  const memoryKb = Math.max(perClient.rssKb, perClient.heapKb + perClient.externalKb);
   const cpuPerSession = cpu.idlePerSession + (r.config.typingPercent / 100) * cpu.perTypingSession;
   const bounds = {
     /** The whole machine's memory, by the process tree's RSS (PSS gives a little more). */
-    memory: (MACHINE_MB - RESERVED_MB - r.before.rssMb) / (perClient.rssKb / 1024),
+    memory: (MACHINE_MB - RESERVED_MB - r.before.rssMb) / (memoryKb / 1024),
     /** One process's V8 heap limit (Node's default on this machine). */
     heap: (r.limits.heapLimitMb - r.before.heapUsedMb) / (perClient.heapKb / 1024),
     /** One process's open files (the hard limit; Node raises its soft one to it). */
@@ -111,8 +115,8 @@ export function derive(r: ScaleResults) {
     /** This harness only: the load generators' connections from one loopback address. */
     ports: r.limits.ephemeralPorts / SOCKETS_PER_CLIENT,
   };
-  const at6000 = r.before.rssMb + (6000 * perClient.rssKb) / 1024;
-  return { perClient, cpu, cpuPerSession, bounds, at6000 };
+  const at6000 = r.before.rssMb + (6000 * memoryKb) / 1024;
+  return { perClient, memoryKb, cpu, cpuPerSession, bounds, at6000 };
 }
 
 function memoryTable(r: ScaleResults): string {
@@ -158,8 +162,11 @@ function heapTables(heap: HeapSummary): string {
     `Two heap snapshots of the server (before connecting: ${f(heap.beforeMb)} MB; idle: ${f(heap.afterMb)} MB ` +
       `of reachable objects), compared per client (${heap.clients} clients).`,
     "",
-    "**By owner**: each object charged to its nearest dominator among these (what alone keeps it " +
-      "alive), so a row is what closing that object would free; the rows add up to the whole difference.",
+    "**By owner**: each object charged to its nearest dominator among the owners listed in " +
+      "`heapSummary.ts` (what alone keeps it alive), so a row is what closing that object would free; " +
+      "an object no such owner holds is named by its nearest dominator with a telling constructor. " +
+      "Compiled code and shapes are made once per code path, so their share falls as clients are added. " +
+      "The 24 largest rows:",
     "",
     table(["owner", "owners per client", "kB per client"], rows(heap.byOwner)),
     "",
@@ -280,7 +287,7 @@ export function writeReport(file: string, r: ScaleResults): void {
         [
           "memory of the machine",
           whole(b.memory),
-          `(24 GiB − ${RESERVED_MB} MB for the system − ${f(r.before.rssMb, 0)} MB of server processes at rest) ÷ ${f(d.perClient.rssKb)} kB RSS a client`,
+          `(24 GiB − ${RESERVED_MB} MB for the system − ${f(r.before.rssMb, 0)} MB of server processes at rest) ÷ ${f(d.memoryKb)} kB a client (${d.memoryKb === d.perClient.rssKb ? "RSS" : "heap and external: this run's RSS a client was lower, inside its noise"})`,
         ],
         [
           "V8 heap of one process",
