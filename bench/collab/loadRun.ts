@@ -6,7 +6,7 @@ import { type Summary, summarize } from "../lib/stats";
 import { sleep } from "../lib/wait";
 import { type Capacity, capacityOf } from "./capacity";
 import { createDocuments } from "./documents";
-import type { LoadgenCommand, LoadgenStats, UpdatesSent } from "./loadgen";
+import type { Connected, LoadgenCommand, LoadgenStats, UpdatesSent } from "./loadgen";
 import { machineBusyMs, waitForQuiet } from "./machineLoad";
 import { type ServerHandle, type ServerOptions, startServer } from "./servers";
 import { SYSTEMS, type SystemId } from "./systems";
@@ -93,7 +93,7 @@ export interface LoadResult {
 }
 
 /** A forked load generator and a way to send it a command and await its answer. */
-function startLoadgen() {
+export function startLoadgen() {
   const child = fork(path.join(import.meta.dirname, "loadgen.ts"), [], {
     execArgv: ["--import", "tsx"],
     stdio: ["ignore", "inherit", "inherit", "ipc"],
@@ -106,14 +106,17 @@ function startLoadgen() {
   return { child, ask };
 }
 
+/** A load generator started by `startLoadgen`. */
+export type Loadgen = ReturnType<typeof startLoadgen>;
+
 /** Updates the load generators' clients have sent so far, in all. */
-async function updatesSent(loadgens: ReturnType<typeof startLoadgen>[]): Promise<number> {
+export async function updatesSent(loadgens: Loadgen[]): Promise<number> {
   const counts = await Promise.all(loadgens.map((lg) => lg.ask<UpdatesSent>({ type: "count" })));
   return counts.reduce((sum, c) => sum + c.updatesSent, 0);
 }
 
 /** Pings the server's trivial HTTP endpoint every 200 ms: an outside view of its event loop. */
-function startPinger(healthUrl: string) {
+export function startPinger(healthUrl: string) {
   const samples: number[] = [];
   let running = true;
   const done = (async () => {
@@ -157,10 +160,10 @@ export async function runLoad(
     const before = await server.probe(true);
     const updatesBefore = await server.updates();
     const started = performance.now();
-    await Promise.all(
+    const connected = await Promise.all(
       loadgens.map((lg, i) => {
         const mine = names.map((name, j) => ({ name, j })).filter(({ j }) => j % config.loadgens === i);
-        return lg.ask({
+        return lg.ask<Connected>({
           type: "connect",
           system,
           url: server.url,
@@ -171,6 +174,8 @@ export async function runLoad(
         });
       }),
     );
+    const failed = connected.reduce((sum, c) => sum + c.failed, 0);
+    if (failed > 0) throw new Error(`[${label}] ${failed} sessions failed to connect`);
     const connectMs = performance.now() - started;
     await sleep(5000);
     const after = await server.probe(true);
@@ -245,9 +250,13 @@ function typistFiles(paths: string[], index: number): string[] {
   return [paths[(2 * index) % paths.length] as string, paths[(2 * index + 1) % paths.length] as string];
 }
 
-async function runStep(
+/**
+ * One step: the first `active` sessions (spread over the load generators) type for a warm-up
+ * and a measured dwell; latency, loss, CPU and the update tally of that dwell.
+ */
+export async function runStep(
   server: ServerHandle,
-  loadgens: ReturnType<typeof startLoadgen>[],
+  loadgens: Loadgen[],
   active: number,
   config: LoadConfig,
   label: string,
@@ -314,7 +323,8 @@ async function runStep(
   };
 }
 
-async function closeLoadgen(child: ChildProcess) {
+/** Asks a load generator to close its clients and resolves once it exited. */
+export async function closeLoadgen(child: ChildProcess) {
   if (child.exitCode !== null) return;
   const exited = new Promise((resolve) => child.once("exit", resolve));
   child.send({ type: "close" });

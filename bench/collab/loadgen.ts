@@ -18,6 +18,11 @@ export type LoadgenCommand =
       seedText: string;
       /** Per session, the file paths its two typists edit; both `src/main.js` when absent. */
       files?: string[][];
+      /**
+       * Answer after this long even if some of these sessions have not synced (`Connected.failed`
+       * counts them); without it, wait for all.
+       */
+      timeoutMs?: number;
     }
   | { type: "type"; active: number }
   | { type: "mark" }
@@ -25,6 +30,14 @@ export type LoadgenCommand =
   | { type: "count" }
   | { type: "stop"; graceMs: number }
   | { type: "close" };
+
+/** The answer to `connect`: these sessions' clients are synced (and the first one seeded). */
+export interface Connected {
+  type: "connected";
+  ms: number;
+  /** Sessions of this command not synced within its `timeoutMs` (0 without one). */
+  failed: number;
+}
 
 export interface UpdatesSent {
   type: "count";
@@ -60,8 +73,8 @@ async function handle(command: LoadgenCommand) {
   switch (command.type) {
     case "connect": {
       const started = performance.now();
-      command.names.forEach((name, i) => {
-        sessions.push(
+      const added = command.names.map(
+        (name, i) =>
           new BenchSession(
             command.system,
             command.url,
@@ -71,10 +84,25 @@ async function handle(command: LoadgenCommand) {
             samples,
             command.files?.[i],
           ),
-        );
-      });
-      await Promise.all(sessions.map((s) => s.ready(command.seedText)));
-      reply({ type: "connected", ms: performance.now() - started });
+      );
+      sessions.push(...added);
+      // Only this command's sessions: a session seeded twice would hold its seed twice.
+      const readies = added.map((s) =>
+        s.ready(command.seedText).then(
+          () => true,
+          (error: unknown) => {
+            console.error("a session failed to get ready:", error);
+            return false;
+          },
+        ),
+      );
+      const deadline =
+        command.timeoutMs === undefined ? undefined : sleep(command.timeoutMs).then(() => false);
+      const synced = await Promise.all(
+        readies.map((ready) => (deadline ? Promise.race([ready, deadline]) : ready)),
+      );
+      const failed = synced.filter((isSynced) => !isSynced).length;
+      reply({ type: "connected", ms: performance.now() - started, failed } satisfies Connected);
       return;
     }
     case "type":

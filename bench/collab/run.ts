@@ -8,6 +8,7 @@ import path from "node:path";
 import { type ColdLoadResult, runColdLoad } from "./coldLoad";
 import { type LoadConfig, type LoadResult, runLoad } from "./loadRun";
 import { machineInfo, writeReport } from "./report";
+import { SEED_TEXT } from "./session";
 import { rerunInSnapshot } from "./snapshot";
 import { DEFAULT_SYSTEMS, parseSystems, SYSTEMS } from "./systems";
 import { generateTrace } from "./trace";
@@ -36,9 +37,6 @@ const steps = isWorkspace
 
 // Measure one commit's production bundle, exported and built, while others edit the working tree.
 rerunInSnapshot("collab/run.ts", outDir);
-
-// About 2 kB of code in every document before typing starts (notes §5.3, S4).
-const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
 
 // Only the workspace measurements (issue 8): ours with one file vs a 200-file workspace.
 if (isWorkspace) {

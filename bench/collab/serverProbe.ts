@@ -10,16 +10,28 @@ import { writeFileSync } from "node:fs";
 import { Session } from "node:inspector";
 import { createRequire } from "node:module";
 import { monitorEventLoopDelay, PerformanceObserver } from "node:perf_hooks";
+import { writeHeapSnapshot } from "node:v8";
 import type * as Y from "yjs";
 
 export interface ProbeReply {
   type: "probe";
   rss: number;
   heapUsed: number;
+  /** Memory of C++ objects bound to JS ones, ArrayBuffers (socket and message buffers) included. */
+  external: number;
   /** Event-loop delay since the last probe, in ms. */
   loopDelay: { p50: number; p99: number; max: number };
   /** Garbage-collection pauses since the last probe (the forced ones of this probe excluded). */
   gc: { count: number; totalMs: number; maxMs: number };
+  /** TCP connections the process holds open now (its listening sockets not counted). */
+  tcpSockets: number;
+}
+
+/** The answer to `{ type: "heapSnapshot", file }`: the snapshot is written there. */
+export interface HeapSnapshotReply {
+  type: "heapSnapshot";
+  file: string;
+  ms: number;
 }
 
 export interface YjsUpdatesReply {
@@ -80,9 +92,18 @@ const yjsServer = process.env.BENCH_PROBE_YJS_FROM;
 const updates = yjsServer ? countYjsUpdates(yjsServer) : undefined;
 
 if (process.send) {
-  process.on("message", (message: { type?: string; gc?: boolean }) => {
+  process.on("message", (message: { type?: string; gc?: boolean; file?: string }) => {
     if (message.type === "updates" && updates) {
       process.send?.(updates());
+      return;
+    }
+    // The whole heap, for the scale bench's account of what an idle client holds; it blocks the
+    // server for as long as it takes (seconds for hundreds of MB).
+    if (message.type === "heapSnapshot" && typeof message.file === "string") {
+      const started = performance.now();
+      const file = writeHeapSnapshot(message.file);
+      const reply: HeapSnapshotReply = { type: "heapSnapshot", file, ms: performance.now() - started };
+      process.send?.(reply);
       return;
     }
     if (message.type !== "probe") return;
@@ -97,12 +118,14 @@ if (process.send) {
       type: "probe",
       rss: memory.rss,
       heapUsed: memory.heapUsed,
+      external: memory.external,
       loopDelay: {
         p50: histogram.percentile(50) / 1e6 - RESOLUTION_MS,
         p99: histogram.percentile(99) / 1e6 - RESOLUTION_MS,
         max: histogram.max / 1e6 - RESOLUTION_MS,
       },
       gc: since,
+      tcpSockets: process.getActiveResourcesInfo().filter((name) => name === "TCPSocketWrap").length,
     };
     histogram.reset();
     process.send?.(reply);

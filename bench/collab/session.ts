@@ -19,6 +19,9 @@ export interface Samples {
   lost: number;
 }
 
+/** About 2 kB of code in every document before typing starts (notes §5.3, S4). */
+export const SEED_TEXT = "function add(a, b) {\n  return a + b;\n}\n\n".repeat(50);
+
 /** The file both typists edit unless told otherwise: every new session of ours starts with it. */
 export const MAIN_FILE = "src/main.js";
 

@@ -118,3 +118,31 @@ export function treeMemory(pid: number): TreeMemory {
     pssMb: mb(tree.reduce((sum, member) => sum + pssBytes(member), 0)),
   };
 }
+
+/** One process's memory, in MB, and what it is (its command line, cut short). */
+export interface ProcessMemory {
+  pid: number;
+  command: string;
+  rssMb: number;
+  pssMb: number;
+}
+
+/** The command line of `pid` as `ps` shows it (a PostgreSQL backend's title included); "" once gone. */
+function commandOf(pid: number): string {
+  try {
+    return readFileSync(`/proc/${pid}/cmdline`, "utf8").replaceAll("\0", " ").trim().slice(0, 160);
+  } catch {
+    return "";
+  }
+}
+
+/** RSS and PSS of `pid` and of every process below it, one entry each: which of them holds what. */
+export function processMemories(pid: number): ProcessMemory[] {
+  const mb = (bytes: number) => bytes / 1024 / 1024;
+  return processTree(pid).map((member) => ({
+    pid: member,
+    command: commandOf(member),
+    rssMb: mb(rssBytes(member)),
+    pssMb: mb(pssBytes(member)),
+  }));
+}
