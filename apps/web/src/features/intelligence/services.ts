@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { monaco } from "../../ui/monaco";
+import type { monaco } from "../../ui/monaco";
 import type { CollabSession } from "../collab/CollabSession";
 import type { OpenModels } from "../textModels/openModels";
 import type { WorkspaceModels } from "../textModels/workspaceModels";
