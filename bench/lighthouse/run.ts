@@ -118,7 +118,7 @@ async function measure(page: string, host: HostedSession): Promise<PageResult> {
   const pagePath = isEditor ? `/code-editor-dashboard/${host.sessionId}` : page;
   const samples: Sample[] = [];
   const reports: Result[] = [];
-  for (let run = 0; run < RUNS; run++) {
+  for (let run = 0, failures = 0; run < RUNS; run++) {
     const profile = mkdtempSync(path.join(os.tmpdir(), "ensemble-bench-chromium-"));
     const chromium = await startChromium(profile);
     try {
@@ -130,7 +130,13 @@ async function measure(page: string, host: HostedSession): Promise<PageResult> {
         disableStorageReset: isEditor,
       });
       if (!result) throw new Error("lighthouse returned no result");
-      if (result.lhr.runtimeError) throw new Error(`lighthouse: ${result.lhr.runtimeError.message}`);
+      if (result.lhr.runtimeError) {
+        // Lighthouse now and then loses a trace (NO_NAVSTART): that run again, twice at most.
+        if (++failures > 2) throw new Error(`lighthouse: ${result.lhr.runtimeError.message}`);
+        console.warn(`${page} run ${run + 1}: ${result.lhr.runtimeError.code}, once more`);
+        run--;
+        continue;
+      }
       reports.push(result.lhr);
       samples.push(sampleOf(result.lhr));
       const name = page.replace(/\W+/g, "") || "landing";
