@@ -15,7 +15,7 @@ export default defineConfig({
     // Brotli and gzip copies of the hashed assets beside them, which the server sends to a
     // browser that accepts them (the language workers and wasm shrink to a quarter or less).
     compression({
-      include: /\.(js|css|wasm|json|svg|ttf)$/,
+      include: /\.(html|js|css|wasm|json|svg|ttf)$/,
       threshold: 1024,
       // Brotli's quality 9, not 11: pyright's worker takes 2.5 s of CPU instead of 30, for 10 % more bytes.
       algorithms: [

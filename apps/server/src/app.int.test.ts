@@ -25,7 +25,9 @@ describe("one process, one port", () => {
   beforeAll(async () => {
     webDist = await fs.mkdtemp(path.join(os.tmpdir(), "ensemble-web-"));
     await fs.mkdir(path.join(webDist, "assets"));
-    await fs.writeFile(path.join(webDist, "index.html"), "<!doctype html><title>Ensemble</title>");
+    const page = `<!doctype html><title>Ensemble</title>${"<p>landing</p>".repeat(100)}`;
+    await fs.writeFile(path.join(webDist, "index.html"), page);
+    await fs.writeFile(path.join(webDist, "index.html.br"), zlib.brotliCompressSync(page));
     await fs.mkdir(path.join(webDist, "images"));
     const logo = `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(400)}</svg>`;
     await fs.writeFile(path.join(webDist, "images", "logo.svg"), logo);
@@ -60,9 +62,15 @@ describe("one process, one port", () => {
     expect(image.headers.get("etag")).toBeTruthy();
     expect(await image.text()).toContain("<svg");
     for (const route of ["/", "/index.html", "/signin"]) {
-      const page = await fetch(`${server.url}${route}`);
+      const page = await fetch(`${server.url}${route}`, { headers: { "accept-encoding": "br" } });
       expect(page.headers.get("cache-control"), route).toBe("no-cache");
+      expect(page.headers.get("content-encoding"), route).toBe("br");
+      expect(page.headers.get("content-type"), route).toContain("text/html");
+      expect(await page.text(), route).toContain("<title>Ensemble</title>");
     }
+    const plain = await fetch(`${server.url}/signin`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toContain("<p>landing</p>");
   });
 
   it("sends an asset's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {

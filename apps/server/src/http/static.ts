@@ -10,6 +10,9 @@ import expressStaticGzip from "express-static-gzip";
  */
 const NAMED_FILE_LIFETIME = "7d";
 
+/** The file extension of each compressed copy the build writes. */
+const EXTENSIONS = { br: "br", gzip: "gz" } as const;
+
 /**
  * Serves the production web build: hashed assets cached for a year, the named files (images)
  * for a week, each compressed when the browser accepts it; every other GET that is not an API
@@ -42,15 +45,27 @@ export function webApp(distDir: string): Router {
       index: false,
       maxAge: NAMED_FILE_LIFETIME,
       setHeaders: (res, file) => {
-        if (file.endsWith(".html")) res.setHeader("cache-control", "no-cache");
+        // The file sent may be the compressed copy (`index.html.br`).
+        if (/\.html(\.br|\.gz)?$/.test(file)) res.setHeader("cache-control", "no-cache");
       },
     },
   });
   // A malformed %-escape is no file's name: it goes on to the app's page (which says "not
   // found"), where express-static-gzip would answer 400.
   router.use((req, res, next) => (isDecodable(req.path) ? named(req, res, next) : next()));
-  router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (_req, res) => {
-    res.set("cache-control", "no-cache").sendFile(indexFile);
+  // index.html's own compressed copies, when the build wrote them: the page is the first thing
+  // a visit waits for.
+  const encodings = (["br", "gzip"] as const).filter((encoding) =>
+    fs.existsSync(`${indexFile}.${EXTENSIONS[encoding]}`),
+  );
+  router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (req, res) => {
+    res.set("cache-control", "no-cache").vary("Accept-Encoding");
+    const encoding = encodings.length > 0 ? req.acceptsEncodings([...encodings, "identity"]) : false;
+    if (encoding === "br" || encoding === "gzip") {
+      res.set("content-encoding", encoding).type("html").sendFile(`${indexFile}.${EXTENSIONS[encoding]}`);
+      return;
+    }
+    res.sendFile(indexFile);
   });
   return router;
 }
