@@ -115,12 +115,16 @@ describe("Prometheus metrics at /metrics", () => {
     expect(sampleOf(text, "ensemble_sandbox_failures_total", { reason: "sandbox" })).toBe(0);
   });
 
-  it("keeps a second app's metrics of its own, and counts runs refused for a missing sandbox", async () => {
-    const other = await startTestServer(
-      "embedded",
-      { METRICS_TOKEN: `${TOKEN}-other`, BWRAP_PATH: "/nonexistent/bwrap" },
-      { db: server.db },
-    );
+  /**
+   * Starts another app on the same database with `env`, asks it for one JavaScript run (which
+   * must answer `status`), and hands `check` that app and its scrape; the app is closed after.
+   */
+  async function runOnAnotherApp(
+    env: Record<string, string>,
+    status: number,
+    check: (other: TestServer, scraped: string) => Promise<void> | void,
+  ) {
+    const other = await startTestServer("embedded", env, { db: server.db });
     try {
       const user = await buildUser(other.api);
       const res = await other.api.post(
@@ -128,47 +132,39 @@ describe("Prometheus metrics at /metrics", () => {
         { language: "javascript", version: "*", files: [{ content: "1" }] },
         user.token,
       );
-      expect(res.status).toBe(503);
+      expect(res.status).toBe(status);
       const scraped = await fetch(`${other.url}/metrics`, {
-        headers: { authorization: `Bearer ${TOKEN}-other` },
+        headers: { authorization: `Bearer ${env.METRICS_TOKEN}` },
       });
-      const text = await scraped.text();
-      expect(sampleOf(text, "ensemble_sandbox_failures_total", { reason: "unavailable" })).toBe(1);
-      expect(await sample("ensemble_sandbox_failures_total", { reason: "unavailable" })).toBe(0);
-      // Each app answers to its own token only.
-      expect(
-        (await fetch(`${other.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status,
-      ).toBe(401);
+      await check(other, await scraped.text());
     } finally {
       await other.close();
     }
+  }
+
+  it("keeps a second app's metrics of its own, and counts runs refused for a missing sandbox", async () => {
+    await runOnAnotherApp(
+      { METRICS_TOKEN: `${TOKEN}-other`, BWRAP_PATH: "/nonexistent/bwrap" },
+      503,
+      async (other, text) => {
+        expect(sampleOf(text, "ensemble_sandbox_failures_total", { reason: "unavailable" })).toBe(1);
+        expect(await sample("ensemble_sandbox_failures_total", { reason: "unavailable" })).toBe(0);
+        // Each app answers to its own token only.
+        expect(
+          (await fetch(`${other.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })).status,
+        ).toBe(401);
+      },
+    );
   });
 
   it("counts a run the Piston server of PISTON_URL failed", async () => {
     // Nothing listens on the discard port: the Piston server is unreachable.
-    const remote = await startTestServer(
-      "embedded",
-      { METRICS_TOKEN: TOKEN, PISTON_URL: "http://127.0.0.1:9" },
-      { db: server.db },
-    );
-    try {
-      const user = await buildUser(remote.api);
-      const res = await remote.api.post(
-        "/api/v2/execute",
-        { language: "javascript", version: "*", files: [{ content: "1" }] },
-        user.token,
-      );
-      expect(res.status).toBe(502);
-      const text = await (
-        await fetch(`${remote.url}/metrics`, { headers: { authorization: `Bearer ${TOKEN}` } })
-      ).text();
+    await runOnAnotherApp({ METRICS_TOKEN: TOKEN, PISTON_URL: "http://127.0.0.1:9" }, 502, (_other, text) => {
       expect(sampleOf(text, "ensemble_sandbox_failures_total", { reason: "piston" })).toBe(1);
       expect(
         sampleOf(text, "ensemble_run_duration_seconds_count", { language: "javascript" }),
       ).toBeUndefined();
-    } finally {
-      await remote.close();
-    }
+    });
   });
 
   it("is a 404 when METRICS_TOKEN is unset", async () => {

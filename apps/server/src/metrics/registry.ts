@@ -33,31 +33,26 @@ export function createRegistry() {
   const registers = [registry];
   collectDefaultMetrics({ register: registry, prefix: PREFIX });
   let sources: MetricSources | undefined;
+  /** A gauge that reads the app's state at each scrape (0 until `read` gave it its sources). */
+  const gauge = (name: string, help: string, value: (from: MetricSources) => number) =>
+    new Gauge({
+      name: `${PREFIX}${name}`,
+      help,
+      registers,
+      collect() {
+        this.set(sources ? value(sources) : 0);
+      },
+    });
 
-  new Gauge({
-    name: `${PREFIX}sessions_loaded`,
-    help: "Sessions whose document is loaded in this process.",
-    registers,
-    collect() {
-      this.set(sources?.sessionsLoaded() ?? 0);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}sessions_owned`,
-    help: "Sessions whose lease this node holds (in one process: every loaded session).",
-    registers,
-    collect() {
-      this.set(sources?.sessionsOwned() ?? 0);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}clients`,
-    help: "Editor sockets (socket.io) connected to this process.",
-    registers,
-    collect() {
-      this.set(sources?.clients() ?? 0);
-    },
-  });
+  gauge("sessions_loaded", "Sessions whose document is loaded in this process.", (from) =>
+    from.sessionsLoaded(),
+  );
+  gauge(
+    "sessions_owned",
+    "Sessions whose lease this node holds (in one process: every loaded session).",
+    (from) => from.sessionsOwned(),
+  );
+  gauge("clients", "Editor sockets (socket.io) connected to this process.", (from) => from.clients());
   new Counter({
     name: `${PREFIX}updates_total`,
     help: "Client document updates by outcome: applied, refused (invalid, forbidden, too large) or deferred (built on content the server lacked; resent).",
@@ -86,22 +81,12 @@ export function createRegistry() {
     help: "Ticks whose INSERT failed (their updates are retried a second later).",
     registers,
   });
-  new Gauge({
-    name: `${PREFIX}run_queue_length`,
-    help: "Runs waiting for a free slot (RUN_QUEUE_MAX at most).",
-    registers,
-    collect() {
-      this.set(sources?.runs().queued ?? 0);
-    },
-  });
-  new Gauge({
-    name: `${PREFIX}runs_running`,
-    help: "Runs in a slot now (RUN_CONCURRENCY at most).",
-    registers,
-    collect() {
-      this.set(sources?.runs().running ?? 0);
-    },
-  });
+  gauge(
+    "run_queue_length",
+    "Runs waiting for a free slot (RUN_QUEUE_MAX at most).",
+    (from) => from.runs().queued,
+  );
+  gauge("runs_running", "Runs in a slot now (RUN_CONCURRENCY at most).", (from) => from.runs().running);
   const runDuration = new Histogram({
     name: `${PREFIX}run_duration_seconds`,
     help: "Time a finished run held its slot (compile and run, or a live run's whole life), by language.",
