@@ -10,8 +10,8 @@ import expressStaticGzip from "express-static-gzip";
  */
 const NAMED_FILE_LIFETIME = "7d";
 
-/** The file extension of each compressed copy the build writes. */
-const EXTENSIONS = { br: "br", gzip: "gz" } as const;
+/** The build writes brotli and gzip copies beside its files: brotli first when both are accepted. */
+const COMPRESSED = { enableBrotli: true, orderPreference: ["br", "gzip"] };
 
 /**
  * Serves the production web build: hashed assets cached for a year, the named files (images)
@@ -30,16 +30,14 @@ export function webApp(distDir: string): Router {
   // one gets it (Vary: Accept-Encoding). A missing asset is a 404 (index.html in its place
   // would reach a script tag as HTML).
   const assets = expressStaticGzip(path.join(distDir, "assets"), {
-    enableBrotli: true,
-    orderPreference: ["br", "gzip"],
+    ...COMPRESSED,
     serveStatic: { immutable: true, maxAge: "1y", fallthrough: false },
   });
   router.use("/assets", assets);
   // The files kept under their own names (the images and the icon): a week, then revalidated by
   // their ETag, compressed copies too; an HTML file is always revalidated, as index.html is.
   const named = expressStaticGzip(distDir, {
-    enableBrotli: true,
-    orderPreference: ["br", "gzip"],
+    ...COMPRESSED,
     index: false,
     serveStatic: {
       index: false,
@@ -53,19 +51,11 @@ export function webApp(distDir: string): Router {
   // A malformed %-escape is no file's name: it goes on to the app's page (which says "not
   // found"), where express-static-gzip would answer 400.
   router.use((req, res, next) => (isDecodable(req.path) ? named(req, res, next) : next()));
-  // index.html's own compressed copies, when the build wrote them: the page is the first thing
-  // a visit waits for.
-  const encodings = (["br", "gzip"] as const).filter((encoding) =>
-    fs.existsSync(`${indexFile}.${EXTENSIONS[encoding]}`),
-  );
-  router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (req, res) => {
-    res.set("cache-control", "no-cache").vary("Accept-Encoding");
-    const encoding = encodings.length > 0 ? req.acceptsEncodings([...encodings, "identity"]) : false;
-    if (encoding === "br" || encoding === "gzip") {
-      res.set("content-encoding", encoding).type("html").sendFile(`${indexFile}.${EXTENSIONS[encoding]}`);
-      return;
-    }
-    res.sendFile(indexFile);
+  // Every other page is index.html, sent as the named files are (its compressed copy when the
+  // browser accepts one, revalidated on every visit).
+  router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (req, res, next) => {
+    req.url = "/index.html";
+    named(req, res, next);
   });
   return router;
 }
