@@ -43,6 +43,14 @@ export interface LoadHooks {
 
 const MAX_BACKGROUND_PERCENT = 25;
 
+/**
+ * A step this far past capacity (p99 over 5 s, or updates the server never applied) is where
+ * a system stops serving: more sessions would only measure its collapse, and may stop it
+ * answering at all, so its ladder ends there (its capacity is already found).
+ */
+const COLLAPSED_P99_MS = 5_000;
+const isCollapsed = (step: StepResult) => step.service.p99 > COLLAPSED_P99_MS || !step.updates.isAccepted;
+
 export interface StepResult {
   sessions: number;
   keystrokes: number;
@@ -126,7 +134,7 @@ export function startPinger(healthUrl: string) {
   const done = (async () => {
     while (running) {
       const started = performance.now();
-      await fetch(healthUrl)
+      await fetch(healthUrl, { signal: AbortSignal.timeout(10_000) })
         .then((r) => r.arrayBuffer())
         .catch(() => undefined);
       samples.push(performance.now() - started);
@@ -204,16 +212,31 @@ export async function runLoad(
     console.log(`[${label}] updates while connecting`, connectUpdates);
     await hooks.idle?.(server, names);
     const steps: StepResult[] = [];
-    for (const active of config.steps) {
+    ladder: for (const active of config.steps) {
       // Other people's processes share the 2 cores: a step they disturbed is run again.
       let best: StepResult | undefined;
       for (let attempt = 1; attempt <= config.attempts; attempt++) {
-        const step = await runStep(server, loadgens, active, config, label);
+        let step: StepResult;
+        try {
+          step = await runStep(server, loadgens, active, config, label);
+        } catch (error) {
+          // The server stopped answering its own probes: far past its capacity.
+          console.log(
+            `[${label}] ${active} sessions: the server stopped answering (${String(error)}); no more steps`,
+          );
+          break ladder;
+        }
         console.log(
           `[${label}] step (attempt ${attempt})`,
           JSON.stringify(step, (k, v) => (k === "count" ? undefined : v)),
         );
         if (!best || step.backgroundCpuPercent < best.backgroundCpuPercent) best = step;
+        if (isCollapsed(step)) {
+          // Its busy neighbours are its own dropped connections: another try measures the same.
+          steps.push(step);
+          console.log(`[${label}] ${active} sessions: p99 ${Math.round(step.service.p99)} ms; no more steps`);
+          break ladder;
+        }
         if (step.backgroundCpuPercent <= MAX_BACKGROUND_PERCENT) break;
       }
       if (best) steps.push(best);
