@@ -155,6 +155,32 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     );
   });
 
+  it("builds a moment once for every seek that lands on it, the slider's opening at the end included", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "moments");
+    typeText(host, "\n// one");
+    await settled(sessionId, host.text());
+    const middle = { at: await moment(), text: host.text() };
+    typeText(host, "\n// two");
+    await settled(sessionId, host.text());
+    const timeline = await host.request("getReplayTimeline", { sessionId });
+    if (!timeline.ok) throw new Error(timeline.error.message);
+    const end = timeline.data.end ?? 0;
+    const built = await seek(host, sessionId, end);
+    expect(mainOf(built)?.content).toBe(host.text());
+
+    // The stored history now says something else: every row is the first update again.
+    await server.db.query(
+      `UPDATE doc_history SET data = (SELECT data FROM doc_history WHERE session_id = $1 ORDER BY id LIMIT 1)
+       WHERE session_id = $1`,
+      [sessionId],
+    );
+    expect(await seek(host, sessionId, end)).toEqual(built);
+    // A moment not built before is read from the rows as they now are.
+    const rebuilt = mainOf(await seek(host, sessionId, middle.at))?.content;
+    expect(rebuilt).not.toBe(middle.text);
+    expect(middle.text.startsWith(rebuilt ?? "-")).toBe(true);
+  });
+
   it("folds the history into chunks and keyframes, and every moment seeks to the same text before and after", async () => {
     const { sessionId, host } = await editors.hostAndGuest(server.api, "long");
     const typed = "abcdefghij".repeat(70);

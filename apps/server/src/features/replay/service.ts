@@ -7,6 +7,7 @@ import {
   type ReplayTimeline,
   type RestoreVersionAck,
 } from "@ensemble/protocol";
+import { LRUCache } from "lru-cache";
 import { DomainError } from "../../errors";
 import type { WorkspaceAccess } from "../collab/index";
 import type { PullRequestService } from "../pulls/index";
@@ -30,6 +31,18 @@ const SERVER_NAME = "Ensemble";
 const GUEST_NAME = "Anonymous";
 const FORMER_NAME = "Former participant";
 
+/** A moment's project without its time and language, which differ between moments of one edit. */
+type Moment = Omit<ReplayFrame, "at" | "language">;
+
+/**
+ * Moments built lately, by session and last update: the history before an update never
+ * changes, so a moment built once is the same for every viewer. The timeline builds its end
+ * as it answers, where the panel's slider opens (its first seek), so that seek finds it ready
+ * and the code and rows every seek goes through are warm (bench/replay: the first seek after a
+ * start was each opening's slowest). Playback asks for the same moment again between edits.
+ */
+const MOMENTS = { max: 64, ttlMs: 60_000 };
+
 /**
  * A session's replay: its timeline (edits, runs and their output, pull requests, authors) and the
  * project at any moment of it, read from the history collab keeps (doc_history) and its
@@ -37,6 +50,8 @@ const FORMER_NAME = "Former participant";
  * Callers check who may ask; this service does not know sockets.
  */
 export function createReplayService({ repo, sessions, terminal, pulls, workspace }: ReplayDeps) {
+  const moments = new LRUCache<string, Promise<Moment>>({ max: MOMENTS.max, ttl: MOMENTS.ttlMs });
+
   /** The last update stored at or before `at`, whether folded into a chunk or not yet. */
   async function positionAt(sessionId: string, at: number) {
     const [raw, folded] = await Promise.all([
@@ -55,12 +70,27 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
       sessions.languageAt(sessionId, at),
     ]);
     if (!position) return { at, authors: [], lastEditAt: null, files: [], folders: [], language };
-    const { doc, authors } = await documentAt(repo, sessionId, position.upto);
-    try {
-      return { at, lastEditAt: position.at.getTime(), ...filesOf(doc, authors), language };
-    } finally {
-      doc.destroy();
+    return { at, ...(await momentOf(sessionId, position)), language };
+  }
+
+  /** The project right after update `upto`, built once for every seek that lands on it. */
+  function momentOf(sessionId: string, position: { upto: number; at: Date }): Promise<Moment> {
+    const key = `${sessionId}:${position.upto}`;
+    let moment = moments.get(key);
+    if (!moment) {
+      moment = (async () => {
+        const { doc, authors } = await documentAt(repo, sessionId, position.upto);
+        try {
+          return { lastEditAt: position.at.getTime(), ...filesOf(doc, authors) };
+        } finally {
+          doc.destroy();
+        }
+      })();
+      moments.set(key, moment);
+      // A failure is answered to this seek; the next one tries again.
+      moment.catch(() => moments.delete(key));
     }
+    return moment;
   }
 
   async function authorsOf(sessionId: string, ids: Iterable<string | null>): Promise<ReplayAuthor[]> {
@@ -110,12 +140,15 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
         activity = raw.count > 0 ? await repo.rawActivity(sessionId, start, end, buckets) : activity;
         spreadActivity(activity, chunks, start, end);
       }
+      const authors = await authorsOf(sessionId, summary.authors);
+      // The panel's slider opens at the end: that moment is built now, after this answer.
+      if (end !== null) void frameAt(sessionId, end).catch(() => {});
       return {
         start,
         end,
         edits: raw.count + chunks.reduce((sum, c) => sum + c.edits, 0),
         activity,
-        authors: await authorsOf(sessionId, summary.authors),
+        authors,
         events,
       };
     },
