@@ -23,6 +23,13 @@ const WaitingSchema = z.object({
 export const LOBBY_RENEW_MS = 2_000;
 export const LOBBY_STALE_MS = 8_000;
 
+/**
+ * How long someone the host turned away is turned away again at once when they knock, without
+ * asking the host: a refused guest reloading the page cannot keep ringing the host's bell.
+ */
+export const REFUSED_MS = 10 * 60_000;
+const RefusalSchema = z.object({ seenAt: z.number() });
+
 /** The room of one person's waiting sockets in one session, on every node. */
 export const waitRoom = (sessionId: string, participantId: string) => `lobby:${sessionId}:${participantId}`;
 
@@ -50,6 +57,8 @@ interface LocalWaiter {
  */
 export class Lobby {
   private readonly table;
+  /** Who the host turned away lately, per session (every node's). */
+  private readonly refusals;
   /** socket id → what it waits for, on this node. */
   private readonly local = new Map<string, LocalWaiter>();
   /** Sockets whose disconnect already takes them out of any lobby. */
@@ -62,6 +71,7 @@ export class Lobby {
     makeTable: TableMaker,
   ) {
     this.table = makeTable("lobby", WaitingSchema, LOBBY_STALE_MS);
+    this.refusals = makeTable("lobby-refused", RefusalSchema, REFUSED_MS);
     this.renewals = setInterval(() => void this.renew().catch(() => {}), LOBBY_RENEW_MS);
     this.renewals.unref();
   }
@@ -98,6 +108,22 @@ export class Lobby {
     const { sessionId, entry } = waiter;
     if (this.roleOf(sessionId, entry.id) !== undefined) return;
     if (await this.table.take(sessionId, entry.id)) await this.tellHosts(sessionId);
+  }
+
+  /**
+   * The host turns someone away: out of the lobby, and their knocks for `REFUSED_MS` are
+   * refused at once. False when they were not waiting.
+   */
+  async refuse(sessionId: string, participantId: string): Promise<boolean> {
+    if (!(await this.take(sessionId, participantId))) return false;
+    await this.refusals.sweep(sessionId);
+    await this.refusals.set(sessionId, participantId, { seenAt: Date.now() });
+    return true;
+  }
+
+  /** Whether the host turned this person away in the last `REFUSED_MS`. */
+  async wasRefused(sessionId: string, participantId: string): Promise<boolean> {
+    return (await this.refusals.get(sessionId, participantId)) !== undefined;
   }
 
   /** Who waits, in the order they came, one entry per person however many tabs they opened. */

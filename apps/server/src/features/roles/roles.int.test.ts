@@ -330,7 +330,9 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     await host.request("lobbyDecision", { sessionId, participantId: awayId, admit: false });
     await waitFor(() => events(turnedAway, "lobbyRefused").length > 0, 5000, "lobbyRefused");
     expect(events(turnedAway, "lobbyRefused")).toEqual([{ sessionId, message: ROLE_MESSAGES.refused }]);
-    expect((await turnedAway.join(sessionId)).ok).toBe(false);
+    // Knocking again (a reload): turned away at once, and the host is not asked again.
+    const again = await turnedAway.join(sessionId);
+    expect(again.ok ? null : again.error).toEqual({ code: "forbidden", message: ROLE_MESSAGES.refused });
     // A deciding on someone not waiting is refused.
     expect(
       (await host.request("lobbyDecision", { sessionId, participantId: "guest-x", admit: true })).ok,
@@ -341,8 +343,16 @@ describe.each(DATABASES)("roles on %s", (kind) => {
     const guestId = joined(await guest.join(sessionId)).self.id;
     expect(guestId).toMatch(/^guest-/);
     expect((await late.join(sessionId)).ok).toBe(false);
+    // The host's list holds the newcomer alone: the one turned away did not come back into it.
+    await waitFor(() => events<LobbyUpdate>(host, "lobbyUpdate").at(-1)?.waiting.length === 1, 5000);
+    expect(
+      events<LobbyUpdate>(host, "lobbyUpdate")
+        .at(-1)
+        ?.waiting.map((w) => w.id),
+    ).not.toContain(awayId);
     await host.request("setLock", { sessionId, isLocked: false });
     await waitFor(() => events(late, "lobbyAdmitted").length > 0, 5000, "admitted on unlock");
+    expect(events(turnedAway, "lobbyAdmitted")).toEqual([]);
     expect(joined(await late.join(sessionId)).self.role).toBe("editor");
     // The REST join of a locked session only says to wait; it admits nobody.
     await host.request("setLock", { sessionId, isLocked: true });

@@ -81,8 +81,8 @@ export function registerRolesEvents(deps: RolesDeps) {
         throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
       return null;
     }
-    const waiting = await lobby.take(sessionId, participantId);
-    if (!waiting) throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
+    if (!(await lobby.refuse(sessionId, participantId)))
+      throw new DomainError("not_found", ROLE_MESSAGES.notWaiting);
     io.to(waitRoom(sessionId, participantId)).emit("lobbyRefused", {
       sessionId,
       message: ROLE_MESSAGES.refused,

@@ -38,6 +38,8 @@ export interface SessionLobby {
   wait(sessionId: string, socket: EditorSocket, entry: LobbyEntry, role: GrantableRole): Promise<void>;
   leave(socketId: string): Promise<void>;
   list(sessionId: string): Promise<LobbyEntry[]>;
+  /** Whether the host turned this person away lately. */
+  wasRefused(sessionId: string, participantId: string): Promise<boolean>;
   /** Takes everyone out of the session's lobby, on every node; answers their waiting sockets' rooms. */
   closeSession(sessionId: string): Promise<string[]>;
 }
@@ -100,6 +102,9 @@ export function registerSessionEvents(deps: SessionSocketDeps): SessionControl {
     await leave(socket);
     const isGuest = identity.kind === "guest";
     if (admission.kind === "lobby") {
+      // Turned away lately: told again at once, and the host is not asked again.
+      if (await lobby.wasRefused(sessionId, selfId))
+        throw new DomainError("forbidden", ROLE_MESSAGES.refused);
       await lobby.wait(sessionId, socket, { id: selfId, name: identity.name, isGuest }, admission.role);
       throw new DomainError("session_locked", ROLE_MESSAGES.locked);
     }
