@@ -23,6 +23,16 @@ describe.each(DATABASES)("a resync larger than one message on %s", (kind) => {
     await server.close();
   });
 
+  it("takes a live paste that fills a file to its limit, in parts", async () => {
+    const { sessionId, host: a } = await editors.hostAndGuest(server.api, "large paste");
+    const b = await editors.open(undefined, { lane: true });
+    await b.join(sessionId);
+    await waitFor(() => b.client.synced);
+    b.file().insert(0, "p".repeat(WORKSPACE_LIMITS.maxFileBytes - b.file().length));
+    await waitFor(() => a.text() === b.text(), 10_000, "the paste at a");
+    expect(b.received.get("laneRefusal")).toBeUndefined();
+  });
+
   it.each([
     ["the lane", true],
     ["socket.io", false],
