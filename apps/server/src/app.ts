@@ -177,6 +177,7 @@ export function createApp({ config, db, logger, jwtSecret }: AppDeps) {
     clients: () => io.sockets.sockets.size,
     updates: () => collab.rooms.counts,
     runs: () => execution.service.queue,
+    assemblingBytes: () => collab.assembling.bytes,
   });
   api.use(vcs.routes);
   api.use(account.routes);

@@ -308,3 +308,18 @@ export async function typeLine(
     throw new Error(`expected the echo of ${line}, got ${entries[0]?.content}`);
   return entries.slice(1).map(({ type, content }) => ({ type, content }));
 }
+
+/** A lane spoken raw: every frame and the close it gets, for what the editor client would hide. */
+export function rawLane(url: string) {
+  const ws = new WebSocket(url);
+  const frames: (Uint8Array | string)[] = [];
+  ws.on("message", (data: Buffer, isBinary) =>
+    frames.push(isBinary ? new Uint8Array(data) : data.toString()),
+  );
+  const opened = new Promise<void>((resolve, reject) => {
+    ws.once("open", () => resolve());
+    ws.once("error", reject);
+  });
+  const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
+  return { ws, frames, opened, closed };
+}

@@ -5,8 +5,10 @@ import {
   encodeStep1,
   encodeStep2,
   encodeUpdate,
+  MAX_WHOLE_SYNC_BYTES,
   SYNC_STEP1,
   SYNC_STEP2,
+  splitSyncMessage,
 } from "./messages";
 
 /** How a client reaches the server; the socket.io binding and the test connector implement it. */
@@ -22,7 +24,9 @@ export const REMOTE_ORIGIN = Symbol("remote");
  * The browser's half of Yjs sync over any transport. Call `connected()` once the session is
  * joined (and after every reconnect), pass received messages to `receiveSync` and
  * `receiveAwareness`. Local edits go out as updates while connected; after a reconnect the
- * step 1/step 2 exchange sends whatever the server missed, so offline edits merge.
+ * step 1/step 2 exchange sends whatever the server missed, so offline edits merge. A message
+ * larger than one socket message carries (a long offline session's step 2, a large paste)
+ * goes as consecutive parts, which the server joins before it checks the whole.
  */
 export class CollabClient {
   private isConnected = false;
@@ -53,7 +57,7 @@ export class CollabClient {
     // The server answers with step 2 (what we lack) and its own step 1. Our answer to that is
     // computed from here on, while live updates already flow: offline edits cannot slip
     // between the two.
-    this.transport.sendSync(encodeStep1(this.doc));
+    this.sendSync(encodeStep1(this.doc));
     if (this.awareness.getLocalState() !== null) {
       this.transport.sendAwareness(
         awarenessProtocol.encodeAwarenessUpdate(this.awareness, [this.doc.clientID]),
@@ -72,7 +76,7 @@ export class CollabClient {
   receiveSync(message: Uint8Array): void {
     const parsed = decodeSyncMessage(message);
     if (parsed.type === SYNC_STEP1) {
-      this.transport.sendSync(encodeStep2(this.doc, parsed.stateVector));
+      this.sendSync(encodeStep2(this.doc, parsed.stateVector));
       return;
     }
     Y.applyUpdate(this.doc, parsed.update, REMOTE_ORIGIN);
@@ -90,8 +94,14 @@ export class CollabClient {
   }
 
   private readonly handleDocUpdate = (update: Uint8Array, origin: unknown) => {
-    if (origin !== REMOTE_ORIGIN && this.isConnected) this.transport.sendSync(encodeUpdate(update));
+    if (origin !== REMOTE_ORIGIN && this.isConnected) this.sendSync(encodeUpdate(update));
   };
+
+  private sendSync(message: Uint8Array): void {
+    // A keystroke's update takes the first branch: nothing is allocated for it.
+    if (message.byteLength <= MAX_WHOLE_SYNC_BYTES) this.transport.sendSync(message);
+    else for (const part of splitSyncMessage(message)) this.transport.sendSync(part);
+  }
 
   private readonly handleAwarenessUpdate = (
     changes: { added: number[]; updated: number[]; removed: number[] },

@@ -1,4 +1,4 @@
-import { SESSION_ROUTE_PARAM } from "@ensemble/protocol";
+import { LIMITS, SESSION_ROUTE_PARAM } from "@ensemble/protocol";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 
@@ -18,6 +18,9 @@ export const LANE_SYNC = 0;
 export const LANE_AWARENESS = 1;
 export type LaneKind = typeof LANE_SYNC | typeof LANE_AWARENESS;
 export type LaneMessage = readonly [kind: LaneKind, message: Uint8Array];
+
+/** What a message adds to a frame beside its bytes: its kind and its length (varuints). */
+const MESSAGE_FRAMING_BYTES = 6;
 
 /** Close codes of the lane (4000–4999 are the application's). */
 export const LANE_CLOSE = {
@@ -83,10 +86,12 @@ export interface LaneHandlers {
 
 /**
  * The client's end of a lane. Messages sent in one task leave as one frame (a keystroke's
- * update and cursor together), at the end of that task.
+ * update and cursor together), at the end of that task; as several when one frame would be
+ * over the server's cap (the parts of a large message each nearly fill one).
  */
 export class LaneClient {
   private pending: LaneMessage[] = [];
+  private pendingBytes = 0;
   private isOpen = false;
 
   constructor(
@@ -110,6 +115,7 @@ export class LaneClient {
       const wasOpen = this.isOpen;
       this.isOpen = false;
       this.pending = [];
+      this.pendingBytes = 0;
       handlers.closed(code, wasOpen);
     };
     ws.onerror = () => {};
@@ -121,8 +127,11 @@ export class LaneClient {
 
   send(kind: LaneKind, message: Uint8Array): void {
     if (!this.isOpen) return;
+    const bytes = message.byteLength + MESSAGE_FRAMING_BYTES;
+    if (this.pending.length > 0 && this.pendingBytes + bytes > LIMITS.socketMessageBytes) this.flush();
     if (this.pending.length === 0) void Promise.resolve().then(this.flush);
     this.pending.push([kind, message]);
+    this.pendingBytes += bytes;
   }
 
   /**
@@ -146,6 +155,7 @@ export class LaneClient {
     if (this.pending.length === 0 || !this.isOpen) return;
     this.ws.send(encodeLaneFrame(this.pending));
     this.pending = [];
+    this.pendingBytes = 0;
   };
 }
 

@@ -1,3 +1,4 @@
+import { MAX_YJS_MESSAGE_BYTES } from "@ensemble/protocol";
 import * as decoding from "lib0/decoding";
 import * as encoding from "lib0/encoding";
 import * as Y from "yjs";
@@ -6,6 +7,26 @@ import * as Y from "yjs";
 export const SYNC_STEP1 = 0;
 export const SYNC_STEP2 = 1;
 export const SYNC_UPDATE = 2;
+/**
+ * Ours, beside y-protocols' types: one part of a sync message larger than one socket message
+ * carries (a resync after long offline work). The server joins a connection's consecutive
+ * parts and handles the message as if it had come whole (`splitSyncMessage`).
+ */
+export const SYNC_PART = 3;
+
+/** The largest sync message sent as it is; a larger one goes as parts of at most this size. */
+export const MAX_WHOLE_SYNC_BYTES = MAX_YJS_MESSAGE_BYTES;
+
+/** Room kept in a part for its header: type, index, count, total and the chunk's length. */
+const PART_HEADER_BYTES = 32;
+
+/** One part as `decodeSyncPart` reads it: `chunk` is bytes `index` of `count` of a `total`-byte message. */
+export interface SyncPart {
+  index: number;
+  count: number;
+  total: number;
+  chunk: Uint8Array;
+}
 
 /** An update read into its structs and delete set (what `Y.decodeUpdate` answers). */
 export type DecodedUpdate = ReturnType<typeof Y.decodeUpdate>;
@@ -53,4 +74,48 @@ export function decodeSyncMessage(message: Uint8Array): SyncMessage {
     return { type, update: payload, decoded: Y.decodeUpdate(payload) };
   }
   throw new Error(`unknown sync message type ${type}`);
+}
+
+/**
+ * `message` as part messages of at most `maxBytes` each, in order, or `[message]` itself when
+ * it fits in one: every part names its index, the count of parts and the message's length.
+ */
+export function splitSyncMessage(message: Uint8Array, maxBytes = MAX_WHOLE_SYNC_BYTES): Uint8Array[] {
+  if (message.byteLength <= maxBytes) return [message];
+  const chunkBytes = maxBytes - PART_HEADER_BYTES;
+  if (chunkBytes < 1) throw new Error(`parts of ${maxBytes} bytes hold no content`);
+  const count = Math.ceil(message.byteLength / chunkBytes);
+  const parts: Uint8Array[] = [];
+  for (let index = 0; index < count; index++) {
+    const encoder = encoding.createEncoder();
+    encoding.writeVarUint(encoder, SYNC_PART);
+    encoding.writeVarUint(encoder, index);
+    encoding.writeVarUint(encoder, count);
+    encoding.writeVarUint(encoder, message.byteLength);
+    encoding.writeVarUint8Array(encoder, message.subarray(index * chunkBytes, (index + 1) * chunkBytes));
+    parts.push(encoding.toUint8Array(encoder));
+  }
+  return parts;
+}
+
+/** Whether a sync message is a part (checked on its first byte: no decoding, no allocation). */
+export function isSyncPart(message: Uint8Array): boolean {
+  return message[0] === SYNC_PART;
+}
+
+/**
+ * Reads a part message; throws on any defect (another type, trailing bytes, an index past
+ * its count, a single part, an empty chunk, more parts than the message has bytes).
+ */
+export function decodeSyncPart(message: Uint8Array): SyncPart {
+  const decoder = decoding.createDecoder(message);
+  if (decoding.readVarUint(decoder) !== SYNC_PART) throw new Error("not a sync part");
+  const index = decoding.readVarUint(decoder);
+  const count = decoding.readVarUint(decoder);
+  const total = decoding.readVarUint(decoder);
+  const chunk = decoding.readVarUint8Array(decoder);
+  if (decoding.hasContent(decoder)) throw new Error("trailing bytes after the sync part");
+  if (count < 2 || index >= count) throw new Error(`part ${index} of ${count}`);
+  if (chunk.byteLength === 0 || count > total) throw new Error("a part without content");
+  return { index, count, total, chunk };
 }

@@ -13,6 +13,8 @@ export interface MetricSources {
   clients(): number;
   updates(): { applied: number; refused: number; deferred: number };
   runs(): { queued: number; running: number };
+  /** Bytes being joined from the parts of large sync messages. */
+  assemblingBytes(): number;
 }
 
 /** What features report as it happens; each feature declares its part in its own terms. */
@@ -53,6 +55,11 @@ export function createRegistry() {
     (from) => from.sessionsOwned(),
   );
   gauge("clients", "Editor sockets (socket.io) connected to this process.", (from) => from.clients());
+  gauge(
+    "sync_assembling_bytes",
+    "Bytes held for large sync messages arriving in parts (bounded: a new one past the bound is asked for again later).",
+    (from) => from.assemblingBytes(),
+  );
   new Counter({
     name: `${PREFIX}updates_total`,
     help: "Client document updates by outcome: applied, refused (invalid, forbidden, too large) or deferred (built on content the server lacked; resent).",

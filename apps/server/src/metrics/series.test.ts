@@ -58,6 +58,7 @@ describe("the series a node exports", () => {
       clients: () => 5,
       updates: () => counts,
       runs: () => ({ queued: 1, running: 4 }),
+      assemblingBytes: () => 1024,
     });
     reporter.ran("python", 0.3);
     reporter.runnerFailed("sandbox");
@@ -67,6 +68,7 @@ describe("the series a node exports", () => {
     expect(sampleOf(text, "ensemble_sessions_loaded")).toBe(3);
     expect(sampleOf(text, "ensemble_sessions_owned")).toBe(2);
     expect(sampleOf(text, "ensemble_clients")).toBe(5);
+    expect(sampleOf(text, "ensemble_sync_assembling_bytes")).toBe(1024);
     expect(sampleOf(text, "ensemble_updates_total", { outcome: "applied" })).toBe(7);
     expect(sampleOf(text, "ensemble_updates_total", { outcome: "refused" })).toBe(2);
     expect(sampleOf(text, "ensemble_updates_total", { outcome: "deferred" })).toBe(0);

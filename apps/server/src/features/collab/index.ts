@@ -13,6 +13,7 @@ import { type Lane, LaneServer } from "./lane";
 import { createDocRepo, type DocRepo } from "./repo";
 import { RoomRegistry } from "./rooms";
 import { registerCollabEvents } from "./socket";
+import { AssemblyBudget } from "./syncParts";
 import type { WorkspaceFile } from "./workspace";
 
 export type { TreeApplied, WorkspaceFile };
@@ -118,7 +119,8 @@ export function createCollabFeature(
   ownership?.onHandover((sessionId) => {
     for (const socket of presence.sockets(sessionId)) socket.conn.close();
   });
-  const documents = registerCollabEvents({ events, rooms, lanes, laneMembers });
+  const assembling = new AssemblyBudget();
+  const documents = registerCollabEvents({ events, rooms, lanes, laneMembers, assembling });
   /** A session's files as stored, read into a document of its own that nobody serves. */
   async function storedFiles(sessionId: string): Promise<WorkspaceFile[]> {
     const stored = await docRepo.load(sessionId);
@@ -165,6 +167,8 @@ export function createCollabFeature(
   };
   return {
     rooms,
+    /** Bytes being joined from sync parts now (large resyncs in progress). */
+    assembling,
     workspace,
     /** A session's files: the live ones when its document is loaded here, else the stored ones. */
     filesOf: async (sessionId: string): Promise<WorkspaceFile[]> =>

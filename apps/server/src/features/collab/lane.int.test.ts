@@ -8,25 +8,9 @@ import {
   laneUrl,
 } from "@ensemble/collab";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import WebSocket from "ws";
 import * as Y from "yjs";
-import { editorPool, waitFor } from "../../../test/collabClient";
+import { editorPool, rawLane, waitFor } from "../../../test/collabClient";
 import { buildSession, DATABASES, startTestServer, type TestServer } from "../../../test/harness";
-
-/** A raw lane: every frame and close it gets, for what the editor client would hide. */
-function rawLane(url: string) {
-  const ws = new WebSocket(url);
-  const frames: (Uint8Array | string)[] = [];
-  ws.on("message", (data: Buffer, isBinary) =>
-    frames.push(isBinary ? new Uint8Array(data) : data.toString()),
-  );
-  const opened = new Promise<void>((resolve, reject) => {
-    ws.once("open", () => resolve());
-    ws.once("error", reject);
-  });
-  const closed = new Promise<number>((resolve) => ws.once("close", (code) => resolve(code)));
-  return { ws, frames, opened, closed };
-}
 
 describe("the Yjs lane", () => {
   let server: TestServer;

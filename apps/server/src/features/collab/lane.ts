@@ -5,11 +5,12 @@ import {
   encodeLaneFrame,
   LANE_CLOSE,
   LANE_PATH,
+  LANE_SYNC,
   type LaneKind,
   type LaneMessage,
   type LaneRefusal,
 } from "@ensemble/collab";
-import { LIMITS } from "@ensemble/protocol";
+import { LIMITS, MAX_YJS_MESSAGE_BYTES } from "@ensemble/protocol";
 import { type RawData, WebSocket, WebSocketServer } from "ws";
 import type { Logger } from "../../logger";
 import { socketRefusal } from "../../realtime/handle";
@@ -158,10 +159,19 @@ export class LaneServer {
       return;
     }
     for (const [kind, message] of messages) {
+      const event = kind === LANE_SYNC ? "yjsSync" : "yjsAwareness";
+      // socket.io's schema refuses the same (a larger sync message comes in parts).
+      if (message.byteLength > MAX_YJS_MESSAGE_BYTES) {
+        lane.refuse({
+          event,
+          code: "invalid_payload",
+          message: `message over ${MAX_YJS_MESSAGE_BYTES} bytes`,
+        });
+        continue;
+      }
       try {
         end.receive(kind, message);
       } catch (error) {
-        const event = kind === 0 ? "yjsSync" : "yjsAwareness";
         const { code, message, isUnexpected } = socketRefusal(error);
         if (isUnexpected) this.logger.error({ err: error, event }, "lane message failed");
         lane.refuse({ event, code, message });

@@ -9,6 +9,7 @@ import type { SessionDocuments } from "../sessions/index";
 import type { Lane, LaneEnd, LaneServer } from "./lane";
 import type { Room, RoomConnection } from "./room";
 import type { RoomRegistry } from "./rooms";
+import { type AssemblyBudget, PartAssembler } from "./syncParts";
 import type { Workspace } from "./workspace";
 
 export interface CollabSocketDeps {
@@ -17,6 +18,8 @@ export interface CollabSocketDeps {
   lanes: LaneServer;
   /** session id → the open lanes of its sockets, by socket id (broadcasts go through them). */
   laneMembers: Map<string, Map<string, Lane>>;
+  /** The bound on bytes being joined from parts, shared by every socket. */
+  assembling: AssemblyBudget;
 }
 
 /** What collab remembers of one socket, from its first join until it disconnects. */
@@ -37,6 +40,8 @@ interface Membership {
   laneEnd: LaneEnd;
   /** The room it was seated at: its first sync joins it there. */
   room: Room;
+  /** Joins its sync messages that come in parts (a large resync); dropped when a carrier closes. */
+  parts: PartAssembler;
 }
 
 /**
@@ -45,7 +50,7 @@ interface Membership {
  * before it is seated is refused.
  */
 export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
-  const { events, rooms, lanes, laneMembers } = deps;
+  const { events, rooms, lanes, laneMembers, assembling } = deps;
   const states = new WeakMap<EditorSocket, SocketState>();
 
   // The membership check is realtime's; collab keeps what it needs beside it (the connection).
@@ -61,6 +66,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     const current = state?.membership;
     if (!state || !current) return undefined;
     state.membership = undefined;
+    current.parts.drop();
     lanes.revoke(current.laneEnd);
     if (current.lane) {
       dropLane(socket, current.sessionId);
@@ -111,10 +117,18 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
       closed: (lane) => {
         if (membership.lane !== lane) return;
         membership.lane = undefined;
+        // Its parts can no longer all come: the resync over socket.io starts a new stream.
+        membership.parts.drop();
         if (state.membership === membership) dropLane(socket, sessionId);
       },
     };
-    const membership: Membership = { sessionId, connection, laneEnd, room };
+    const membership: Membership = {
+      sessionId,
+      connection,
+      laneEnd,
+      room,
+      parts: new PartAssembler(assembling),
+    };
     state.membership = membership;
     return lanes.issue(laneEnd);
   }
@@ -206,8 +220,19 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     }
     const room = rooms.loaded(member.sessionId);
     if (!room) throw new DomainError("not_joined", "Join the session first");
-    if (kind === "sync") room.receiveSync(member.connection, message);
-    else room.receiveAwareness(member.connection, message);
+    if (kind === "awareness") {
+      room.receiveAwareness(member.connection, message);
+      return undefined;
+    }
+    let whole: Uint8Array | undefined;
+    try {
+      whole = member.parts.receive(message);
+    } catch (error) {
+      // Too many large messages being joined at once: ask for this one again later.
+      if (error instanceof DomainError && error.code === "rate_limited") resyncLater(state, member);
+      throw error;
+    }
+    if (whole) room.receiveSync(member.connection, whole);
     return undefined;
   };
   events.on("yjsSync", (socket, message) => relay(socket, "sync", message));

@@ -1,13 +1,5 @@
-import { LIMITS, utf8Bytes, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import { utf8Bytes, WORKSPACE_LIMITS, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import type * as Y from "yjs";
-
-/**
- * The most one change may insert: its update must fit in one socket message with room for
- * Yjs's framing (a bigger one would close the connection every time it is sent).
- */
-export const MAX_CHANGE_BYTES = Math.floor(LIMITS.socketMessageBytes * 0.9);
-
-export const CHANGE_TOO_LARGE = `One change can insert at most ${Math.floor(MAX_CHANGE_BYTES / 1000)} kB: paste it in parts.`;
 
 /** One change of a model's content, in offsets of the text before it (Monaco's shape). */
 export interface TextChange {
@@ -21,6 +13,8 @@ export interface TextChange {
  * refuses such an update whole (and the browser would then reopen the session from the
  * server, dropping what was typed after it), so the editor refuses the change itself.
  * Cheap while the file is far from the limit: UTF-8 takes at most 3 bytes per UTF-16 unit.
+ * One change may be as large as the file's limit: an update over a socket message goes in
+ * parts (`splitSyncMessage`).
  */
 export function sizeProblem(ytext: Y.Text, changes: readonly TextChange[]): string | undefined {
   let inserted = 0;
@@ -30,7 +24,6 @@ export function sizeProblem(ytext: Y.Text, changes: readonly TextChange[]): stri
     removedUnits += change.rangeLength;
   }
   if (inserted === 0) return undefined;
-  if (inserted > MAX_CHANGE_BYTES) return CHANGE_TOO_LARGE;
   if ((ytext.length - removedUnits) * 3 + inserted <= WORKSPACE_LIMITS.maxFileBytes) return undefined;
   const before = ytext.toString();
   let bytes = utf8Bytes(before) + inserted;
