@@ -2,34 +2,70 @@ import { createServer, type Plugin } from "vite";
 
 const ROOT_ELEMENT = '<div id="root"></div>';
 
+interface PrerenderModule {
+  PRERENDERED_PAGES: readonly { path: string; file: string; isSignedOutOnly: boolean }[];
+  renderPage: (path: string) => Promise<string>;
+}
+
+/** Renders every prerendered page in Node through Vite's SSR loader, once per build. */
+async function renderPages(root: string): Promise<{ file: string; root: string }[]> {
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: "error",
+    appType: "custom",
+    server: { middlewareMode: true, hmr: false, ws: false },
+  });
+  try {
+    const module = (await server.ssrLoadModule("/src/prerender.tsx")) as Partial<PrerenderModule>;
+    const { PRERENDERED_PAGES: pages, renderPage } = module;
+    if (!pages || typeof renderPage !== "function") {
+      throw new Error("src/prerender.tsx exports no PRERENDERED_PAGES and renderPage()");
+    }
+    const rendered = [];
+    // One at a time: the pages share the app's module-level stores.
+    for (const page of pages) {
+      const markup = await renderPage(page.path);
+      const signedOut = page.isSignedOutOnly ? " data-signed-out-only" : "";
+      rendered.push({
+        file: page.file,
+        root: `<div id="root" inert data-page="${page.path}"${signedOut}>${markup}</div>`,
+      });
+    }
+    return rendered;
+  } finally {
+    await server.close();
+  }
+}
+
 /**
- * Builds index.html with the landing page's markup in #root: src/prerender.tsx renders it in
- * Node through Vite's SSR loader, once per build. #root stays inert until startApp.tsx has
- * hydrated it, since a click before then would be lost.
+ * Writes each page of src/prerender.tsx's list into its own copy of index.html, its markup in
+ * #root (`data-page`, its path, tells index.html's inline script on which path it may show).
+ * #root stays inert until startApp.tsx has hydrated it, since a click before then would be
+ * lost. index.html is the landing page; the other files are emitted beside it before the
+ * build compresses its output, so they get their brotli and gzip copies too.
  */
-export function prerenderLanding(root: string): Plugin {
+export function prerenderPages(root: string): Plugin {
+  let others: { file: string; html: string }[] = [];
   return {
-    name: "ensemble:prerender-landing",
+    name: "ensemble:prerender-pages",
     apply: "build",
+    // After Vite's HTML plugin has emitted index.html (it calls transformIndexHtml from its
+    // generateBundle), before the compression that wraps a later plugin's generateBundle.
+    enforce: "post",
     async transformIndexHtml(html) {
       if (!html.includes(ROOT_ELEMENT)) throw new Error(`index.html has no ${ROOT_ELEMENT}`);
-      const server = await createServer({
-        configFile: false,
-        root,
-        logLevel: "error",
-        appType: "custom",
-        server: { middlewareMode: true, hmr: false, ws: false },
-      });
-      let markup: string;
-      try {
-        const module = await server.ssrLoadModule("/src/prerender.tsx");
-        const render: unknown = module.renderLanding;
-        if (typeof render !== "function") throw new Error("src/prerender.tsx exports no renderLanding()");
-        markup = String(render());
-      } finally {
-        await server.close();
-      }
-      return html.replace(ROOT_ELEMENT, `<div id="root" inert>${markup}</div>`);
+      const pages = await renderPages(root);
+      const landing = pages.find((page) => page.file === "index.html");
+      if (!landing) throw new Error("src/prerender.tsx has no page for index.html");
+      others = pages
+        .filter((page) => page !== landing)
+        .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) }));
+      return html.replace(ROOT_ELEMENT, () => landing.root);
+    },
+    generateBundle() {
+      for (const { file, html } of others) this.emitFile({ type: "asset", fileName: file, source: html });
+      others = [];
     },
   };
 }

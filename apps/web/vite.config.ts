@@ -3,14 +3,14 @@ import react from "@vitejs/plugin-react";
 import { defineConfig } from "vite";
 import { compression, defineAlgorithm } from "vite-plugin-compression2";
 import { monacoTypeScriptMode } from "./monacoTypeScriptPlugin";
-import { prerenderLanding } from "./prerenderPlugin";
+import { prerenderPages } from "./prerenderPlugin";
 
 const apiTarget = process.env.VITE_API_TARGET ?? "http://localhost:3000";
 
 export default defineConfig({
   plugins: [
     react(),
-    prerenderLanding(import.meta.dirname),
+    prerenderPages(import.meta.dirname),
     monacoTypeScriptMode(),
     // Brotli and gzip copies of the hashed assets beside them, which the server sends to a
     // browser that accepts them (the language workers and wasm shrink to a quarter or less).

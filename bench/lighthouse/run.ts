@@ -15,7 +15,8 @@ import { ROOT, requireBuild, startServer, stopProcess } from "../lib/server";
 import { median } from "../lib/stats";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
-const PORT = 3890;
+// BENCH_PORT: another free port, when two of us run benchmarks on one machine.
+const PORT = Number(process.env.BENCH_PORT ?? 3890);
 /** The pages, by path; `editor` is a session's editor route, opened by its signed-in host. */
 const PAGES = (process.env.BENCH_PAGES ?? process.env.BENCH_PAGE ?? "/,/signin,/documentation,editor")
   .split(",")

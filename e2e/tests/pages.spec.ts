@@ -47,6 +47,39 @@ test("documentation filters cards without regard to case and opens a card's rout
   await expect(page).toHaveURL(/\/integrations$/);
 });
 
+test.describe("without scripts", () => {
+  test.use({ javaScriptEnabled: false });
+
+  test("sign-in and documentation come prerendered in the server's page", async ({ page }) => {
+    // Inert until hydrated, so read as markup, not through the accessibility tree.
+    await page.goto("/signin");
+    await expect(page.locator("h1")).toHaveText("Sign In");
+    await expect(page.locator("#signin-email")).toBeVisible();
+    await expect(page.locator("#signin-password")).toBeVisible();
+    await page.goto("/documentation");
+    await expect(page.locator("h1")).toHaveText("Documentation");
+    await expect(page.locator(".card-link")).toHaveCount(6);
+  });
+});
+
+test("prerendered sign-in and documentation hydrate without an error and navigate in the app", async ({
+  page,
+}) => {
+  await page.goto("/signin");
+  // #root loses inert once the page, lazy chunk included, has hydrated.
+  await expect(page.locator("#root")).not.toHaveAttribute("inert");
+  await page.getByLabel("Email/Username").fill("someone");
+  await page.getByRole("link", { name: "Docs" }).first().click();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Documentation");
+  await page.goBack();
+  await expect(page.getByRole("heading", { level: 1 })).toHaveText("Sign In");
+  await page.goto("/documentation");
+  await expect(page.locator("#root")).not.toHaveAttribute("inert");
+  await page.getByRole("searchbox").fill("web");
+  await expect(page.getByRole("link", { name: "Web", exact: true })).toBeVisible();
+  await expect(page.getByRole("link", { name: "APIs", exact: true })).toBeHidden();
+});
+
 test("blogs open five articles in new tabs; About lists five features", async ({ page }) => {
   await page.goto("/blogs");
   const links = page.getByRole("main").locator("a[target=_blank]");

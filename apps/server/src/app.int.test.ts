@@ -28,6 +28,12 @@ describe("one process, one port", () => {
     const page = `<!doctype html><title>Ensemble</title>${"<p>landing</p>".repeat(100)}`;
     await fs.writeFile(path.join(webDist, "index.html"), page);
     await fs.writeFile(path.join(webDist, "index.html.br"), zlib.brotliCompressSync(page));
+    // As the build prerenders them: sign-in and documentation in pages of their own.
+    for (const name of ["signin", "documentation"]) {
+      const prerendered = `<!doctype html><title>Ensemble</title>${`<p>${name} page</p>`.repeat(100)}`;
+      await fs.writeFile(path.join(webDist, `${name}.html`), prerendered);
+      await fs.writeFile(path.join(webDist, `${name}.html.br`), zlib.brotliCompressSync(prerendered));
+    }
     await fs.mkdir(path.join(webDist, "images"));
     const logo = `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(400)}</svg>`;
     await fs.writeFile(path.join(webDist, "images", "logo.svg"), logo);
@@ -68,9 +74,29 @@ describe("one process, one port", () => {
       expect(page.headers.get("content-type"), route).toContain("text/html");
       expect(await page.text(), route).toContain("<title>Ensemble</title>");
     }
-    const plain = await fetch(`${server.url}/signin`, { headers: { "accept-encoding": "identity" } });
+    const plain = await fetch(`${server.url}/signup`, { headers: { "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(await plain.text()).toContain("<p>landing</p>");
+  });
+
+  it("answers a prerendered page's path with its own page, compressed and revalidated like index.html", async () => {
+    for (const name of ["signin", "documentation"]) {
+      const page = await fetch(`${server.url}/${name}?from=nav`, { headers: { "accept-encoding": "br" } });
+      expect(page.status, name).toBe(200);
+      expect(page.headers.get("cache-control"), name).toBe("no-cache");
+      expect(page.headers.get("content-encoding"), name).toBe("br");
+      expect(page.headers.get("content-type"), name).toContain("text/html");
+      const html = await page.text();
+      expect(html, name).toContain(`<p>${name} page</p>`);
+      expect(html, name).not.toContain("<p>landing</p>");
+    }
+    const plain = await fetch(`${server.url}/signin`, { headers: { "accept-encoding": "identity" } });
+    expect(plain.headers.get("content-encoding")).toBeNull();
+    expect(await plain.text()).toContain("<p>signin page</p>");
+    // Only the exact path: a page below it, or another page, is index.html's.
+    for (const route of ["/signin/more", "/documentation/x", "/introduction"]) {
+      expect(await (await fetch(`${server.url}${route}`)).text(), route).toContain("<p>landing</p>");
+    }
   });
 
   it("sends an asset's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {

@@ -1,4 +1,4 @@
-import { type ComponentType, lazy, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { Route, Routes, useLocation } from "react-router-dom";
 import { useAuthStore } from "./features/auth/store";
 import { useLogout } from "./features/auth/useLogout";
@@ -54,8 +54,12 @@ function SiteNav() {
   return <NavBar userName={isAuthenticated ? user?.name || "User" : null} onLogout={logout} />;
 }
 
-/** The page shell (skip link, nav, main, footer, toasts) and every route. */
-export function App() {
+/**
+ * The page shell (skip link, nav, main, footer, toasts) and every route. `children` render
+ * nothing visible: they sit with the page in its Suspense boundary (startApp's sign that a
+ * prerendered page has hydrated).
+ */
+export function App({ children }: { children?: ReactNode }) {
   useProfileBootstrap();
   // The editor fills the window under the nav bar, so it has no footer.
   const isEditor = useLocation().pathname.startsWith(EDITOR_PATH);
@@ -84,6 +88,7 @@ export function App() {
             <Route path="/:topic" element={<DocTopicRoute />} />
             <Route path="*" element={<NotFoundPage />} />
           </Routes>
+          {children}
         </Suspense>
       </main>
       {!isEditor && <Footer />}

@@ -13,10 +13,10 @@ parseWithoutEval();
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
-// The build prerenders the landing page into #root (src/prerender.tsx; index.html empties it
-// on any other path). There the app's script is fetched once the page has loaded and painted
-// what it shows, so the page never waits for it; #root is inert until hydrated, so no click
-// is lost meanwhile.
+// The build prerenders the landing page, sign-in and documentation into #root (src/prerender.tsx;
+// index.html empties it on any other path). There the app's script is fetched once the page has
+// loaded and painted what it shows, so the page never waits for it; #root is inert until
+// hydrated, so no click is lost meanwhile.
 const isPrerendered = root.firstElementChild !== null;
 void (isPrerendered ? pageShown() : Promise.resolve())
   .then(() => import("./startApp"))

@@ -1,19 +1,43 @@
 import { StrictMode } from "react";
-import { renderToString } from "react-dom/server";
+import { prerender } from "react-dom/static";
 import { StaticRouter } from "react-router-dom";
 import { App } from "./App";
 
+/** A page the build renders into an HTML file of its own, which the server sends for its path. */
+export interface PrerenderedPage {
+  path: string;
+  /** The file beside index.html; the server answers `path` with it. */
+  file: string;
+  /** A signed-in visitor is sent on from it (/signin): with a stored token, index.html drops the markup. */
+  isSignedOutOnly: boolean;
+}
+
+/** The pages drawn before their script loads: the landing page, sign-in and documentation. */
+export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
+  { path: "/", file: "index.html", isSignedOutOnly: false },
+  { path: "/signin", file: "signin.html", isSignedOutOnly: true },
+  { path: "/documentation", file: "documentation.html", isSignedOutOnly: false },
+];
+
 /**
- * The landing page's markup as the browser's first render produces it, for the build to put
- * in index.html (prerenderPlugin.ts): the page paints before its script has loaded, and
- * startApp.tsx hydrates it. Runs at build time in Node, so nothing here may need a browser.
+ * The markup of the page at `path` as the browser's first render produces it, for the build to
+ * put in that page's HTML file (prerenderPlugin.ts): the page paints before its script has
+ * loaded, and startApp.tsx hydrates it. `prerender` waits for the lazy pages' chunks, so a
+ * lazy page is in the markup, not its fallback (hydration keeps it while its chunk loads).
+ * Runs at build time in Node, so nothing here may need a browser.
  */
-export function renderLanding(): string {
-  return renderToString(
+export async function renderPage(path: string): Promise<string> {
+  const { prelude } = await prerender(
     <StrictMode>
-      <StaticRouter location="/">
+      <StaticRouter location={path}>
         <App />
       </StaticRouter>
     </StrictMode>,
+    // Every boundary inline, however large: React would otherwise move a large one behind a
+    // script that swaps it in, and the page must show without scripts (our CSP allows none inline).
+    { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
+  const markup = await new Response(prelude).text();
+  if (/<script|<template/.test(markup)) throw new Error(`The prerendered ${path} needs a script to show`);
+  return markup;
 }

@@ -1,17 +1,21 @@
-import { type ReactNode, StrictMode, startTransition, useEffect } from "react";
+import { StrictMode, startTransition, useEffect } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
 import { App } from "./App";
 import { restoreStoredUser } from "./features/auth/store";
 
-/** Makes the prerendered page interactive once hydrated (the build leaves #root inert). */
-function Interactive({ container, children }: { container: HTMLElement; children: ReactNode }) {
+/**
+ * Makes the prerendered page interactive once hydrated (the build leaves #root inert). It sits
+ * in the page's Suspense boundary, so a lazy page (sign-in, documentation) has hydrated too:
+ * nothing typed into its form before then is lost.
+ */
+function Interactive({ container }: { container: HTMLElement }) {
   useEffect(() => container.removeAttribute("inert"), [container]);
-  return children;
+  return null;
 }
 
 /**
- * Renders the app into `container`, or hydrates the landing page the build prerendered there.
+ * Renders the app into `container`, or hydrates the page the build prerendered there.
  * A signed-in visitor's stored user is parsed first (that loads the protocol's schemas); if
  * that fails, the app starts without it and fetches the profile again.
  */
@@ -20,7 +24,7 @@ export async function startApp(container: HTMLElement, isPrerendered: boolean): 
   const app = (
     <StrictMode>
       <BrowserRouter>
-        <App />
+        <App>{isPrerendered && <Interactive container={container} />}</App>
       </BrowserRouter>
     </StrictMode>
   );
@@ -31,6 +35,6 @@ export async function startApp(container: HTMLElement, isPrerendered: boolean): 
   // In a transition, hydration may yield to the browser between components, so the painted
   // page keeps answering input (scrolling) while it becomes interactive.
   startTransition(() => {
-    hydrateRoot(container, <Interactive container={container}>{app}</Interactive>);
+    hydrateRoot(container, app);
   });
 }

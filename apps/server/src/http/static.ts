@@ -15,8 +15,9 @@ const COMPRESSED = { enableBrotli: true, orderPreference: ["br", "gzip"] };
 
 /**
  * Serves the production web build: hashed assets cached for a year, the named files (images)
- * for a week, each compressed when the browser accepts it; every other GET that is not an API
- * or socket path answered with index.html (revalidated on every visit) so client routes
+ * for a week, each compressed when the browser accepts it; a page the build prerendered into
+ * its own HTML file (`/signin`: signin.html) answered with it, and every other GET that is not
+ * an API or socket path with index.html (each revalidated on every visit) so client routes
  * survive a reload.
  */
 export function webApp(distDir: string): Router {
@@ -51,13 +52,28 @@ export function webApp(distDir: string): Router {
   // A malformed %-escape is no file's name: it goes on to the app's page (which says "not
   // found"), where express-static-gzip would answer 400.
   router.use((req, res, next) => (isDecodable(req.path) ? named(req, res, next) : next()));
-  // Every other page is index.html, sent as the named files are (its compressed copy when the
-  // browser accepts one, revalidated on every visit).
+  // A prerendered page is its own HTML file, every other page index.html, sent as the named
+  // files are (the compressed copy when the browser accepts one, revalidated on every visit).
+  const pages = prerenderedPages(distDir);
   router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (req, res, next) => {
-    req.url = "/index.html";
+    req.url = pages.get(req.path) ?? "/index.html";
     named(req, res, next);
   });
   return router;
+}
+
+/**
+ * The pages the build prerendered beside index.html, by path: `/signin` → `/signin.html`.
+ * Read once at start, like the build's other files.
+ */
+function prerenderedPages(distDir: string): Map<string, string> {
+  const files = htmlFiles(distDir).filter((file) => file !== "index.html");
+  return new Map(files.map((file) => [`/${file.slice(0, -".html".length)}`, `/${file}`]));
+}
+
+/** The HTML files at the top of the build (index.html and the prerendered pages). */
+function htmlFiles(distDir: string): string[] {
+  return fs.readdirSync(distDir).filter((file) => file.endsWith(".html"));
 }
 
 function isDecodable(pathname: string): boolean {
@@ -77,18 +93,20 @@ function missingBuild(distDir: string): RequestHandler {
 }
 
 /**
- * The CSP hashes (`sha256-…`) of the inline scripts in the build's index.html (the one that
- * clears the prerendered landing page on other paths), read once at start: the policy allows
- * exactly these and no other inline script.
+ * The CSP hashes (`sha256-…`) of the inline scripts in the build's pages (index.html's, which
+ * clears a prerendered page on other paths, copied into each prerendered page), each once,
+ * read at start: the policy allows exactly these and no other inline script.
  */
 export function inlineScriptHashes(distDir: string): string[] {
-  const indexFile = path.join(distDir, "index.html");
-  if (!fs.existsSync(indexFile)) return [];
-  const html = fs.readFileSync(indexFile, "utf8");
-  return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
-    ([, body]) =>
-      `sha256-${createHash("sha256")
-        .update(body ?? "")
-        .digest("base64")}`,
-  );
+  if (!fs.existsSync(path.join(distDir, "index.html"))) return [];
+  const hashes = htmlFiles(distDir).flatMap((file) => {
+    const html = fs.readFileSync(path.join(distDir, file), "utf8");
+    return [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)].map(
+      ([, body]) =>
+        `sha256-${createHash("sha256")
+          .update(body ?? "")
+          .digest("base64")}`,
+    );
+  });
+  return [...new Set(hashes)];
 }

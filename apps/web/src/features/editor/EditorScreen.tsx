@@ -1,10 +1,9 @@
 import { type Language, MY_SESSIONS_MESSAGES } from "@ensemble/protocol";
-import { lazy, Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
 import { useIsCompact } from "../../ui/compact";
 import { Drawer } from "../../ui/Drawer";
-import { EditorErrorBoundary } from "../../ui/EditorErrorBoundary";
 import { CallPanel } from "../calls/CallPanel";
 import { callChannel } from "../calls/CallSession";
 import { setPanelOpen, useCallStore } from "../calls/store";
@@ -43,14 +42,12 @@ import { END_TOAST } from "./endSession";
 import { FileSidebar } from "./FileSidebar";
 import { SessionEndedBanner } from "./SessionEndedBanner";
 import { SessionUnavailable } from "./SessionUnavailable";
+import { SharedEditor } from "./SharedEditor";
 import { StatusBar } from "./StatusBar";
 import { SESSION_CHANNELS } from "./sessionChannels";
 import { TopBar } from "./TopBar";
 import { MORE_ACTIONS_ID } from "./TopBarMenu";
 import { useTestHook } from "./testHook";
-
-// Monaco is most of the editor's weight: its own chunk, loaded after the chrome renders.
-const CodeEditor = lazy(() => import("./monaco/CodeEditor"));
 
 const SIDEBAR_ID = "file-sidebar";
 const SIDEBAR_TOGGLE_ID = "sidebar-toggle";
@@ -241,20 +238,19 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
               Following {following.name} — Esc to stop
             </p>
           )}
-          <EditorErrorBoundary>
-            <Suspense fallback={<p className="editor-note">Loading editor…</p>}>
-              {session && (
-                <CodeEditor
-                  session={session}
-                  canEdit={canEdit}
-                  focusRef={focusEditor}
-                  followId={following?.id ?? null}
-                  onTakeOver={stopFollowing}
-                  onOpenFile={openFile}
-                />
-              )}
-            </Suspense>
-          </EditorErrorBoundary>
+          {session && (
+            <SharedEditor
+              session={session}
+              activeId={activePath === null ? null : activeId}
+              hasDocument={isCurrent && state.hasDocument}
+              fileCount={isCurrent ? state.files.length : 0}
+              canEdit={canEdit}
+              focusRef={focusEditor}
+              followId={following?.id ?? null}
+              onTakeOver={stopFollowing}
+              onOpenFile={openFile}
+            />
+          )}
           {!(isCurrent && state.hasDocument) && (
             <p className="editor-note" role="status">
               {state.status === "offline" && state.isLocalLoaded

@@ -1,4 +1,4 @@
-import { type RefObject, useEffect, useMemo, useRef, useState } from "react";
+import { type ReactNode, type RefObject, useEffect, useMemo, useRef, useState } from "react";
 import type * as Y from "yjs";
 import { EDITOR_THEME, monaco } from "../../../ui/monaco";
 import type { CollabSession } from "../../collab/CollabSession";
@@ -14,7 +14,7 @@ import { WorkspaceModels } from "../../textModels/workspaceModels";
 import { revealed, useOpenFiles } from "../../workspace/store";
 import { RemoteCursors, resolveHead } from "./remoteCursors";
 
-interface CodeEditorProps {
+export interface CodeEditorProps {
   session: CollabSession;
   /** False until there is a text to edit (server sync or an offline copy). */
   canEdit: boolean;
@@ -26,6 +26,8 @@ interface CodeEditorProps {
   onTakeOver: () => void;
   /** Opens a file (follow mode goes where the followed person goes). */
   onOpenFile: (id: string) => void;
+  /** What shows in Monaco's place until it has bound the shown file (its text, drawn plainly). */
+  preview?: ReactNode;
 }
 
 const OPTIONS: monaco.editor.IStandaloneEditorConstructionOptions = {
@@ -56,6 +58,7 @@ export default function CodeEditor({
   followId,
   onTakeOver,
   onOpenFile,
+  preview,
 }: CodeEditorProps) {
   const hostRef = useRef<HTMLDivElement>(null);
   const undoRef = useRef<Y.UndoManager | null>(null);
@@ -218,6 +221,7 @@ export default function CodeEditor({
   return (
     <div className="code-editor-frame">
       <div ref={hostRef} className="code-editor" data-testid="code-editor" data-file={activePath ?? ""} />
+      {!isBound && preview}
       <GitBadge path={activePath} />
     </div>
   );
