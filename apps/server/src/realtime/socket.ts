@@ -14,6 +14,7 @@ import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
 import { createAdmission } from "./admission";
 import type { SocketEvents } from "./handle";
+import { releaseHandshakeRequests } from "./handshakeRequest";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
@@ -92,7 +93,9 @@ export function attachRealtime(
     }
   });
   const admit = createAdmission(events);
+  const release = releaseHandshakeRequests(io);
   io.on("connection", (socket) => {
+    release(socket);
     admit(socket);
     socket.on("disconnect", () => events.disconnected(socket));
     if (socket.data.identity.kind === "user") void socket.join(userRoom(socket.data.identity.id));
