@@ -14,6 +14,7 @@ import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
 import { createAdmission } from "./admission";
 import type { SocketEvents } from "./handle";
+import { releaseHandshakeRequests } from "./handshakeRequest";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
@@ -92,9 +93,15 @@ export function attachRealtime(
     }
   });
   const admit = createAdmission(events);
+  const release = releaseHandshakeRequests(io);
+  // One listener for every socket, which socket.io calls on it: not a closure per connection.
+  const disconnected = function (this: EditorSocket) {
+    events.disconnected(this);
+  };
   io.on("connection", (socket) => {
+    release(socket);
     admit(socket);
-    socket.on("disconnect", () => events.disconnected(socket));
+    socket.on("disconnect", disconnected);
     if (socket.data.identity.kind === "user") void socket.join(userRoom(socket.data.identity.id));
   });
   // A password change or a sign-out everywhere ends the connections its old tokens opened;

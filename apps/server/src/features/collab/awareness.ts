@@ -101,7 +101,9 @@ export class AwarenessStore {
       }
       if (current && current.clock >= clock) continue;
       const isOwn = isStamped(state, user);
-      const json = isOwn ? sent : JSON.stringify({ ...state, user: { ...asObject(state.user), ...user } });
+      const json = isOwn
+        ? sent
+        : JSON.stringify({ ...state, user: { ...asObject(state.user), id: user.id, name: user.name } });
       isAsSent &&= isOwn;
       // A state changes with every cursor move: the entry is updated, not made anew.
       if (current) {

@@ -1,4 +1,4 @@
-import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, toWire } from "@ensemble/collab";
+import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
 import { type Language, SESSION_ENDED_MESSAGE, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { DomainError } from "../../errors";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
@@ -24,24 +24,93 @@ export interface CollabSocketDeps {
 
 /** What collab remembers of one socket, from its first join until it disconnects. */
 interface SocketState {
-  /** The session it is in now. */
-  membership?: Membership | undefined;
+  /** Where it sits now. */
+  seat?: Seat | undefined;
   /** Its Yjs messages' bucket, kept across rejoins so that leaving does not refill it. */
   meter: StreamMeter;
   /** A resync is asked for once the meter allows again (a dropped update leaves a gap). */
   isResyncDue: boolean;
 }
 
-interface Membership {
-  sessionId: string;
-  connection: RoomConnection;
+/** What a seat needs of the feature: the session's lanes, and the one way in for Yjs messages. */
+interface SeatHost {
+  laneMembers: Map<string, Map<string, Lane>>;
+  relay(socket: EditorSocket, kind: "sync" | "awareness", message: Uint8Array): void;
+}
+
+/**
+ * A socket's place at one session's document: its connection to the room and the end its lane
+ * opens. One object with methods, not a closure per callback: those cost about 0.6 kB a client
+ * (issue 32).
+ */
+class Seat implements RoomConnection, LaneEnd {
   /** The Yjs lane, once the client opened it; until then Yjs messages go over socket.io. */
-  lane?: Lane | undefined;
-  laneEnd: LaneEnd;
-  /** The room it was seated at: its first sync joins it there. */
-  room: Room;
-  /** Joins its sync messages that come in parts (a large resync); dropped when a carrier closes. */
-  parts: PartAssembler;
+  lane: Lane | undefined = undefined;
+
+  constructor(
+    readonly socket: EditorSocket,
+    readonly sessionId: string,
+    /** The room it was seated at: its first sync joins it there. */
+    readonly room: Room,
+    /** Joins its sync messages that come in parts (a large resync); dropped when a carrier closes. */
+    readonly parts: PartAssembler,
+    private readonly state: SocketState,
+    private readonly host: SeatHost,
+  ) {}
+
+  get id(): string {
+    return this.socket.id;
+  }
+
+  get user(): { id: string; name: string } {
+    return this.socket.data.identity;
+  }
+
+  /** Read per message: the host may change the role while the socket stays. */
+  isReadOnly(): boolean {
+    return this.socket.data.session?.role === "viewer";
+  }
+
+  sendSync(message: Uint8Array): void {
+    if (this.lane) this.lane.send(LANE_SYNC, message);
+    else this.socket.emit("yjsSync", toWire(message));
+  }
+
+  sendAwareness(message: Uint8Array): void {
+    if (this.lane) this.lane.send(LANE_AWARENESS, message);
+    else this.socket.emit("yjsAwareness", toWire(message));
+  }
+
+  open(lane: Lane): boolean {
+    if (this.state.seat !== this || this.lane) return false;
+    this.lane = lane;
+    let members = this.host.laneMembers.get(this.sessionId);
+    if (!members) {
+      members = new Map();
+      this.host.laneMembers.set(this.sessionId, members);
+    }
+    members.set(this.socket.id, lane);
+    return true;
+  }
+
+  receive(kind: LaneKind, message: Uint8Array): void {
+    this.host.relay(this.socket, kind === LANE_SYNC ? "sync" : "awareness", message);
+  }
+
+  closed(lane: Lane): void {
+    if (this.lane !== lane) return;
+    this.lane = undefined;
+    // Its parts can no longer all come: the resync over socket.io starts a new stream.
+    this.parts.drop();
+    if (this.state.seat === this) this.dropLane();
+  }
+
+  /** Takes its lane out of the session's broadcasts. */
+  dropLane(): void {
+    const members = this.host.laneMembers.get(this.sessionId);
+    members?.delete(this.socket.id);
+    if (members?.size === 0) this.host.laneMembers.delete(this.sessionId);
+  }
 }
 
 /**
@@ -53,96 +122,48 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
   const { events, rooms, lanes, laneMembers, assembling } = deps;
   const states = new WeakMap<EditorSocket, SocketState>();
 
-  // The membership check is realtime's; collab keeps what it needs beside it (the connection).
-  const requireMember = (socket: EditorSocket, sessionId?: string): Membership => {
-    const membership = states.get(socket)?.membership;
-    if (!membership) throw new DomainError("not_joined", "Join the session first");
-    requireJoined(socket, sessionId ?? membership.sessionId);
-    return membership;
+  // The membership check is realtime's; collab keeps what it needs beside it (the seat).
+  const requireMember = (socket: EditorSocket, sessionId?: string): Seat => {
+    const seat = states.get(socket)?.seat;
+    if (!seat) throw new DomainError("not_joined", "Join the session first");
+    requireJoined(socket, sessionId ?? seat.sessionId);
+    return seat;
   };
 
   function unseat(socket: EditorSocket): string | undefined {
     const state = states.get(socket);
-    const current = state?.membership;
+    const current = state?.seat;
     if (!state || !current) return undefined;
-    state.membership = undefined;
+    state.seat = undefined;
     current.parts.drop();
-    lanes.revoke(current.laneEnd);
+    lanes.revoke(current);
     if (current.lane) {
-      dropLane(socket, current.sessionId);
+      current.dropLane();
       current.lane.close(LANE_CLOSE.left, "left the session");
     }
-    rooms.loaded(current.sessionId)?.leave(current.connection);
+    rooms.loaded(current.sessionId)?.leave(current);
     return current.sessionId;
   }
 
   async function seat(socket: EditorSocket, sessionId: string, isEnded: boolean): Promise<string> {
-    const identity = socket.data.identity;
     let state = states.get(socket);
     if (!state) {
       state = { meter: new StreamMeter(), isResyncDue: false };
       states.set(socket, state);
     }
-    const connection: RoomConnection = {
-      id: socket.id,
-      user: { id: identity.id, name: identity.name },
-      // Read per message: the host may change the role while the socket stays.
-      isReadOnly: () => socket.data.session?.role === "viewer",
-      sendSync: (message) => {
-        if (membership.lane) membership.lane.send(LANE_SYNC, message);
-        else socket.emit("yjsSync", toWire(message));
-      },
-      sendAwareness: (message) => {
-        if (membership.lane) membership.lane.send(LANE_AWARENESS, message);
-        else socket.emit("yjsAwareness", toWire(message));
-      },
-    };
     const room = await rooms.open(sessionId);
     // The database says whether the session is ended when the room is loaded; from then the
     // room knows (a later join's read could predate an end or a reopen that raced with it).
     room.isEnded ??= isEnded;
-    const laneEnd: LaneEnd = {
-      open: (lane) => {
-        if (state.membership !== membership || membership.lane) return false;
-        membership.lane = lane;
-        let members = laneMembers.get(sessionId);
-        if (!members) {
-          members = new Map();
-          laneMembers.set(sessionId, members);
-        }
-        members.set(socket.id, lane);
-        return true;
-      },
-      receive: (kind, message) => relay(socket, kind === LANE_SYNC ? "sync" : "awareness", message),
-      closed: (lane) => {
-        if (membership.lane !== lane) return;
-        membership.lane = undefined;
-        // Its parts can no longer all come: the resync over socket.io starts a new stream.
-        membership.parts.drop();
-        if (state.membership === membership) dropLane(socket, sessionId);
-      },
-    };
-    const membership: Membership = {
-      sessionId,
-      connection,
-      laneEnd,
-      room,
-      parts: new PartAssembler(assembling),
-    };
-    state.membership = membership;
-    return lanes.issue(laneEnd);
+    const seated = new Seat(socket, sessionId, room, new PartAssembler(assembling), state, host);
+    state.seat = seated;
+    return lanes.issue(seated);
   }
 
-  /** Joins the seated socket's connection to the room it was seated at (its first sync). */
+  /** Joins the seated socket to the room it was seated at (its first sync). */
   function sync(socket: EditorSocket): void {
-    const membership = states.get(socket)?.membership;
-    membership?.room.join(membership.connection);
-  }
-
-  function dropLane(socket: EditorSocket, sessionId: string) {
-    const members = laneMembers.get(sessionId);
-    members?.delete(socket.id);
-    if (members?.size === 0) laneMembers.delete(sessionId);
+    const seat = states.get(socket)?.seat;
+    seat?.room.join(seat);
   }
 
   /** Runs a file operation on the joined session's workspace; refusals go back as errors. */
@@ -201,40 +222,41 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
   }
 
   /** A dropped update leaves a gap: once the meter allows again, ask for what we lack. */
-  const resyncLater = (state: SocketState, member: Membership) => {
+  const resyncLater = (state: SocketState, seat: Seat) => {
     if (state.isResyncDue) return;
     state.isResyncDue = true;
     setTimeout(() => {
       state.isResyncDue = false;
-      if (state.membership === member) rooms.loaded(member.sessionId)?.askForMissing(member.connection);
+      if (state.seat === seat) rooms.loaded(seat.sessionId)?.askForMissing(seat);
     }, 1000).unref();
   };
   // Synchronous on purpose: see RoomRegistry.loaded. The lane's messages come here too.
   const relay = (socket: EditorSocket, kind: "sync" | "awareness", message: Uint8Array) => {
-    const member = requireMember(socket);
+    const seat = requireMember(socket);
     // A member's socket has its state (made by the join).
     const state = states.get(socket) as SocketState;
     if (!state.meter.take()) {
-      if (kind === "sync") resyncLater(state, member);
+      if (kind === "sync") resyncLater(state, seat);
       throw new DomainError("rate_limited", STREAM_REFUSAL);
     }
-    const room = rooms.loaded(member.sessionId);
+    const room = rooms.loaded(seat.sessionId);
     if (!room) throw new DomainError("not_joined", "Join the session first");
     if (kind === "awareness") {
-      room.receiveAwareness(member.connection, message);
+      room.receiveAwareness(seat, message);
       return undefined;
     }
     let whole: Uint8Array | undefined;
     try {
-      whole = member.parts.receive(message);
+      whole = seat.parts.receive(message);
     } catch (error) {
       // Too many large messages being joined at once: ask for this one again later.
-      if (error instanceof DomainError && error.code === "rate_limited") resyncLater(state, member);
+      if (error instanceof DomainError && error.code === "rate_limited") resyncLater(state, seat);
       throw error;
     }
-    if (whole) room.receiveSync(member.connection, whole);
+    if (whole) room.receiveSync(seat, whole);
     return undefined;
   };
+  const host: SeatHost = { laneMembers, relay };
   events.on("yjsSync", (socket, message) => relay(socket, "sync", message));
   events.on("yjsAwareness", (socket, message) => relay(socket, "awareness", message));
 
