@@ -1,13 +1,6 @@
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
-import {
-  decodeSyncMessage,
-  encodeStep1,
-  encodeStep2,
-  encodeUpdate,
-  SYNC_STEP1,
-  SYNC_STEP2,
-} from "./messages";
+import { encodeStep1, encodeStep2, encodeUpdate, readSyncMessage, SYNC_STEP1, SYNC_STEP2 } from "./messages";
 
 /** How a client reaches the server; the socket.io binding and the test connector implement it. */
 export interface ClientTransport {
@@ -70,7 +63,8 @@ export class CollabClient {
   }
 
   receiveSync(message: Uint8Array): void {
-    const parsed = decodeSyncMessage(message);
+    // The update is read once, by Yjs as it applies it.
+    const parsed = readSyncMessage(message);
     if (parsed.type === SYNC_STEP1) {
       this.transport.sendSync(encodeStep2(this.doc, parsed.stateVector));
       return;
