@@ -22,6 +22,8 @@ export interface ColdLoadResult {
   serverCpuMs: number[];
   /** Server CPU spent between the second client's connect and its text (ms). */
   warmServerCpuMs?: number[];
+  /** Of that, the server's own process: the rest is its children's (ours: its embedded PostgreSQL) (ms). */
+  warmServerOwnCpuMs?: number[];
   /** The bench process's CPU over the same span: the client's side, sockets included (ms). */
   warmClientCpuMs?: number[];
   /** Of that, the second client's Yjs transactions: applying what it received (ms). */
@@ -141,6 +143,7 @@ export async function runColdLoad(
     warmMs: [],
     serverCpuMs: [],
     warmServerCpuMs: [],
+    warmServerOwnCpuMs: [],
     warmClientCpuMs: [],
     warmApplyMs: [],
     warmPhasesMs: [],
@@ -158,10 +161,12 @@ export async function runColdLoad(
     result.coldMs.push(cold.ms);
     result.loadAverage?.push(loadavg()[0] ?? 0);
     const warmCpuBefore = server.cpuMs();
+    const warmOwnCpuBefore = server.ownCpuMs();
     const clientCpuBefore = ownCpuMs();
     const warm = await syncedClient(system, server.url, name, counters, expected);
     result.warmClientCpuMs?.push(Math.round(ownCpuMs() - clientCpuBefore));
     result.warmServerCpuMs?.push(server.cpuMs() - warmCpuBefore);
+    result.warmServerOwnCpuMs?.push(server.ownCpuMs() - warmOwnCpuBefore);
     result.warmApplyMs?.push(Math.round(warm.applyMs));
     result.warmPhasesMs?.push(warm.phases);
     result.correct &&= cold.isCorrect && warm.isCorrect;

@@ -270,7 +270,7 @@ export function writeReport(file: string, results: Results) {
         "cold connect→text (ms, each restart)",
         "server CPU (ms)",
         "second client (ms)",
-        "second client: server CPU / client CPU / client's Yjs (ms)",
+        "second client: server CPU (its own process) / client CPU / client's Yjs (ms)",
         "second client's steps (ms after its start)",
         "RSS after (MB)",
         "text correct",
@@ -282,7 +282,10 @@ export function writeReport(file: string, results: Results) {
         c.serverCpuMs.join(", "),
         c.warmMs.map((v) => f(v, 0)).join(", "),
         (c.warmServerCpuMs ?? [])
-          .map((server, i) => `${server} / ${c.warmClientCpuMs?.[i] ?? "?"} / ${c.warmApplyMs?.[i] ?? "?"}`)
+          .map(
+            (server, i) =>
+              `${server} (${c.warmServerOwnCpuMs?.[i] ?? "?"}) / ${c.warmClientCpuMs?.[i] ?? "?"} / ${c.warmApplyMs?.[i] ?? "?"}`,
+          )
           .join(", ") || "–",
         (c.warmPhasesMs ?? [])
           .map((phases) =>
