@@ -1,5 +1,5 @@
 import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import path from "node:path";
 import * as Y from "yjs";
 import { median } from "../lib/stats";
@@ -20,12 +20,28 @@ export interface ColdLoadResult {
   warmMs: number[];
   /** Server CPU spent between the first client's connect and its sync (ms). */
   serverCpuMs: number[];
+  /** Server CPU spent between the second client's connect and its text (ms). */
+  warmServerCpuMs?: number[];
+  /** Of that, the server's own process: the rest is its children's (ours: its embedded PostgreSQL) (ms). */
+  warmServerOwnCpuMs?: number[];
+  /** The bench process's CPU over the same span: the client's side, sockets included (ms). */
+  warmClientCpuMs?: number[];
+  /** Of that, the second client's Yjs transactions: applying what it received (ms). */
+  warmApplyMs?: number[];
+  /**
+   * When the second client reached each step of its connection, ms after its start (see
+   * `BenchClient.phases`), `synced` and `text` last: where a join's wall time goes.
+   */
+  warmPhasesMs?: Record<string, number>[];
+  /** The machine's 1-minute load average at each restart. */
+  loadAverage?: number[];
   rssMbAfterLoad: number[];
   storeMs: number;
   correct: boolean;
 }
 
-const PORT = 4320;
+/** BENCH_COLD_PORT: another port, when several runs share a machine. */
+const PORT = Number(process.env.BENCH_COLD_PORT ?? 4320);
 
 /**
  * Connects a client and waits until it is synced and, when `expected` is given, shows that text:
@@ -41,7 +57,17 @@ async function syncedClient(
 ) {
   const started = performance.now();
   const client = connectClient(system, url, name, counters);
+  // Every Yjs transaction of the client's document: what applying the received bytes costs.
+  let applyMs = 0;
+  let transactionStart = 0;
+  client.doc.on("beforeTransaction", () => {
+    transactionStart = performance.now();
+  });
+  client.doc.on("afterTransactionCleanup", () => {
+    applyMs += performance.now() - transactionStart;
+  });
   await client.synced;
+  const syncedAt = performance.now();
   const textName = textNameOf(system, client.doc);
   const text = client.doc.getText(textName);
   let isCorrect = expected === undefined || text.toString() === expected;
@@ -55,7 +81,18 @@ async function syncedClient(
       });
     });
   }
-  return { client, textName, ms: performance.now() - started, isCorrect };
+  const ended = performance.now();
+  const phases: Record<string, number> = {};
+  for (const [phase, at] of Object.entries(client.phases)) phases[phase] = Math.round(at - started);
+  phases.synced = Math.round(syncedAt - started);
+  phases.text = Math.round(ended - started);
+  return { client, textName, ms: ended - started, isCorrect, applyMs, phases };
+}
+
+/** Milliseconds of CPU this process has used (user and system). */
+function ownCpuMs(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
 }
 
 async function pushTrace(client: BenchClient, trace: Trace) {
@@ -105,6 +142,12 @@ export async function runColdLoad(
     coldMs: [],
     warmMs: [],
     serverCpuMs: [],
+    warmServerCpuMs: [],
+    warmServerOwnCpuMs: [],
+    warmClientCpuMs: [],
+    warmApplyMs: [],
+    warmPhasesMs: [],
+    loadAverage: [],
     rssMbAfterLoad: [],
     storeMs,
     correct: check.isCorrect,
@@ -116,7 +159,16 @@ export async function runColdLoad(
     const cold = await syncedClient(system, server.url, name, counters, expected);
     result.serverCpuMs.push(server.cpuMs() - cpuBefore);
     result.coldMs.push(cold.ms);
+    result.loadAverage?.push(loadavg()[0] ?? 0);
+    const warmCpuBefore = server.cpuMs();
+    const warmOwnCpuBefore = server.ownCpuMs();
+    const clientCpuBefore = ownCpuMs();
     const warm = await syncedClient(system, server.url, name, counters, expected);
+    result.warmClientCpuMs?.push(Math.round(ownCpuMs() - clientCpuBefore));
+    result.warmServerCpuMs?.push(server.cpuMs() - warmCpuBefore);
+    result.warmServerOwnCpuMs?.push(server.ownCpuMs() - warmOwnCpuBefore);
+    result.warmApplyMs?.push(Math.round(warm.applyMs));
+    result.warmPhasesMs?.push(warm.phases);
     result.correct &&= cold.isCorrect && warm.isCorrect;
     result.warmMs.push(warm.ms);
     result.rssMbAfterLoad.push((await server.probe(true)).rss / 1024 / 1024);

@@ -62,6 +62,8 @@ export function attachCollab(
   doc: Y.Doc,
   awareness: Awareness,
   onReceived: () => void = () => {},
+  /** Called when a lane opens (the bench's timing of a join). */
+  onLaneOpen: () => void = () => {},
 ): OurCollab {
   let lane: LaneClient | undefined;
   const send = ([kind, m]: LaneMessage) => {
@@ -101,6 +103,7 @@ export function attachCollab(
       }
       const opening = new LaneClient(new WebSocket(laneUrl(baseUrl, joined.laneTicket, joined.sessionId)), {
         open: () => {
+          onLaneOpen();
           lane = opening;
           client.connected();
         },

@@ -270,6 +270,8 @@ export function writeReport(file: string, results: Results) {
         "cold connect→text (ms, each restart)",
         "server CPU (ms)",
         "second client (ms)",
+        "second client: server CPU (its own process) / client CPU / client's Yjs (ms)",
+        "second client's steps (ms after its start)",
         "RSS after (MB)",
         "text correct",
       ],
@@ -279,6 +281,19 @@ export function writeReport(file: string, results: Results) {
         c.coldMs.map((v) => f(v, 0)).join(", "),
         c.serverCpuMs.join(", "),
         c.warmMs.map((v) => f(v, 0)).join(", "),
+        (c.warmServerCpuMs ?? [])
+          .map(
+            (server, i) =>
+              `${server} (${c.warmServerOwnCpuMs?.[i] ?? "?"}) / ${c.warmClientCpuMs?.[i] ?? "?"} / ${c.warmApplyMs?.[i] ?? "?"}`,
+          )
+          .join(", ") || "–",
+        (c.warmPhasesMs ?? [])
+          .map((phases) =>
+            Object.entries(phases)
+              .map(([phase, ms]) => `${phase} ${ms}`)
+              .join(" → "),
+          )
+          .join("; ") || "–",
         c.rssMbAfterLoad.map((v) => f(v, 0)).join(", "),
         c.correct ? "yes" : "**no**",
       ]),

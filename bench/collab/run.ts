@@ -86,11 +86,13 @@ const config: LoadConfig = {
   seedText: SEED_TEXT,
 };
 const traceOps = Number(env.BENCH_TRACE_OPS ?? (isQuick ? 20_000 : 259_778));
-const restarts = isQuick ? 1 : 3;
+const restarts = Number(env.BENCH_RESTARTS ?? (isQuick ? 1 : 3));
+// BENCH_COLD_ONLY=1: only the cold loads (issue 32's joins), no load steps.
+const isColdOnly = env.BENCH_COLD_ONLY === "1";
 
 const load: LoadResult[] = [];
-for (const system of systems) load.push(await runLoad(system, system, config));
-if (env.DATABASE_URL)
+if (!isColdOnly) for (const system of systems) load.push(await runLoad(system, system, config));
+if (env.DATABASE_URL && !isColdOnly)
   load.push(await runLoad("ours", "ours (PostgreSQL)", config, { databaseUrl: env.DATABASE_URL }));
 
 const trace = generateTrace(traceOps, 7);
@@ -113,9 +115,9 @@ const results = {
   load,
   cold,
 };
-const name = isQuick ? "results-quick" : "results";
+const name = isColdOnly ? "results-cold" : isQuick ? "results-quick" : "results";
 writeFileSync(path.join(outDir, `${name}.json`), `${JSON.stringify(results, null, 1)}\n`);
-if (!isQuick) writeReport(path.join(outDir, "RESULTS.md"), results);
+if (!isQuick && !isColdOnly) writeReport(path.join(outDir, "RESULTS.md"), results);
 console.log(`wrote ${path.join(outDir, `${name}.json`)}`);
 // Keep-alive HTTP agents and closed providers' timers would hold the process open a while.
 process.exit(0);

@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { createServer } from "node:net";
 import path from "node:path";
 import { buildSync } from "esbuild";
-import { descendantsRssBytes, treeCpuMs, treePssBytes } from "../lib/processes";
+import { descendantsRssBytes, ownCpuMs, treeCpuMs, treePssBytes } from "../lib/processes";
 import { BENCH_LIMITS_ENV, SERVER_MAIN, stopProcess, waitForHealth } from "../lib/server";
 import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
 import { SYSTEMS, type SystemId } from "./systems";
@@ -52,6 +52,8 @@ export interface ServerHandle {
   pid: number;
   /** CPU time (user + system) the server's process tree has used so far, in ms. */
   cpuMs(): number;
+  /** CPU of the server's own process, without its children (a database, sandboxes) (ms). */
+  ownCpuMs(): number;
   /**
    * Memory and event-loop delay from the preloaded probe; `gc` forces a full GC first. `rss`
    * is the whole process tree's (a child process the server starts counts; a page shared by
@@ -157,6 +159,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
     healthUrl,
     pid,
     cpuMs: () => treeCpuMs(pid),
+    ownCpuMs: () => ownCpuMs(pid),
     probe: async (gc) => {
       const reply = await ask<ProbeReply>({ type: "probe", gc }, "probe");
       return { ...reply, rss: reply.rss + descendantsRssBytes(pid), pss: treePssBytes(pid) };

@@ -93,7 +93,11 @@ function linkNodeModules(dir: string) {
     bench: "bench",
   };
   for (const [name, folder] of Object.entries(workspaces)) {
-    if (existsSync(path.join(dir, folder)))
-      symlinkSync(path.join(dir, folder), path.join(own, "@ensemble", name));
+    if (!existsSync(path.join(dir, folder))) continue;
+    symlinkSync(path.join(dir, folder), path.join(own, "@ensemble", name));
+    // A workspace's own dependencies, where npm could not hoist them (another version is at the root).
+    const nested = path.join(root, folder, "node_modules");
+    if (existsSync(nested) && !existsSync(path.join(dir, folder, "node_modules")))
+      symlinkSync(nested, path.join(dir, folder, "node_modules"));
   }
 }

@@ -21,6 +21,12 @@ export interface BenchClient {
   awareness: Awareness;
   /** Resolves on the first full sync with the server. */
   synced: Promise<void>;
+  /**
+   * When each step of the connection was reached (performance.now()), in order: ours
+   * `connected` (socket.io), `joined` (joinSession's answer), `laneOpen`; a peer's `open` (its
+   * WebSocket). What each step costs in round trips is the cold load's to tell.
+   */
+  phases: Record<string, number>;
   close(): void;
 }
 
@@ -45,14 +51,28 @@ function connectOurs(
 ) {
   // The session id in the handshake URL, as the browser sends it: a cluster's balancer hashes on it.
   const socket = ourSocket(baseUrl, undefined, sessionId);
-  const collab = attachCollab(baseUrl, socket, doc, awareness, () => {
-    counters.received += 1;
-  });
+  const phases: Record<string, number> = {};
+  const collab = attachCollab(
+    baseUrl,
+    socket,
+    doc,
+    awareness,
+    () => {
+      counters.received += 1;
+    },
+    () => {
+      phases.laneOpen ??= performance.now();
+    },
+  );
   const { client } = collab;
   const synced = new Promise<void>((resolve) => client.onSynced((isSynced) => isSynced && resolve()));
   socket.on("connect", () => {
+    phases.connected ??= performance.now();
     joinSession(socket, sessionId).then(
-      (joined) => collab.start(joined),
+      (joined) => {
+        phases.joined ??= performance.now();
+        collab.start(joined);
+      },
       (error: unknown) => console.error(String(error)),
     );
   });
@@ -63,14 +83,20 @@ function connectOurs(
     collab.close();
     socket.disconnect();
   };
-  return { doc, awareness, synced, close } satisfies BenchClient;
+  return { doc, awareness, synced, phases, close } satisfies BenchClient;
 }
 
-/** A `ws` WebSocket that counts every frame it receives (what the server delivered). */
-function countingWebSocket(counters: Counters) {
+/**
+ * A `ws` WebSocket that counts every frame it receives (what the server delivered) and notes
+ * in `phases` when the first one opened.
+ */
+function countingWebSocket(counters: Counters, phases: Record<string, number>) {
   return class CountingWebSocket extends WebSocket {
     constructor(url: string | URL, protocols?: string | string[]) {
       super(url, protocols);
+      this.on("open", () => {
+        phases.open ??= performance.now();
+      });
       this.on("message", () => {
         counters.received += 1;
       });
@@ -90,6 +116,7 @@ function connectHocuspocus(
   awareness: Awareness,
   counters: Counters,
 ) {
+  const phases: Record<string, number> = {};
   // Without a `websocketProvider` the provider hands its whole configuration to the socket it
   // creates, polyfill included; the configuration type only lists `url`.
   const configuration = {
@@ -97,11 +124,11 @@ function connectHocuspocus(
     name,
     document: doc,
     awareness,
-    WebSocketPolyfill: countingWebSocket(counters),
+    WebSocketPolyfill: countingWebSocket(counters, phases),
   };
   const provider = new HocuspocusProvider(configuration as HocuspocusProviderConfiguration);
   const synced = new Promise<void>((resolve) => provider.on("synced", () => resolve()));
-  return { doc, awareness, synced, close: () => provider.destroy() } satisfies BenchClient;
+  return { doc, awareness, synced, phases, close: () => provider.destroy() } satisfies BenchClient;
 }
 
 function connectYWebsocket(
@@ -111,9 +138,10 @@ function connectYWebsocket(
   awareness: Awareness,
   counters: Counters,
 ) {
+  const phases: Record<string, number> = {};
   const provider = new WebsocketProvider(baseUrl.replace("http", "ws"), name, doc, {
     awareness,
-    WebSocketPolyfill: countingWebSocket(counters) as unknown as typeof globalThis.WebSocket,
+    WebSocketPolyfill: countingWebSocket(counters, phases) as unknown as typeof globalThis.WebSocket,
     // Node 20 has a global BroadcastChannel: without this, clients in one process would sync
     // through it and bypass the server.
     disableBc: true,
@@ -126,5 +154,5 @@ function connectYWebsocket(
     };
     provider.on("sync", onSync);
   });
-  return { doc, awareness, synced, close: () => provider.destroy() } satisfies BenchClient;
+  return { doc, awareness, synced, phases, close: () => provider.destroy() } satisfies BenchClient;
 }

@@ -1,11 +1,11 @@
 import * as awarenessProtocol from "y-protocols/awareness";
 import * as Y from "yjs";
 import {
-  decodeSyncMessage,
   encodeStep1,
   encodeStep2,
   encodeUpdate,
   MAX_WHOLE_SYNC_BYTES,
+  readSyncMessage,
   SYNC_STEP1,
   SYNC_STEP2,
   splitSyncMessage,
@@ -74,7 +74,8 @@ export class CollabClient {
   }
 
   receiveSync(message: Uint8Array): void {
-    const parsed = decodeSyncMessage(message);
+    // The update is read once, by Yjs as it applies it.
+    const parsed = readSyncMessage(message);
     if (parsed.type === SYNC_STEP1) {
       this.sendSync(encodeStep2(this.doc, parsed.stateVector));
       return;

@@ -62,17 +62,31 @@ function encodeMessage(type: number, payload: Uint8Array): Uint8Array {
  * so whoever checks it further does not read it again. Throws on any defect.
  */
 export function decodeSyncMessage(message: Uint8Array): SyncMessage {
+  const parsed = readSyncMessage(message);
+  if (parsed.type === SYNC_STEP1) {
+    Y.decodeStateVector(parsed.stateVector);
+    return parsed;
+  }
+  return { ...parsed, decoded: Y.decodeUpdate(parsed.update) };
+}
+
+/**
+ * A sync message's type and payload, its framing checked (a known type, no trailing bytes)
+ * but its update not read: for the client, which applies what the server sent (the server
+ * checked every update it relays, and `Y.applyUpdate` reads it once). Reading a 1 MB
+ * document's update into structs before applying it would double the client's work.
+ */
+export function readSyncMessage(
+  message: Uint8Array,
+):
+  | { type: typeof SYNC_STEP1; stateVector: Uint8Array }
+  | { type: typeof SYNC_STEP2 | typeof SYNC_UPDATE; update: Uint8Array } {
   const decoder = decoding.createDecoder(message);
   const type = decoding.readVarUint(decoder);
   const payload = decoding.readVarUint8Array(decoder);
   if (decoding.hasContent(decoder)) throw new Error("trailing bytes after the sync message");
-  if (type === SYNC_STEP1) {
-    Y.decodeStateVector(payload);
-    return { type, stateVector: payload };
-  }
-  if (type === SYNC_STEP2 || type === SYNC_UPDATE) {
-    return { type, update: payload, decoded: Y.decodeUpdate(payload) };
-  }
+  if (type === SYNC_STEP1) return { type, stateVector: payload };
+  if (type === SYNC_STEP2 || type === SYNC_UPDATE) return { type, update: payload };
   throw new Error(`unknown sync message type ${type}`);
 }
 

@@ -1,4 +1,4 @@
-import { CollabClient, fileIdAt } from "@ensemble/collab";
+import { CollabClient, encodeUpdate, fileIdAt } from "@ensemble/collab";
 import { LANGUAGE_MAIN_FILES, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
@@ -15,6 +15,8 @@ vi.mock("yjs", async (importOriginal) => {
     ...actual,
     applyUpdate: vi.fn(actual.applyUpdate),
     encodeStateAsUpdate: vi.fn(actual.encodeStateAsUpdate),
+    decodeUpdate: vi.fn(actual.decodeUpdate),
+    snapshotContainsUpdate: vi.fn(actual.snapshotContainsUpdate),
   };
 });
 
@@ -116,6 +118,20 @@ describe("a room loaded from a stored snapshot", () => {
     expect(first.client.synced && late.client.synced).toBe(true);
     expect(isBuilt()).toBe(false);
     expect(serverEncodes()).toBe(0);
+  });
+
+  it("drops a joiner's step 2 that is our own delete set unread; another is still checked", () => {
+    const { room, stored, connect, isBuilt } = setup();
+    const joiner = connect("a");
+    expect(joiner.file.toString()).toBe(stored.text);
+    // Its step 2 held our delete set byte for byte: neither decoded nor compared.
+    expect(Y.decodeUpdate).not.toHaveBeenCalled();
+    expect(Y.snapshotContainsUpdate).not.toHaveBeenCalled();
+    // An update with a delete set other than ours (here none, so it brings nothing) is read and checked.
+    room.receiveSync(joiner.connection, encodeUpdate(Y.encodeStateAsUpdate(new Y.Doc())));
+    expect(Y.decodeUpdate).toHaveBeenCalledTimes(1);
+    expect(Y.snapshotContainsUpdate).toHaveBeenCalledTimes(1);
+    expect(isBuilt()).toBe(false);
   });
 
   it("checks and applies an edit after the lazy load, and every client converges on it", () => {

@@ -3,6 +3,7 @@ import {
   encodeStep1,
   encodeStep2,
   encodeUpdate,
+  readSyncMessage,
   SYNC_STEP1,
   SYNC_UPDATE,
 } from "@ensemble/collab";
@@ -235,6 +236,9 @@ export class Room {
     this.assertMember(connection);
     let parsed: ReturnType<typeof decodeSyncMessage>;
     try {
+      // A joiner's step 2 that is our own delete set, as we sent it: nothing to read.
+      const framed = this.built ? undefined : readSyncMessage(message);
+      if (framed && framed.type !== SYNC_STEP1 && this.state.holdsByBytes(framed.update)) return;
       parsed = decodeSyncMessage(message);
     } catch (error) {
       this.counts.refused += 1;
