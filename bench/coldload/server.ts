@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { linkNodeModules } from "../lib/nodeModules";
 import { ownCpuMs, treeCpuMs } from "../lib/processes";
 import { BENCH_LIMITS_ENV, startServer as startServerProcess } from "../lib/server";
 
@@ -27,18 +28,7 @@ export function buildServer(ref: string): ServerBuild {
   mkdirSync(dir, { recursive: true });
   const parts = "apps/server packages scripts/build-server.mjs tsconfig.base.json";
   execFileSync("sh", ["-c", `git archive ${commit} ${parts} | tar -x -C "${dir}"`], { cwd: root });
-  const own = path.join(dir, "node_modules");
-  mkdirSync(path.join(own, "@ensemble"), { recursive: true });
-  for (const entry of readdirSync(path.join(root, "node_modules"))) {
-    if (entry !== "@ensemble") symlinkSync(path.join(root, "node_modules", entry), path.join(own, entry));
-  }
-  for (const [name, folder] of [
-    ["collab", "packages/collab"],
-    ["protocol", "packages/protocol"],
-    ["server", "apps/server"],
-  ] as const) {
-    symlinkSync(path.join(dir, folder), path.join(own, "@ensemble", name));
-  }
+  linkNodeModules(dir);
   execFileSync(process.execPath, ["scripts/build-server.mjs"], { cwd: dir, stdio: "inherit" });
   return {
     commit,

@@ -1,7 +1,8 @@
 import { execFileSync, spawnSync } from "node:child_process";
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, symlinkSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { linkNodeModules } from "../lib/nodeModules";
 
 const root = path.resolve(import.meta.dirname, "../..");
 
@@ -77,27 +78,4 @@ export function rerunInSnapshot(script: string, outDir: string): void {
   // The symlinks go, not what they point at.
   rmSync(snapshot.dir, { recursive: true, force: true });
   process.exit(child.status ?? 1);
-}
-
-function linkNodeModules(dir: string) {
-  const shared = path.join(root, "node_modules");
-  const own = path.join(dir, "node_modules");
-  mkdirSync(path.join(own, "@ensemble"), { recursive: true });
-  for (const entry of readdirSync(shared)) {
-    if (entry !== "@ensemble") symlinkSync(path.join(shared, entry), path.join(own, entry));
-  }
-  const workspaces: Record<string, string> = {
-    collab: "packages/collab",
-    protocol: "packages/protocol",
-    server: "apps/server",
-    bench: "bench",
-  };
-  for (const [name, folder] of Object.entries(workspaces)) {
-    if (!existsSync(path.join(dir, folder))) continue;
-    symlinkSync(path.join(dir, folder), path.join(own, "@ensemble", name));
-    // A workspace's own dependencies, where npm could not hoist them (another version is at the root).
-    const nested = path.join(root, folder, "node_modules");
-    if (existsSync(nested) && !existsSync(path.join(dir, folder, "node_modules")))
-      symlinkSync(nested, path.join(dir, folder, "node_modules"));
-  }
 }
