@@ -59,7 +59,7 @@ const isGeneric = (label: string) =>
 const CODE = "(compiled code and shapes)";
 
 /** Kinds whose `name` is their content: counted as one row each. */
-const STRINGS = new Set([
+export const STRINGS = new Set([
   "string",
   "concatenated string",
   "sliced string",
@@ -69,7 +69,7 @@ const STRINGS = new Set([
   "symbol",
 ]);
 
-const hasProperty = (node: Node, name: string) =>
+export const hasProperty = (node: Node, name: string) =>
   node.out_edges.some((e) => e.type === "property" && e.name === name);
 
 /** A node's constructor, with the classes that share a name (`Socket`, `WebSocket`, `Doc`) told apart. */

@@ -7,21 +7,13 @@
  */
 import { readFileSync } from "node:fs";
 import { type Edge, type Node, parseSnapshot } from "v8-heapsnapshot";
+import { hasProperty, STRINGS } from "./heapSummary";
 
 const [beforeFile, afterFile, clientsText, rowsText] = process.argv.slice(2);
 const clients = Number(clientsText);
 const ROWS = Number(rowsText ?? 40);
 const offHeap = (n: Node) => n.type === "native" || n.type === "synthetic";
-const STRINGS = new Set([
-  "string",
-  "concatenated string",
-  "sliced string",
-  "number",
-  "bigint",
-  "regexp",
-  "symbol",
-]);
-const has = (n: Node, p: string) => n.out_edges.some((e) => e.type === "property" && e.name === p);
+const has = hasProperty;
 function label(n: Node): string {
   if (STRINGS.has(n.type)) return `(${n.type})`;
   if (n.type === "closure") return `(closure) ${n.name}`;
