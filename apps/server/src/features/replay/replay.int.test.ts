@@ -181,6 +181,35 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(middle.text.startsWith(rebuilt ?? "-")).toBe(true);
   });
 
+  it("builds the end once while the open panel asks for the timeline again as people type", async () => {
+    const { sessionId, host } = await editors.hostAndGuest(server.api, "refreshes");
+    // Every moment built reads its checkpoint first: the builds are counted by that query.
+    const query = server.db.query.bind(server.db);
+    let builds = 0;
+    server.db.query = ((text: string, params?: readonly unknown[], name?: string) => {
+      if (text.includes("FROM doc_history_checkpoints") && params?.[0] === sessionId) builds++;
+      return query(text, params, name);
+    }) as typeof server.db.query;
+    try {
+      let end = 0;
+      for (const line of ["\n// one", "\n// two", "\n// three"]) {
+        typeText(host, line);
+        await settled(sessionId, host.text());
+        const timeline = await host.request("getReplayTimeline", { sessionId });
+        if (!timeline.ok) throw new Error(timeline.error.message);
+        expect(timeline.data.end).toBeGreaterThan(end);
+        end = timeline.data.end ?? 0;
+        await sleep(100);
+      }
+      expect(builds).toBe(1);
+      // The slider's seek to the latest end builds it then, exactly.
+      expect(mainOf(await seek(host, sessionId, end))?.content).toBe(host.text());
+      expect(builds).toBe(2);
+    } finally {
+      server.db.query = query;
+    }
+  });
+
   it("folds the history into chunks and keyframes, and every moment seeks to the same text before and after", async () => {
     const { sessionId, host } = await editors.hostAndGuest(server.api, "long");
     const typed = "abcdefghij".repeat(70);

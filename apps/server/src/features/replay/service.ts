@@ -44,6 +44,14 @@ type Moment = Omit<ReplayFrame, "at" | "language">;
 const MOMENTS = { max: 64, ttlMs: 60_000 };
 
 /**
+ * How often a session's timeline builds its end at most. The open panel asks for the timeline
+ * again as people type (about once a second), and each new end is a new moment (40-80 ms of
+ * CPU for a 2-hour session): only the first opening in a while warms it; later seeks build
+ * what they land on.
+ */
+const PREBUILD_EVERY_MS = 60_000;
+
+/**
  * A session's replay: its timeline (edits, runs and their output, pull requests, authors) and the
  * project at any moment of it, read from the history collab keeps (doc_history) and its
  * checkpoints; and the host's restore of a moment, applied to the live files as a new edit.
@@ -51,6 +59,8 @@ const MOMENTS = { max: 64, ttlMs: 60_000 };
  */
 export function createReplayService({ repo, sessions, terminal, pulls, workspace }: ReplayDeps) {
   const moments = new LRUCache<string, Promise<Moment>>({ max: MOMENTS.max, ttl: MOMENTS.ttlMs });
+  /** Sessions whose timeline built its end lately. */
+  const prebuilt = new LRUCache<string, true>({ max: 1024, ttl: PREBUILD_EVERY_MS });
 
   /** The last update stored at or before `at`, whether folded into a chunk or not yet. */
   async function positionAt(sessionId: string, at: number) {
@@ -141,8 +151,12 @@ export function createReplayService({ repo, sessions, terminal, pulls, workspace
         spreadActivity(activity, chunks, start, end);
       }
       const authors = await authorsOf(sessionId, summary.authors);
-      // The panel's slider opens at the end: that moment is built now, after this answer.
-      if (end !== null) void frameAt(sessionId, end).catch(() => {});
+      // The panel's slider opens at the end: that moment is built now, after this answer,
+      // unless it was lately (the open panel's refreshes while people type).
+      if (end !== null && !prebuilt.has(sessionId)) {
+        prebuilt.set(sessionId, true);
+        void frameAt(sessionId, end).catch(() => {});
+      }
       return {
         start,
         end,
