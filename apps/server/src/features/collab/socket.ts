@@ -236,7 +236,10 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     // A member's socket has its state (made by the join).
     const state = states.get(socket) as SocketState;
     if (!state.meter.take()) {
-      if (kind === "sync") resyncLater(state, seat);
+      if (kind === "sync") {
+        rooms.counts.deferred += 1;
+        resyncLater(state, seat);
+      }
       throw new DomainError("rate_limited", STREAM_REFUSAL);
     }
     const room = rooms.loaded(seat.sessionId);
@@ -249,8 +252,12 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     try {
       whole = seat.parts.receive(message);
     } catch (error) {
-      // Too many large messages being joined at once: ask for this one again later.
-      if (error instanceof DomainError && error.code === "rate_limited") resyncLater(state, seat);
+      // Counted as the room counts a whole message: a refused stream is a refused update, and
+      // one of too many large messages joined at once is asked for again later (deferred).
+      if (error instanceof DomainError && error.code === "rate_limited") {
+        rooms.counts.deferred += 1;
+        resyncLater(state, seat);
+      } else rooms.counts.refused += 1;
       throw error;
     }
     if (whole) room.receiveSync(seat, whole);

@@ -62,6 +62,7 @@ describe("sync messages in parts", () => {
     await server.close();
   });
   const assembling = () => server.app.collab.assembling.bytes;
+  const counts = () => ({ ...server.app.collab.rooms.counts });
 
   /** A new session with an editor in it, synced. */
   async function session() {
@@ -123,12 +124,15 @@ describe("sync messages in parts", () => {
     const { editor, send, refusals } = await setup();
     const before = editor.text();
     const [p0, p1, p2, ...rest] = small(insertion(editor, "disordered ".repeat(300)));
+    const refused = counts().refused;
     send(p0 as Uint8Array, p2 as Uint8Array, p1 as Uint8Array, ...rest);
     send(...small(insertion(editor, "later ".repeat(300))));
     await waitFor(() => editor.text().startsWith("later later"), 5000, "the later update");
     expect(refusals()).toEqual([expect.objectContaining({ event: "yjsSync", code: "invalid_message" })]);
     expect(editor.text()).toBe(`${"later ".repeat(300)}${before}`);
     expect(assembling()).toBe(0);
+    // Counted once, as a refused update (the metrics' updates_total{outcome="refused"}).
+    expect(counts().refused).toBe(refused + 1);
   });
 
   it("refuses a message over the document's cap from its first part, holding nothing", async () => {
@@ -181,10 +185,12 @@ describe("sync messages in parts", () => {
     await waitFor(() => assembling() === holders.length * whole, 5000, "the held streams");
 
     const late = await forger(sessionId);
+    const { deferred, refused } = counts();
     late.send(head);
     await waitFor(() => late.refusals().length === 1, 5000, "the refusal");
     expect(late.refusals()).toEqual([expect.objectContaining({ code: "rate_limited" })]);
     expect(assembling()).toBe(holders.length * whole);
+    expect(counts()).toMatchObject({ deferred: deferred + 1, refused });
     // A second later the server asks for what it lacks: a client answers with its step 2 again.
     const stepOnes = () =>
       late.lane.frames
