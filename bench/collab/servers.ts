@@ -5,7 +5,7 @@ import { createServer } from "node:net";
 import path from "node:path";
 import { buildSync } from "esbuild";
 import { descendantsRssBytes, ownCpuMs, treeCpuMs, treePssBytes } from "../lib/processes";
-import { BENCH_LIMITS_ENV, SERVER_MAIN, stopProcess, waitForHealth } from "../lib/server";
+import { BENCH_LIMITS_ENV, SERVER_MAIN, stopOnExit, stopProcess, waitForHealth } from "../lib/server";
 import type { ProbeReply, YjsUpdatesReply } from "./serverProbe";
 import { SYSTEMS, type SystemId } from "./systems";
 
@@ -142,6 +142,7 @@ export async function startServer(system: SystemId, options: ServerOptions): Pro
       stdio: ["ignore", traceFile ?? (options.keepStdout ? "pipe" : "ignore"), "inherit", "ipc"],
     },
   );
+  stopOnExit(child);
   // The child has its own copy of the descriptor.
   if (traceFile !== undefined) closeSync(traceFile);
   const printed: string[] = [];

@@ -62,6 +62,28 @@ export async function stopProcess(
   clearTimeout(timer);
 }
 
+/** Servers this process started that are still running: stopped if the bench ends early. */
+const running = new Set<ChildProcess>();
+let isWatchingExit = false;
+
+/**
+ * Sends `child` SIGTERM when this process exits before stopping it (a bench that crashed or was
+ * interrupted), so no server is left holding its port and database: a server stops its own
+ * children (its embedded PostgreSQL) on SIGTERM.
+ */
+export function stopOnExit(child: ChildProcess): void {
+  if (!isWatchingExit) {
+    isWatchingExit = true;
+    process.once("exit", () => {
+      for (const left of running) left.kill("SIGTERM");
+    });
+    // Interrupted: exit, so that the above runs (a signal's default ends the process without it).
+    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+  }
+  running.add(child);
+  child.once("exit", () => running.delete(child));
+}
+
 /** How to start the server: everything but the port has the bench's usual default. */
 export interface StartOptions {
   port: number;
@@ -109,6 +131,7 @@ export async function startServer(options: StartOptions): Promise<ServerProcess>
     },
     stdio: options.stdio ?? ["ignore", "ignore", "inherit"],
   });
+  stopOnExit(child);
   const stop = () => stopProcess(child, { killAfterMs: 30_000 });
   try {
     await waitForHealth(`${url}/api/health`, child, { pollMs: options.pollMs, timeoutMs: options.timeoutMs });
