@@ -14,6 +14,7 @@ import {
   remapPending,
 } from "./pendingFiles";
 import { useCollabStore } from "./store";
+import { putBackTexts, restoreRequest } from "./undoDelete";
 
 type WorkspaceEvent = "createFile" | "renamePath" | "deletePath" | "restorePath";
 
@@ -96,7 +97,8 @@ export class WorkspaceChannel {
 
   /**
    * Brings back what a delete removed, under the same file ids with the text they had: a
-   * delete still queued is simply dropped from the queue.
+   * delete still queued is simply dropped from the queue. The server restores the files
+   * empty; once it has, their texts go back as our own edits (`putBackTexts`).
    */
   undoDelete(deletion: Deletion): Promise<Ack<string>> {
     const queued = this.pending.findIndex((op) => op.op === "delete" && op.path === deletion.path);
@@ -107,7 +109,8 @@ export class WorkspaceChannel {
       return Promise.resolve({ ok: true, data: deletion.path });
     }
     if (!this.isLive) return Promise.resolve(this.queue({ op: "restore", deletion }, deletion.path));
-    return this.change("restorePath", { sessionId: this.sessionId, ...deletion }, true);
+    const request = { sessionId: this.sessionId, ...restoreRequest(deletion) };
+    return this.change("restorePath", request, true, () => putBackTexts(this.doc, deletion.files));
   }
 
   /** Our copy of the session is discarded (refused, or the session is gone): so is the queue. */
@@ -136,6 +139,8 @@ export class WorkspaceChannel {
       if (!sent.result.ok && (sent.result.error.code === "offline" || sent.result.error.code === "timeout"))
         return false;
       this.pending.shift();
+      // Into our document before it syncs: its step 2 then carries the texts to the server.
+      if (op.op === "restore" && sent.result.ok) putBackTexts(this.doc, op.deletion.files);
       if (sent.landedAt && op.op === "create" && sent.landedAt !== op.path) {
         const from = op.path;
         const to = sent.landedAt;
@@ -203,7 +208,9 @@ export class WorkspaceChannel {
         };
       }
       case "restore":
-        return { result: await this.link.request("restorePath", { sessionId, ...op.deletion }) };
+        return {
+          result: await this.link.request("restorePath", { sessionId, ...restoreRequest(op.deletion) }),
+        };
     }
   }
 
@@ -226,14 +233,21 @@ export class WorkspaceChannel {
     }
   }
 
-  /** A workspace operation: the path it ended at once our document shows it (`isThere`) or not. */
+  /**
+   * A workspace operation: the path it ended at once our document shows it (`isThere`) or not.
+   * `accepted` runs as soon as the server has made the change, before our document shows it.
+   */
   private async change<E extends WorkspaceEvent>(
     event: E,
     payload: ClientPayloadInput<E>,
     isThere: boolean,
+    accepted?: () => void,
   ): Promise<Ack<string>> {
     const result = await this.link.request(event, payload);
     if (!result.ok) return result;
+    // At once, not after the wait: what it writes is then in our document (and its offline
+    // copy) should the tab close before the change reaches us.
+    accepted?.();
     const { path } = result.data;
     await this.whenWorkspace((has) => has(path) === isThere);
     return { ok: true, data: path };
