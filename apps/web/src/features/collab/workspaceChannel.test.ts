@@ -21,7 +21,12 @@ type Answer = Ack<unknown> | "timeout";
 function fakeServer(browser: Y.Doc) {
   const doc = new Y.Doc();
   const requests: { event: string; payload: Record<string, unknown> }[] = [];
-  const state = { isQuiet: false, answers: [] as Answer[] };
+  const state = {
+    isQuiet: false,
+    answers: [] as Answer[],
+    /** Set to lose the next answer: the change is made, then this runs and the request times out. */
+    lostAnswer: undefined as (() => void) | undefined,
+  };
   const sync = (from: Y.Doc, to: Y.Doc) =>
     Y.applyUpdate(to, Y.encodeStateAsUpdate(from, Y.encodeStateVector(to)), REMOTE_ORIGIN);
   const link = {
@@ -38,6 +43,12 @@ function fakeServer(browser: Y.Doc) {
         else filesMap(doc).set(ID, "lib/util.js");
       });
       if (!state.isQuiet) sync(doc, browser);
+      const lost = state.lostAnswer;
+      state.lostAnswer = undefined;
+      if (lost) {
+        lost();
+        return { ok: false, error: { code: "timeout", message: "socket has been disconnected" } };
+      }
       return answer;
     },
   };
@@ -134,6 +145,24 @@ describe("WorkspaceChannel.undoDelete", () => {
     server.syncBoth();
     expect(server.doc.getText(ID).toString()).toBe(saved);
     expect(doc.getText(ID).toString()).toBe(saved);
+  });
+
+  it("online: a connection lost before the answer queues the restore, asked again on the next join", async () => {
+    const { doc, server, channel, restored } = await liveChannel();
+    const deletion = await deleteLib(channel);
+    // The server restores the files (empty), then the connection goes with its answer.
+    server.state.answers.push({ ok: true, data: { path: "lib" } });
+    server.state.lostAnswer = () => channel.disconnected();
+    expect(await channel.undoDelete(deletion)).toEqual({ ok: true, data: "lib" });
+    expect(restored).toEqual([]);
+    expect(channel.hasPending).toBe(true);
+    expect(doc.getText(ID).toString()).toBe("");
+    // The next join's replay: the server answers as it did (it shows the restore already).
+    expect(await channel.replay(() => true)).toBe(true);
+    expect(server.requests.filter((r) => r.event === "restorePath")).toHaveLength(2);
+    expect(doc.getText(ID).toString()).toBe(saved);
+    server.syncBoth();
+    expect(server.doc.getText(ID).toString()).toBe(saved);
   });
 
   it("offline: a replayed restore the server refuses writes nothing and leaves the queue", async () => {

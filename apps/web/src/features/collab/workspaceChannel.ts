@@ -100,17 +100,29 @@ export class WorkspaceChannel {
    * delete still queued is simply dropped from the queue. The server restores the files
    * empty; once it has, their texts go back as our own edits (`putBackTexts`).
    */
-  undoDelete(deletion: Deletion): Promise<Ack<string>> {
+  async undoDelete(deletion: Deletion): Promise<Ack<string>> {
     const queued = this.pending.findIndex((op) => op.op === "delete" && op.path === deletion.path);
     if (queued >= 0 && queued === this.pending.length - 1) {
       this.pending.splice(queued, 1);
       this.save();
       this.publish();
-      return Promise.resolve({ ok: true, data: deletion.path });
+      return { ok: true, data: deletion.path };
     }
-    if (!this.isLive) return Promise.resolve(this.queue({ op: "restore", deletion }, deletion.path));
+    if (!this.isLive) return this.queue({ op: "restore", deletion }, deletion.path);
     const request = { sessionId: this.sessionId, ...restoreRequest(deletion) };
-    return this.change("restorePath", request, true, () => putBackTexts(this.doc, deletion.files));
+    const result = await this.change("restorePath", request, true, () =>
+      putBackTexts(this.doc, deletion.files),
+    );
+    // The connection went before the answer came: the restore may have landed, empty. Queued,
+    // it is asked again on the next join (a restore the server already shows answers as the
+    // first did), and the texts are written back then.
+    if (!result.ok && result.error.code === "timeout" && !this.isLive) {
+      this.pending.push({ op: "restore", deletion });
+      this.save();
+      this.publish();
+      return { ok: true, data: deletion.path };
+    }
+    return result;
   }
 
   /** Our copy of the session is discarded (refused, or the session is gone): so is the queue. */
