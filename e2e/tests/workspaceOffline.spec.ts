@@ -28,6 +28,18 @@ async function undo(screen: EditorScreen, message: string) {
   await screen.page.keyboard.press("Enter");
 }
 
+/** Pastes `text` where the editor's caret is, as a clipboard paste does. */
+function paste(screen: EditorScreen, text: string) {
+  return screen.page.evaluate((pasted) => {
+    const data = new DataTransfer();
+    data.setData("text/plain", pasted);
+    // Monaco's input element (its EditContext node) has the focus.
+    document.activeElement?.dispatchEvent(
+      new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
+    );
+  }, text);
+}
+
 test.describe("files offline, undo, and the size limit", () => {
   // Each test drives two browsers through several round trips (and one 1 MiB file).
   test.describe.configure({ timeout: 180_000 });
@@ -105,6 +117,52 @@ test.describe("files offline, undo, and the size limit", () => {
     expect(await guest.text("src/keep.js")).toBe("const kept = 1; // after undo");
   });
 
+  test("a folder of more than 1 MB of text comes back through Undo, online and offline, text and all", async ({
+    twoEditors,
+  }) => {
+    const { host, guest } = await twoEditors();
+    await host.create("folder", "", "big");
+    // Two files of 600 kB each: the folder holds more than one socket message.
+    const texts = new Map(
+      ["big/one.txt", "big/two.txt"].map((path, i) => [path, `${String(i).repeat(99)}\n`.repeat(6000)]),
+    );
+    for (const [path, text] of texts) {
+      await host.create("file", "big", path.slice("big/".length));
+      await host.caretToEndOf(1);
+      await paste(host, text);
+      await expect.poll(() => guest.text(path), { timeout: 30_000 }).toBe(text);
+    }
+    const hasAll = async (screen: EditorScreen) => {
+      for (const [path, text] of texts) if ((await screen.text(path)) !== text) return false;
+      return true;
+    };
+
+    await deleteItem(host, "big");
+    await expect.poll(() => guest.files()).toEqual(["src/main.js"]);
+    await undo(host, 'Deleted "big".');
+    await expect
+      .poll(() => guest.files(), { timeout: 15_000 })
+      .toEqual(["big/one.txt", "big/two.txt", "src/main.js"]);
+    await expect.poll(() => hasAll(guest), { timeout: 30_000 }).toBe(true);
+    expect(await hasAll(host)).toBe(true);
+
+    // Deleted online, undone offline: the restore waits in the queue, the texts with it.
+    await deleteItem(host, "big");
+    await expect.poll(() => guest.files()).toEqual(["src/main.js"]);
+    await host.page.context().setOffline(true);
+    await expect(host.status).toHaveText("OFFLINE");
+    await undo(host, 'Deleted "big".');
+    await expect(host.treeItem("big/one.txt")).toBeVisible();
+    await host.page.context().setOffline(false);
+    await expect(host.status).toHaveText("CONNECTED", { timeout: 15_000 });
+    await expect
+      .poll(() => guest.files(), { timeout: 15_000 })
+      .toEqual(["big/one.txt", "big/two.txt", "src/main.js"]);
+    await expect.poll(() => hasAll(guest), { timeout: 30_000 }).toBe(true);
+    expect(await hasAll(host)).toBe(true);
+    await expect(host.status).toHaveText("CONNECTED");
+  });
+
   test("typing at the size limit: the editor refuses the change, says why, and loses nothing", async ({
     twoEditors,
   }) => {
@@ -116,20 +174,11 @@ test.describe("files offline, undo, and the size limit", () => {
     const body = line.repeat(Math.floor((limit - 10) / line.length));
     // Pasted in two halves (one change must fit in one socket message; typing a megabyte
     // would take an hour).
-    const paste = (text: string) =>
-      host.page.evaluate((pasted) => {
-        const data = new DataTransfer();
-        data.setData("text/plain", pasted);
-        // Monaco's input element (its EditContext node) has the focus.
-        document.activeElement?.dispatchEvent(
-          new ClipboardEvent("paste", { clipboardData: data, bubbles: true, cancelable: true }),
-        );
-      }, text);
     const content = body + "y".repeat(limit - 10 - body.length);
     const half = Math.floor(content.length / 2);
-    await paste(content.slice(0, half));
+    await paste(host, content.slice(0, half));
     await expect.poll(async () => (await host.text("big.txt")).length).toBe(half);
-    await paste(content.slice(half));
+    await paste(host, content.slice(half));
     await expect.poll(async () => (await guest.text("big.txt")).length, { timeout: 30_000 }).toBe(limit - 10);
     await host.page.keyboard.press("Control+End");
     await host.type("0123456789");

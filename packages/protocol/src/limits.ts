@@ -24,4 +24,4 @@ export const STORAGE_KEYS = {
 } as const;
 
 /** Bumped whenever a socket event changes shape; checked on connect. */
-export const PROTOCOL_VERSION = 5;
+export const PROTOCOL_VERSION = 6;

@@ -36,6 +36,7 @@ export const WORKSPACE_MESSAGES = {
   notFound: (path: string) => `"${path}" does not exist.`,
   idTaken: "This file id is already in use.",
   notDeleted: "Only a deleted file can be restored.",
+  restoreText: "A restore names each file by its id, path and size: its text follows as an edit.",
   outsideRestore: "A restored file must lie in the restored folder.",
   underFile: (path: string) => `"${path}" is a file, not a folder.`,
   intoItself: "A folder cannot be moved into itself.",
@@ -116,21 +117,30 @@ export type DeletePath = z.input<typeof DeletePathSchema>;
 
 /**
  * Undo of a delete: the deleted files come back under their own ids (so their texts, and the
- * replay's history of them, continue) with the text they had, and the folders with them.
- * Everything lies at `path` or under it.
+ * replay's history of them, continue), empty, and the folders with them; everything lies at
+ * `path` or under it. The text does not travel here (a folder may hold far more than one
+ * socket message): once the restore is accepted the browser puts each file's text back as an
+ * edit of its own, sent on the Yjs lane like typing. `bytes` is the size of that text, so a
+ * restore whose texts could not fit the limits is refused before it changes anything.
  */
 export const RestorePathSchema = z.object({
   sessionId: SessionIdSchema,
   path: WorkspacePathSchema,
   files: z
     .array(
-      z.object({
-        id: FileIdSchema,
-        path: WorkspacePathSchema,
-        content: z.string().max(WORKSPACE_LIMITS.maxFileBytes),
-      }),
+      z.strictObject(
+        {
+          id: FileIdSchema,
+          path: WorkspacePathSchema,
+          bytes: z.number().int().min(0).max(WORKSPACE_LIMITS.maxFileBytes, WORKSPACE_MESSAGES.fileTooLarge),
+        },
+        // A client sending the text expects the server to write it: refused, not restored empty.
+        {
+          error: (issue) => (issue.code === "unrecognized_keys" ? WORKSPACE_MESSAGES.restoreText : undefined),
+        },
+      ),
     )
-    .max(WORKSPACE_LIMITS.maxFiles),
+    .max(WORKSPACE_LIMITS.maxFiles, WORKSPACE_MESSAGES.tooManyFiles),
   folders: z.array(WorkspacePathSchema).max(WORKSPACE_LIMITS.maxFiles),
 });
 export type RestorePath = z.input<typeof RestorePathSchema>;

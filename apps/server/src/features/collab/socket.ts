@@ -191,13 +191,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
   events.on("restorePath", async (socket, { sessionId, path, files, folders }) => ({
     path: await changeWorkspace(socket, sessionId, (w, room) => {
       if (room.isFull) throw new DomainError("limit", WORKSPACE_MESSAGES.documentTooLarge);
-      const entries = files.map(({ id, path: filePath }) => ({ id, path: filePath }));
-      return w.restore(
-        path,
-        entries,
-        files.map((f) => f.content),
-        folders,
-      );
+      return w.restore(path, files, folders);
     }),
   }));
 

@@ -178,6 +178,52 @@ describe("Workspace", () => {
   });
 });
 
+describe("Workspace.restore", () => {
+  it("lists the files again, empty, under their ids; the texts follow as the undoer's edits", () => {
+    const { workspace, send, sync, server, text } = setup();
+    const content = "x".repeat(WORKSPACE_LIMITS.maxFileBytes);
+    workspace.createFile("lib/full.txt", content);
+    workspace.createFolder("lib/empty");
+    const id = fileIdAt(server, "lib/full.txt") ?? "";
+    sync();
+    workspace.delete("lib");
+    const restore = [{ id, path: "lib/full.txt", bytes: content.length }];
+    expect(workspace.restore("lib", restore, ["lib/empty"])).toBe("lib");
+    expect(fileIdAt(server, "lib/full.txt")).toBe(id);
+    expect(text(server, "lib/full.txt").toString()).toBe("");
+    // The undoer's document had not seen the delete: its put-back replaces what it holds.
+    expect(
+      send((doc) => {
+        const own = doc.getText(id);
+        doc.transact(() => {
+          own.delete(0, own.length);
+          own.insert(0, content);
+        });
+      }),
+    ).toBeUndefined();
+    expect(text(server, "lib/full.txt").toString()).toBe(content);
+    // Again (its answer was lost): answered as the first, nothing changes.
+    const before = Y.encodeStateVector(server);
+    expect(workspace.restore("lib", restore, ["lib/empty"])).toBe("lib");
+    expect(Y.encodeStateVector(server)).toEqual(before);
+  });
+
+  it("refuses, changing nothing, a restore whose texts would pass the workspace's limit", () => {
+    const { workspace, server, paths } = setup();
+    const almostMiB = "x".repeat(WORKSPACE_LIMITS.maxFileBytes - 100);
+    workspace.createFile("lib/a.txt", almostMiB);
+    const id = fileIdAt(server, "lib/a.txt") ?? "";
+    workspace.delete("lib");
+    for (let i = 0; i < 10; i++) workspace.createFile(`big-${i}.txt`, almostMiB);
+    const before = Y.encodeStateVector(server);
+    expect(() => workspace.restore("lib", [{ id, path: "lib/a.txt", bytes: almostMiB.length }], [])).toThrow(
+      WORKSPACE_MESSAGES.workspaceTooLarge,
+    );
+    expect(Y.encodeStateVector(server)).toEqual(before);
+    expect(paths()).not.toContain("lib/a.txt");
+  });
+});
+
 describe("checkClientUpdate", () => {
   it("accepts typing and deleting in a file", () => {
     const { send, text, server } = setup();

@@ -24,6 +24,11 @@ import type { GuardedWorkspace } from "./updateGuard";
 /** Origin of the server's own workspace changes (file operations, seeding, migration). */
 export const WORKSPACE_ORIGIN = Symbol("workspace");
 
+/** A deleted file to restore: its id, its path, and the size of the text that will follow. */
+export interface RestoredFile extends WorkspaceEntry {
+  bytes: number;
+}
+
 /** A file of the workspace with its text. */
 export interface WorkspaceFile {
   path: string;
@@ -193,20 +198,20 @@ export class Workspace implements GuardedWorkspace {
 
   /**
    * Undoes a delete: each file comes back under its own id (a file deleted before, not listed
-   * now) with `content` as its text, and the folders with them, all at `path` or under it.
-   * Its text keeps its Yjs history: late edits made to it since the delete are replaced.
+   * now), empty, and the folders with them, all at `path` or under it. The undoer's browser
+   * then writes each text back as an edit of its own; `bytes` (each text's size) is checked
+   * against the limits here, so a restore whose texts could not follow changes nothing. Each
+   * text keeps its Yjs history: late edits made to it since the delete are cleared. A restore
+   * the workspace already shows (a replay whose answer was lost) answers as the first did.
    */
-  restore(
-    path: string,
-    files: readonly WorkspaceEntry[],
-    contents: readonly string[],
-    folders: readonly string[],
-  ): string {
-    const listed = new Set(this.list().files.map((f) => f.id));
+  restore(path: string, files: readonly RestoredFile[], folders: readonly string[]): string {
+    const listing = this.list();
     const inside = (p: string) => p === path || isUnder(p, path);
     for (const p of [...files.map((f) => f.path), ...folders]) {
       if (!inside(p)) throw new DomainError("invalid_payload", WORKSPACE_MESSAGES.outsideRestore);
     }
+    if (isRestored(listing, path, files, folders)) return path;
+    const listed = new Set(listing.files.map((f) => f.id));
     const ids = new Set<string>();
     for (const { id } of files) {
       if (!this.fileIds.has(id) || listed.has(id) || ids.has(id)) {
@@ -225,25 +230,19 @@ export class Workspace implements GuardedWorkspace {
       throw new DomainError("conflict", WORKSPACE_MESSAGES.exists(path));
     }
     this.assertFree(path);
-    if (this.list().files.length + files.length > WORKSPACE_LIMITS.maxFiles) {
+    if (listing.files.length + files.length > WORKSPACE_LIMITS.maxFiles) {
       throw new DomainError("limit", WORKSPACE_MESSAGES.tooManyFiles);
     }
-    const texts = contents.map((c) => c.replace(/\r\n?/g, "\n"));
-    const growth = new Map<string, number>();
-    files.forEach(({ id }, i) => {
-      growth.set(id, Buffer.byteLength(texts[i] ?? "") - this.bytesOf(id));
-    });
-    const problem = this.sizeProblem(growth);
+    const problem = this.sizeProblem(new Map(files.map(({ id, bytes }) => [id, bytes - this.bytesOf(id)])));
     if (problem) throw new DomainError("limit", problem);
     this.doc.transact(() => {
       for (const folder of folders) this.folders.set(folder, true);
-      files.forEach(({ id, path: filePath }, i) => {
+      for (const { id, path: filePath } of files) {
         const text = this.doc.getText(id);
         text.delete(0, text.length);
-        if (texts[i]) text.insert(0, texts[i] as string);
         this.measure(id);
         this.files.set(id, filePath);
-      });
+      }
       // A folder deleted empty, or one that held only folders, comes back as itself.
       if (files.every((f) => f.path !== path)) this.folders.set(path, true);
     }, WORKSPACE_ORIGIN);
@@ -322,6 +321,22 @@ export class Workspace implements GuardedWorkspace {
       }
     }
   }
+}
+
+/**
+ * Whether the listing already shows this restore: every file listed under its id at its path,
+ * and every folder (the restored path too, when no file lies there).
+ */
+function isRestored(
+  listing: WorkspaceListing,
+  path: string,
+  files: readonly WorkspaceEntry[],
+  folders: readonly string[],
+): boolean {
+  const listed = new Map(listing.files.map((f) => [f.id, f.path]));
+  const existing = new Set(listing.folders);
+  const wanted = files.some((f) => f.path === path) ? folders : [...folders, path];
+  return files.every((f) => listed.get(f.id) === f.path) && wanted.every((f) => existing.has(f));
 }
 
 /** A new file's id: also the name of its root text, never reused. */

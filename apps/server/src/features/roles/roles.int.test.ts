@@ -91,7 +91,7 @@ describe.each(DATABASES)("roles on %s", (kind) => {
         {
           sessionId,
           path: "src/x.js",
-          files: [{ id: "f-AAAAAAAAAAAAAAAA", path: "src/x.js", content: "" }],
+          files: [{ id: "f-AAAAAAAAAAAAAAAA", path: "src/x.js", bytes: 0 }],
           folders: [],
         },
       ],

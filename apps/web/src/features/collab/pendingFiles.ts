@@ -6,6 +6,7 @@ const PathSchema = z.string().max(4 * WORKSPACE_LIMITS.maxPathBytes);
 
 /** A deleted file as it was: enough to bring it back under its id with its text. */
 export const DeletedFileSchema = z.object({ id: FileIdSchema, path: PathSchema, content: z.string() });
+export type DeletedFile = z.infer<typeof DeletedFileSchema>;
 
 /** What a delete removed (files with their text, explicit folders), so that it can be undone. */
 export const DeletionSchema = z.object({

@@ -14,6 +14,7 @@ import {
   remapPending,
 } from "./pendingFiles";
 import { useCollabStore } from "./store";
+import { putBackTexts, restoreRequest } from "./undoDelete";
 
 type WorkspaceEvent = "createFile" | "renamePath" | "deletePath" | "restorePath";
 
@@ -96,18 +97,32 @@ export class WorkspaceChannel {
 
   /**
    * Brings back what a delete removed, under the same file ids with the text they had: a
-   * delete still queued is simply dropped from the queue.
+   * delete still queued is simply dropped from the queue. The server restores the files
+   * empty; once it has, their texts go back as our own edits (`putBackTexts`).
    */
-  undoDelete(deletion: Deletion): Promise<Ack<string>> {
+  async undoDelete(deletion: Deletion): Promise<Ack<string>> {
     const queued = this.pending.findIndex((op) => op.op === "delete" && op.path === deletion.path);
     if (queued >= 0 && queued === this.pending.length - 1) {
       this.pending.splice(queued, 1);
       this.save();
       this.publish();
-      return Promise.resolve({ ok: true, data: deletion.path });
+      return { ok: true, data: deletion.path };
     }
-    if (!this.isLive) return Promise.resolve(this.queue({ op: "restore", deletion }, deletion.path));
-    return this.change("restorePath", { sessionId: this.sessionId, ...deletion }, true);
+    if (!this.isLive) return this.queue({ op: "restore", deletion }, deletion.path);
+    const request = { sessionId: this.sessionId, ...restoreRequest(deletion) };
+    const result = await this.change("restorePath", request, true, () =>
+      putBackTexts(this.doc, deletion.files),
+    );
+    // The connection went before the answer came: the restore may have landed, empty. Queued,
+    // it is asked again on the next join (a restore the server already shows answers as the
+    // first did), and the texts are written back then.
+    if (!result.ok && result.error.code === "timeout" && !this.isLive) {
+      this.pending.push({ op: "restore", deletion });
+      this.save();
+      this.publish();
+      return { ok: true, data: deletion.path };
+    }
+    return result;
   }
 
   /** Our copy of the session is discarded (refused, or the session is gone): so is the queue. */
@@ -136,6 +151,8 @@ export class WorkspaceChannel {
       if (!sent.result.ok && (sent.result.error.code === "offline" || sent.result.error.code === "timeout"))
         return false;
       this.pending.shift();
+      // Into our document before it syncs: its step 2 then carries the texts to the server.
+      if (op.op === "restore" && sent.result.ok) putBackTexts(this.doc, op.deletion.files);
       if (sent.landedAt && op.op === "create" && sent.landedAt !== op.path) {
         const from = op.path;
         const to = sent.landedAt;
@@ -203,7 +220,9 @@ export class WorkspaceChannel {
         };
       }
       case "restore":
-        return { result: await this.link.request("restorePath", { sessionId, ...op.deletion }) };
+        return {
+          result: await this.link.request("restorePath", { sessionId, ...restoreRequest(op.deletion) }),
+        };
     }
   }
 
@@ -226,14 +245,21 @@ export class WorkspaceChannel {
     }
   }
 
-  /** A workspace operation: the path it ended at once our document shows it (`isThere`) or not. */
+  /**
+   * A workspace operation: the path it ended at once our document shows it (`isThere`) or not.
+   * `accepted` runs as soon as the server has made the change, before our document shows it.
+   */
   private async change<E extends WorkspaceEvent>(
     event: E,
     payload: ClientPayloadInput<E>,
     isThere: boolean,
+    accepted?: () => void,
   ): Promise<Ack<string>> {
     const result = await this.link.request(event, payload);
     if (!result.ok) return result;
+    // At once, not after the wait: what it writes is then in our document (and its offline
+    // copy) should the tab close before the change reaches us.
+    accepted?.();
     const { path } = result.data;
     await this.whenWorkspace((has) => has(path) === isThere);
     return { ok: true, data: path };
