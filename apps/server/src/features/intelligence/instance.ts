@@ -41,7 +41,12 @@ export class ServerInstance {
    * How many times the session's document changed since it was followed: a request compares it
    * before and after feeding, so a change that came while it fed is never waited for in vain.
    */
-  changes = 0;
+  private changeCount = 0;
+
+  /** How many times the session's document changed since it was followed (read-only outside). */
+  get changes(): number {
+    return this.changeCount;
+  }
 
   private constructor(
     readonly sessionId: string,
@@ -130,7 +135,7 @@ export class ServerInstance {
     this.watch?.stop();
     this.watch = this.deps.workspace.watch(this.sessionId, () => {
       this.lastActivity = Date.now();
-      this.changes += 1;
+      this.changeCount += 1;
       for (const waiter of [...this.changeWaiters]) waiter();
       this.feedTimer ??= setTimeout(() => {
         this.feedTimer = undefined;
