@@ -62,7 +62,7 @@ export function createRegistry() {
   );
   new Counter({
     name: `${PREFIX}updates_total`,
-    help: "Client document updates by outcome: applied, refused (invalid, forbidden, too large) or deferred (built on content the server lacked; resent).",
+    help: "Client document updates by outcome: applied, refused (invalid, forbidden, too large) or deferred (built on content the server lacked, or over a rate or memory bound for now; resent).",
     labelNames: ["outcome"],
     registers,
     collect() {
