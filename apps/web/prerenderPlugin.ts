@@ -1,6 +1,8 @@
 import { createServer, type Plugin } from "vite";
 
 const ROOT_ELEMENT = '<div id="root"></div>';
+/** The page with an empty #root; apps/server's webApp() answers unprerendered paths with it. */
+const SHELL_FILE = "app.html";
 
 interface PrerenderModule {
   PRERENDERED_PAGES: readonly { path: string; file: string; isSignedOutOnly: boolean }[];
@@ -42,7 +44,8 @@ async function renderPages(root: string): Promise<{ file: string; root: string }
  * Writes each page of src/prerender.tsx's list into its own copy of index.html, its markup in
  * #root (`data-page`, its path, tells index.html's inline script on which path it may show).
  * #root stays inert until startApp.tsx has hydrated it, since a click before then would be
- * lost. index.html is the landing page; the other files are emitted beside it before the
+ * lost. index.html is the landing page; the other files (and app.html, the bare page for every
+ * other path) are emitted beside it before the
  * build compresses its output, so they get their brotli and gzip copies too.
  */
 export function prerenderPages(root: string): Plugin {
@@ -58,9 +61,14 @@ export function prerenderPages(root: string): Plugin {
       const pages = await renderPages(root);
       const landing = pages.find((page) => page.file === "index.html");
       if (!landing) throw new Error("src/prerender.tsx has no page for index.html");
-      others = pages
-        .filter((page) => page !== landing)
-        .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) }));
+      others = [
+        ...pages
+          .filter((page) => page !== landing)
+          .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) })),
+        // What the server sends for every other path: no page's markup, which would only be
+        // cleared, nor the images it preloads, fetched before the page's own script.
+        { file: SHELL_FILE, html },
+      ];
       return html.replace(ROOT_ELEMENT, () => landing.root);
     },
     generateBundle() {
