@@ -1,12 +1,13 @@
 import { createServer, type Plugin } from "vite";
 
 const ROOT_ELEMENT = '<div id="root"></div>';
-/** The page with an empty #root; apps/server's webApp() answers unprerendered paths with it. */
+/** The bare page (the nav bar, a spinner); apps/server's webApp() answers unprerendered paths with it. */
 const SHELL_FILE = "app.html";
 
 interface PrerenderModule {
   PRERENDERED_PAGES: readonly { path: string; file: string; isSignedOutOnly: boolean }[];
   renderPage: (path: string) => Promise<string>;
+  renderShell: () => Promise<string>;
 }
 
 /** Renders every prerendered page in Node through Vite's SSR loader, once per build. */
@@ -20,9 +21,9 @@ async function renderPages(root: string): Promise<{ file: string; root: string }
   });
   try {
     const module = (await server.ssrLoadModule("/src/prerender.tsx")) as Partial<PrerenderModule>;
-    const { PRERENDERED_PAGES: pages, renderPage } = module;
-    if (!pages || typeof renderPage !== "function") {
-      throw new Error("src/prerender.tsx exports no PRERENDERED_PAGES and renderPage()");
+    const { PRERENDERED_PAGES: pages, renderPage, renderShell } = module;
+    if (!pages || typeof renderPage !== "function" || typeof renderShell !== "function") {
+      throw new Error("src/prerender.tsx exports no PRERENDERED_PAGES, renderPage() and renderShell()");
     }
     const rendered = [];
     // One at a time: the pages share the app's module-level stores.
@@ -34,6 +35,8 @@ async function renderPages(root: string): Promise<{ file: string; root: string }
         root: `<div id="root" inert data-page="${page.path}"${signedOut}>${markup}</div>`,
       });
     }
+    // Not inert: the app renders afresh over it (no hydration to lift that), and its links work as they are.
+    rendered.push({ file: SHELL_FILE, root: `<div id="root" data-shell>${await renderShell()}</div>` });
     return rendered;
   } finally {
     await server.close();
@@ -61,14 +64,11 @@ export function prerenderPages(root: string): Plugin {
       const pages = await renderPages(root);
       const landing = pages.find((page) => page.file === "index.html");
       if (!landing) throw new Error("src/prerender.tsx has no page for index.html");
-      others = [
-        ...pages
-          .filter((page) => page !== landing)
-          .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) })),
-        // What the server sends for every other path: no page's markup, which would only be
-        // cleared, nor the images it preloads, fetched before the page's own script.
-        { file: SHELL_FILE, html },
-      ];
+      // app.html among them, what the server sends for every other path: no page's markup,
+      // which would only be cleared, nor the images it preloads, fetched before the app's script.
+      others = pages
+        .filter((page) => page !== landing)
+        .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) }));
       return html.replace(ROOT_ELEMENT, () => landing.root);
     },
     generateBundle() {

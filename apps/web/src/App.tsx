@@ -24,7 +24,8 @@ const DocTopicRoute = lazy(() => import("./features/docs/DocTopicRoute"));
 const BlogsPage = lazyNamed(() => import("./features/info/BlogsPage"), "BlogsPage");
 const AboutPage = lazyNamed(() => import("./features/info/AboutPage"), "AboutPage");
 const EditorPage = lazy(() => import("./features/editor/EditorPage"));
-const EDITOR_PATH = "/code-editor-dashboard";
+/** The editor's route; prerender.tsx draws the bare page (app.html) as it starts there. */
+export const EDITOR_PATH = "/code-editor-dashboard";
 
 function Loading({ label }: { label: string }) {
   return (
@@ -53,9 +54,10 @@ function SiteNav() {
 /**
  * The page shell (skip link, nav, main, footer, toasts) and every route. `children` render
  * nothing visible: they sit with the page in its Suspense boundary (startApp's sign that a
- * prerendered page has hydrated).
+ * prerendered page has hydrated). `isShell`: the frame around a page still loading, for the
+ * build's app.html, which paints it before the script arrives.
  */
-export function App({ children }: { children?: ReactNode }) {
+export function App({ children, isShell = false }: { children?: ReactNode; isShell?: boolean }) {
   useProfileBootstrap();
   // The editor fills the window under the nav bar, so it has no footer.
   const isEditor = useLocation().pathname.startsWith(EDITOR_PATH);
@@ -68,22 +70,26 @@ export function App({ children }: { children?: ReactNode }) {
       <SiteNav />
       <main id="main" tabIndex={-1} className={isEditor ? "main-editor" : undefined}>
         <Suspense fallback={<Loading label="Loading" />}>
-          <Routes>
-            <Route path="/" element={<LandingPage />} />
-            <Route path="/signin" element={<SignInPage />} />
-            <Route path="/signup" element={<SignUpPage />} />
-            <Route path="/account" element={<AccountPage />} />
-            <Route path="/my-sessions" element={<MySessionsPage />} />
-            <Route path="/documentation" element={<DocumentationPage />} />
-            <Route path="/blogs" element={<BlogsPage />} />
-            <Route path="/About" element={<AboutPage />} />
-            <Route path="/auth/callback" element={<AuthCallbackPage />} />
-            <Route path={EDITOR_PATH} element={<EditorRoute />} />
-            <Route path={`${EDITOR_PATH}/:sessionId`} element={<EditorRoute />} />
-            {/* The documentation topics (/introduction, /apis, …); any other name is a 404. */}
-            <Route path="/:topic" element={<DocTopicRoute />} />
-            <Route path="*" element={<NotFoundPage />} />
-          </Routes>
+          {isShell ? (
+            <Loading label="Loading" />
+          ) : (
+            <Routes>
+              <Route path="/" element={<LandingPage />} />
+              <Route path="/signin" element={<SignInPage />} />
+              <Route path="/signup" element={<SignUpPage />} />
+              <Route path="/account" element={<AccountPage />} />
+              <Route path="/my-sessions" element={<MySessionsPage />} />
+              <Route path="/documentation" element={<DocumentationPage />} />
+              <Route path="/blogs" element={<BlogsPage />} />
+              <Route path="/About" element={<AboutPage />} />
+              <Route path="/auth/callback" element={<AuthCallbackPage />} />
+              <Route path={EDITOR_PATH} element={<EditorRoute />} />
+              <Route path={`${EDITOR_PATH}/:sessionId`} element={<EditorRoute />} />
+              {/* The documentation topics (/introduction, /apis, …); any other name is a 404. */}
+              <Route path="/:topic" element={<DocTopicRoute />} />
+              <Route path="*" element={<NotFoundPage />} />
+            </Routes>
+          )}
           {children}
         </Suspense>
       </main>
