@@ -1,10 +1,13 @@
 import { createServer, type Plugin } from "vite";
 
 const ROOT_ELEMENT = '<div id="root"></div>';
+/** The bare page (the nav bar, a spinner); apps/server's webApp() answers unprerendered paths with it. */
+const SHELL_FILE = "app.html";
 
 interface PrerenderModule {
   PRERENDERED_PAGES: readonly { path: string; file: string; isSignedOutOnly: boolean }[];
   renderPage: (path: string) => Promise<string>;
+  renderShell: () => Promise<string>;
 }
 
 /** Renders every prerendered page in Node through Vite's SSR loader, once per build. */
@@ -18,9 +21,9 @@ async function renderPages(root: string): Promise<{ file: string; root: string }
   });
   try {
     const module = (await server.ssrLoadModule("/src/prerender.tsx")) as Partial<PrerenderModule>;
-    const { PRERENDERED_PAGES: pages, renderPage } = module;
-    if (!pages || typeof renderPage !== "function") {
-      throw new Error("src/prerender.tsx exports no PRERENDERED_PAGES and renderPage()");
+    const { PRERENDERED_PAGES: pages, renderPage, renderShell } = module;
+    if (!pages || typeof renderPage !== "function" || typeof renderShell !== "function") {
+      throw new Error("src/prerender.tsx exports no PRERENDERED_PAGES, renderPage() and renderShell()");
     }
     const rendered = [];
     // One at a time: the pages share the app's module-level stores.
@@ -32,6 +35,8 @@ async function renderPages(root: string): Promise<{ file: string; root: string }
         root: `<div id="root" inert data-page="${page.path}"${signedOut}>${markup}</div>`,
       });
     }
+    // Not inert: the app renders afresh over it (no hydration to lift that), and its links work as they are.
+    rendered.push({ file: SHELL_FILE, root: `<div id="root" data-shell>${await renderShell()}</div>` });
     return rendered;
   } finally {
     await server.close();
@@ -42,7 +47,8 @@ async function renderPages(root: string): Promise<{ file: string; root: string }
  * Writes each page of src/prerender.tsx's list into its own copy of index.html, its markup in
  * #root (`data-page`, its path, tells index.html's inline script on which path it may show).
  * #root stays inert until startApp.tsx has hydrated it, since a click before then would be
- * lost. index.html is the landing page; the other files are emitted beside it before the
+ * lost. index.html is the landing page; the other files (and app.html, the bare page for every
+ * other path) are emitted beside it before the
  * build compresses its output, so they get their brotli and gzip copies too.
  */
 export function prerenderPages(root: string): Plugin {
@@ -58,6 +64,8 @@ export function prerenderPages(root: string): Plugin {
       const pages = await renderPages(root);
       const landing = pages.find((page) => page.file === "index.html");
       if (!landing) throw new Error("src/prerender.tsx has no page for index.html");
+      // app.html among them, what the server sends for every other path: no page's markup,
+      // which would only be cleared, nor the images it preloads, fetched before the app's script.
       others = pages
         .filter((page) => page !== landing)
         .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) }));

@@ -34,6 +34,10 @@ describe("one process, one port", () => {
       await fs.writeFile(path.join(webDist, `${name}.html`), prerendered);
       await fs.writeFile(path.join(webDist, `${name}.html.br`), zlib.brotliCompressSync(prerendered));
     }
+    // And the bare page for every other path.
+    const shell = `<!doctype html><title>Ensemble</title>${"<p>shell</p>".repeat(100)}`;
+    await fs.writeFile(path.join(webDist, "app.html"), shell);
+    await fs.writeFile(path.join(webDist, "app.html.br"), zlib.brotliCompressSync(shell));
     await fs.mkdir(path.join(webDist, "images"));
     const logo = `<svg xmlns="http://www.w3.org/2000/svg">${"<g/>".repeat(400)}</svg>`;
     await fs.writeFile(path.join(webDist, "images", "logo.svg"), logo);
@@ -51,7 +55,7 @@ describe("one process, one port", () => {
     await fs.rm(webDist, { recursive: true, force: true });
   });
 
-  it("serves the web build, with client routes falling back to index.html", async () => {
+  it("serves the web build, with client routes falling back to the bare app.html", async () => {
     for (const route of ["/", "/signin", "/code-editor-dashboard/abc", "/About"]) {
       const res = await fetch(`${server.url}${route}`);
       expect(res.status).toBe(200);
@@ -74,7 +78,7 @@ describe("one process, one port", () => {
       expect(page.headers.get("content-type"), route).toContain("text/html");
       expect(await page.text(), route).toContain("<title>Ensemble</title>");
     }
-    const plain = await fetch(`${server.url}/signup`, { headers: { "accept-encoding": "identity" } });
+    const plain = await fetch(`${server.url}/`, { headers: { "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(await plain.text()).toContain("<p>landing</p>");
   });
@@ -93,10 +97,15 @@ describe("one process, one port", () => {
     const plain = await fetch(`${server.url}/signin`, { headers: { "accept-encoding": "identity" } });
     expect(plain.headers.get("content-encoding")).toBeNull();
     expect(await plain.text()).toContain("<p>signin page</p>");
-    // Only the exact path: a page below it, or another page, is index.html's.
-    for (const route of ["/signin/more", "/documentation/x", "/introduction"]) {
-      expect(await (await fetch(`${server.url}${route}`)).text(), route).toContain("<p>landing</p>");
+    // Only the exact path: a page below it, or another page, gets the bare page, not the landing's.
+    for (const route of ["/signin/more", "/documentation/x", "/introduction", "/code-editor-dashboard/abc"]) {
+      const html = await (
+        await fetch(`${server.url}${route}`, { headers: { "accept-encoding": "br" } })
+      ).text();
+      expect(html, route).toContain("<p>shell</p>");
+      expect(html, route).not.toContain("<p>landing</p>");
     }
+    expect(await (await fetch(`${server.url}/app`)).text()).toContain("<p>shell</p>");
   });
 
   it("sends an asset's brotli or gzip copy to a browser that accepts it, and the plain file otherwise", async () => {

@@ -17,7 +17,8 @@ if (!root) throw new Error("index.html has no #root element");
 // index.html empties it on any other path). There the app's script is fetched once the page has
 // loaded and painted what it shows, so the page never waits for it; #root is inert until
 // hydrated, so no click is lost meanwhile.
-const isPrerendered = root.firstElementChild !== null;
+// app.html's bare page (data-shell) is no page to hydrate: the app renders over it.
+const isPrerendered = root.firstElementChild !== null && !("shell" in root.dataset);
 void (isPrerendered ? pageShown() : Promise.resolve())
   .then(() => import("./startApp"))
   .then(({ startApp }) => startApp(root, isPrerendered));

@@ -1,7 +1,7 @@
 import { StrictMode } from "react";
 import { prerender } from "react-dom/static";
 import { StaticRouter } from "react-router-dom";
-import { App } from "./App";
+import { App, EDITOR_PATH } from "./App";
 
 /** A page the build renders into an HTML file of its own, which the server sends for its path. */
 export interface PrerenderedPage {
@@ -27,10 +27,23 @@ export const PRERENDERED_PAGES: readonly PrerenderedPage[] = [
  * Runs at build time in Node, so nothing here may need a browser.
  */
 export async function renderPage(path: string): Promise<string> {
+  return await render(path, false);
+}
+
+/**
+ * The bare page for every path not prerendered (app.html): the nav bar over a loading
+ * spinner, as the editor's route first renders while its chunk loads, so something shows
+ * before the script arrives. startApp.tsx renders the app in its place (not a hydration).
+ */
+export async function renderShell(): Promise<string> {
+  return await render(EDITOR_PATH, true);
+}
+
+async function render(path: string, isShell: boolean): Promise<string> {
   const { prelude } = await prerender(
     <StrictMode>
       <StaticRouter location={path}>
-        <App />
+        <App isShell={isShell} />
       </StaticRouter>
     </StrictMode>,
     // Every boundary inline, however large: React would otherwise move a large one behind a

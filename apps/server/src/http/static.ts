@@ -10,6 +10,9 @@ import expressStaticGzip from "express-static-gzip";
  */
 const NAMED_FILE_LIFETIME = "7d";
 
+/** The build's page with an empty #root, for every path it prerendered no page for. */
+const SHELL_FILE = "app.html";
+
 /** The build writes brotli and gzip copies beside its files: brotli first when both are accepted. */
 const COMPRESSED = { enableBrotli: true, orderPreference: ["br", "gzip"] };
 
@@ -17,8 +20,8 @@ const COMPRESSED = { enableBrotli: true, orderPreference: ["br", "gzip"] };
  * Serves the production web build: hashed assets cached for a year, the named files (images)
  * for a week, each compressed when the browser accepts it; a page the build prerendered into
  * its own HTML file (`/signin`: signin.html) answered with it, and every other GET that is not
- * an API or socket path with index.html (each revalidated on every visit) so client routes
- * survive a reload.
+ * an API or socket path with the bare app.html (each revalidated on every visit) so client
+ * routes survive a reload.
  */
 export function webApp(distDir: string): Router {
   const router = Router();
@@ -52,23 +55,29 @@ export function webApp(distDir: string): Router {
   // A malformed %-escape is no file's name: it goes on to the app's page (which says "not
   // found"), where express-static-gzip would answer 400.
   router.use((req, res, next) => (isDecodable(req.path) ? named(req, res, next) : next()));
-  // A prerendered page is its own HTML file, every other page index.html, sent as the named
-  // files are (the compressed copy when the browser accepts one, revalidated on every visit).
+  // A prerendered page is its own HTML file, every other page the app's bare shell (app.html:
+  // index.html without the landing page's markup, whose images the editor route would otherwise
+  // download first), sent as the named files are (the compressed copy when the browser accepts
+  // one, revalidated on every visit). A build without the shell falls back to index.html.
   const pages = prerenderedPages(distDir);
+  const shell = fs.existsSync(path.join(distDir, SHELL_FILE)) ? `/${SHELL_FILE}` : "/index.html";
   router.get(/^(?!\/(api|socket\.io)(\/|$)).*/, (req, res, next) => {
-    req.url = pages.get(req.path) ?? "/index.html";
+    req.url = pages.get(req.path) ?? shell;
     named(req, res, next);
   });
   return router;
 }
 
 /**
- * The pages the build prerendered beside index.html, by path: `/signin` → `/signin.html`.
+ * The pages the build prerendered, by path: `/` → `/index.html`, `/signin` → `/signin.html`.
  * Read once at start, like the build's other files.
  */
 function prerenderedPages(distDir: string): Map<string, string> {
-  const files = htmlFiles(distDir).filter((file) => file !== "index.html");
-  return new Map(files.map((file) => [`/${file.slice(0, -".html".length)}`, `/${file}`]));
+  const files = htmlFiles(distDir).filter((file) => file !== "index.html" && file !== SHELL_FILE);
+  return new Map([
+    ["/", "/index.html"],
+    ...files.map((file): [string, string] => [`/${file.slice(0, -".html".length)}`, `/${file}`]),
+  ]);
 }
 
 /** The HTML files at the top of the build (index.html and the prerendered pages). */
