@@ -1,28 +1,32 @@
-import { lazy, type ReactNode, Suspense } from "react";
+import { type ComponentType, lazy, type ReactNode, Suspense } from "react";
 import { Route, Routes, useLocation } from "react-router-dom";
 import { useAuthStore } from "./features/auth/store";
 import { useLogout } from "./features/auth/useLogout";
 import { useProfileBootstrap } from "./features/auth/useProfileBootstrap";
 import { LandingPage } from "./features/landing/LandingPage";
 import { Footer } from "./ui/Footer";
-import { lazyNamed } from "./ui/lazyNamed";
 import { NavBar } from "./ui/NavBar";
 import { NotFoundPage } from "./ui/NotFoundPage";
 import { ScrollToTop } from "./ui/ScrollToTop";
 import { Spinner } from "./ui/Spinner";
 import { Toasts } from "./ui/Toasts";
 
+/** A page loaded on first visit to its route, from a module that exports it by name. */
+function lazyPage<K extends string>(load: () => Promise<Record<K, ComponentType>>, name: K) {
+  return lazy(() => load().then((module) => ({ default: module[name] })));
+}
+
 // Only the landing page and the shell ship in the entry; every other page is its own chunk,
 // and the editor (Yjs, socket.io, Monaco) loads only when a session is opened.
-const SignInPage = lazyNamed(() => import("./features/auth/SignInPage"), "SignInPage");
-const SignUpPage = lazyNamed(() => import("./features/auth/SignUpPage"), "SignUpPage");
-const AccountPage = lazyNamed(() => import("./features/auth/AccountPage"), "AccountPage");
-const MySessionsPage = lazyNamed(() => import("./features/sessions/MySessionsPage"), "MySessionsPage");
-const AuthCallbackPage = lazyNamed(() => import("./features/auth/AuthCallbackPage"), "AuthCallbackPage");
-const DocumentationPage = lazyNamed(() => import("./features/docs/DocumentationPage"), "DocumentationPage");
+const SignInPage = lazyPage(() => import("./features/auth/SignInPage"), "SignInPage");
+const SignUpPage = lazyPage(() => import("./features/auth/SignUpPage"), "SignUpPage");
+const AccountPage = lazyPage(() => import("./features/auth/AccountPage"), "AccountPage");
+const MySessionsPage = lazyPage(() => import("./features/sessions/MySessionsPage"), "MySessionsPage");
+const AuthCallbackPage = lazyPage(() => import("./features/auth/AuthCallbackPage"), "AuthCallbackPage");
+const DocumentationPage = lazyPage(() => import("./features/docs/DocumentationPage"), "DocumentationPage");
 const DocTopicRoute = lazy(() => import("./features/docs/DocTopicRoute"));
-const BlogsPage = lazyNamed(() => import("./features/info/BlogsPage"), "BlogsPage");
-const AboutPage = lazyNamed(() => import("./features/info/AboutPage"), "AboutPage");
+const BlogsPage = lazyPage(() => import("./features/info/BlogsPage"), "BlogsPage");
+const AboutPage = lazyPage(() => import("./features/info/AboutPage"), "AboutPage");
 const EditorPage = lazy(() => import("./features/editor/EditorPage"));
 /** The editor's route; prerender.tsx draws the bare page (app.html) as it starts there. */
 export const EDITOR_PATH = "/code-editor-dashboard";

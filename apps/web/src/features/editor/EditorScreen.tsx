@@ -1,12 +1,13 @@
 import { type Language, MY_SESSIONS_MESSAGES } from "@ensemble/protocol";
-import { Suspense, useEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { useNavigate, useSearchParams } from "react-router-dom";
 import { toast } from "react-toastify/unstyled";
 import { useIsCompact } from "../../ui/compact";
 import { Drawer } from "../../ui/Drawer";
+import { CallPanel } from "../calls/CallPanel";
 import { callChannel } from "../calls/CallSession";
-import { isInCall } from "../calls/panel";
 import { setPanelOpen, useCallStore } from "../calls/store";
+import { ChatPanel } from "../chat/ChatPanel";
 import { chatChannel } from "../chat/channel";
 import { CHAT_INPUT_ID } from "../chat/panel";
 import { setChatOpen, useChatStore } from "../chat/store";
@@ -16,8 +17,9 @@ import { useActivity } from "../collab/useActivity";
 import { useCollabSession } from "../collab/useCollabSession";
 import { sessionSettingsChannel } from "../intelligence/controls/channel";
 import { pullsChannel } from "../pulls/channel";
-import { usePullsStore } from "../pulls/store";
+import { ReviewPanel } from "../pulls/ReviewPanel";
 import { replayChannel } from "../replay/channel";
+import { ReplayPanel } from "../replay/ReplayPanel";
 import { setReplayOpen, useReplayStore } from "../replay/store";
 import { LobbyScreen } from "../roles/LobbyScreen";
 import { useRolesStore } from "../roles/store";
@@ -38,7 +40,6 @@ import {
 } from "./EndSessionDialogs";
 import { END_TOAST } from "./endSession";
 import { FileSidebar } from "./FileSidebar";
-import { CallPanel, ChatPanel, ReplayPanel, ReviewPanel } from "./lazyPanels";
 import { SessionEndedBanner } from "./SessionEndedBanner";
 import { SessionUnavailable } from "./SessionUnavailable";
 import { SharedEditor } from "./SharedEditor";
@@ -72,8 +73,6 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   const isChatOpen = useChatStore((s) => s.isOpen);
   const isCallOpen = useCallStore((s) => s.isPanelOpen);
   const isReplayOpen = useReplayStore((s) => s.isOpen);
-  const isReviewOpen = usePullsStore((s) => s.isPanelOpen);
-  const isInAnyCall = useCallStore(isInCall);
   const focusAfterSidebar = useRef<(() => void) | null>(null);
   const [isConfirmOpen, setIsConfirmOpen] = useState(false);
   // Why SESSION ENDING is open, or null while it is closed.
@@ -82,24 +81,6 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
   // The store may still describe the previous session for the first render.
   const isCurrent = state.sessionId === sessionId;
   useWorkspaceTabs(sessionId, state.language, isCurrent);
-  // The side panels mount (and their chunks load) once the document has painted, or at once
-  // when one is opened; then they stay, keeping a draft or a call's sound while closed.
-  const [hasPanels, setHasPanels] = useState(false);
-  const hasDocument = isCurrent && state.hasDocument;
-  const wantsPanel = isChatOpen || isCallOpen || isReplayOpen || isReviewOpen || isInAnyCall;
-  if (wantsPanel && !hasPanels) setHasPanels(true);
-  useEffect(() => {
-    if (!hasDocument) return;
-    // After the frame that shows the document, so that their fetches do not compete with it.
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const frame = requestAnimationFrame(() => {
-      timer = setTimeout(() => setHasPanels(true));
-    });
-    return () => {
-      cancelAnimationFrame(frame);
-      clearTimeout(timer);
-    };
-  }, [hasDocument]);
   const activeId = useOpenFiles((s) => s.activeId);
   const activePath = state.files.find((f) => f.id === activeId)?.path ?? null;
   const filePaths = useMemo(() => state.files.map((f) => f.path), [state.files]);
@@ -277,25 +258,21 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
                 : "Loading the session…"}
             </p>
           )}
-          {hasPanels && (
-            <Drawer
-              isDrawer={isCompact}
-              isOpen={isReplayOpen}
-              onClose={() => setReplayOpen(false)}
-              side="right"
-              labelledBy="replay-title"
-              fallbackFocusId={MORE_ACTIONS_ID}
-              keepMounted
-            >
-              <Suspense fallback={null}>
-                <ReplayPanel
-                  channel={session?.channel(replayChannel) ?? null}
-                  isHost={isHost}
-                  isEnded={endedAt !== null}
-                />
-              </Suspense>
-            </Drawer>
-          )}
+          <Drawer
+            isDrawer={isCompact}
+            isOpen={isReplayOpen}
+            onClose={() => setReplayOpen(false)}
+            side="right"
+            labelledBy="replay-title"
+            fallbackFocusId={MORE_ACTIONS_ID}
+            keepMounted
+          >
+            <ReplayPanel
+              channel={session?.channel(replayChannel) ?? null}
+              isHost={isHost}
+              isEnded={endedAt !== null}
+            />
+          </Drawer>
           {isTerminalOpen && (
             <TerminalPanel
               openFile={activePath ?? undefined}
@@ -315,37 +292,29 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
             />
           )}
         </section>
-        {hasPanels && (
-          <Drawer
-            isDrawer={isCompact}
-            isOpen={isCallOpen}
-            onClose={() => setPanelOpen(false)}
-            side="right"
-            labelledBy="call-panel-title"
-            fallbackFocusId={MORE_ACTIONS_ID}
-            keepMounted
-          >
-            <Suspense fallback={null}>
-              <CallPanel call={session?.channel(callChannel) ?? null} />
-            </Suspense>
-          </Drawer>
-        )}
-        {hasPanels && (
-          <Drawer
-            isDrawer={isCompact}
-            isOpen={isChatOpen}
-            onClose={() => setChatOpen(false)}
-            side="right"
-            labelledBy="chat-panel-title"
-            initialFocusId={CHAT_INPUT_ID}
-            fallbackFocusId={MORE_ACTIONS_ID}
-            keepMounted
-          >
-            <Suspense fallback={null}>
-              <ChatPanel channel={session?.channel(chatChannel) ?? null} />
-            </Suspense>
-          </Drawer>
-        )}
+        <Drawer
+          isDrawer={isCompact}
+          isOpen={isCallOpen}
+          onClose={() => setPanelOpen(false)}
+          side="right"
+          labelledBy="call-panel-title"
+          fallbackFocusId={MORE_ACTIONS_ID}
+          keepMounted
+        >
+          <CallPanel call={session?.channel(callChannel) ?? null} />
+        </Drawer>
+        <Drawer
+          isDrawer={isCompact}
+          isOpen={isChatOpen}
+          onClose={() => setChatOpen(false)}
+          side="right"
+          labelledBy="chat-panel-title"
+          initialFocusId={CHAT_INPUT_ID}
+          fallbackFocusId={MORE_ACTIONS_ID}
+          keepMounted
+        >
+          <ChatPanel channel={session?.channel(chatChannel) ?? null} />
+        </Drawer>
       </div>
       <StatusBar
         sessionId={sessionId}
@@ -360,15 +329,7 @@ export function EditorScreen({ sessionId }: { sessionId: string }) {
         onClose={() => setIsConfirmOpen(false)}
         onConfirm={endForEveryone}
       />
-      {hasPanels && (
-        <Suspense fallback={null}>
-          <ReviewPanel
-            pulls={session?.channel(pullsChannel) ?? null}
-            isHost={isHost}
-            isConnected={isConnected}
-          />
-        </Suspense>
-      )}
+      <ReviewPanel pulls={session?.channel(pullsChannel) ?? null} isHost={isHost} isConnected={isConnected} />
       <SessionEndingDialog
         isOpen={endingReason !== null}
         reason={endingReason ?? "self"}
