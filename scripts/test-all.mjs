@@ -31,10 +31,6 @@ async function run(label, command, args, env = {}) {
   return status === 0;
 }
 
-async function check(label, command, args) {
-  record(label, await run(label, command, args));
-}
-
 function record(label, ok) {
   totals[ok ? "passed" : "failed"] += 1;
   lines.push(`${label}: ${ok ? "ok" : "FAILED"} (${seconds.get(label)} s)`);
@@ -96,14 +92,15 @@ async function suite(label, command, args, reportFile, count, failedNames) {
   lines.push(`${label}: ${passed} passed, ${failedHere} failed (${seconds.get(label)} s)`);
 }
 
-await check("typecheck", "npm", ["run", "--silent", "typecheck"]);
-await check("lint", "npm", ["run", "--silent", "lint"]);
-
-// The builds read only the sources: they run beside the unit and integration tests, whose
-// integration half runs one file at a time and leaves a core mostly free.
-const builds = checksInBackground("builds", [
+// The builds and the static checks read only the sources: they run beside the unit and
+// integration tests, which wait on sockets, processes and the database more than they compute
+// (one integration file at a time used 0.6 of a core). The builds go first: the end-to-end
+// suites need them; the checks only have to end before the summary.
+const checks = checksInBackground("checks", [
   ["build", "npm", ["run", "--silent", "build"]],
   ["end-to-end build", "npm", ["run", "--silent", "build:e2e"]],
+  ["typecheck", "npm", ["run", "--silent", "typecheck"]],
+  ["lint", "npm", ["run", "--silent", "lint"]],
 ]);
 
 const vitestReport = path.join(out, "vitest.json");
@@ -126,7 +123,7 @@ await suite(
     }),
 );
 
-await builds;
+await checks;
 
 const e2eReport = path.join(out, "e2e.json");
 // Playwright's JSON report: a flaky test passed on its retry.
