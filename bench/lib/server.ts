@@ -78,7 +78,11 @@ export function stopOnExit(child: ChildProcess): void {
       for (const left of running) left.kill("SIGTERM");
     });
     // Interrupted: exit, so that the above runs (a signal's default ends the process without it).
-    for (const signal of ["SIGINT", "SIGTERM"] as const) process.once(signal, () => process.exit(130));
+    for (const [signal, code] of [
+      ["SIGINT", 130],
+      ["SIGTERM", 143],
+    ] as const)
+      process.once(signal, () => process.exit(code));
   }
   running.add(child);
   child.once("exit", () => running.delete(child));

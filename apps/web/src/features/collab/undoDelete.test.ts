@@ -38,24 +38,36 @@ function serverRestore(server: Y.Doc) {
   });
 }
 
+/** The server's delete as `Workspace.delete` makes it: the file unlisted, its text emptied. */
+function serverDelete(server: Y.Doc) {
+  server.transact(() => {
+    filesMap(server).delete(ID);
+    server.getText(ID).delete(0, saved.length);
+  });
+}
+
+/** A session where `lib/util.js` holds `saved`, and the documents of `clients` synced with it. */
+function written(clients: number) {
+  const server = new Y.Doc();
+  server.transact(() => {
+    filesMap(server).set(ID, "lib/util.js");
+    server.getText(ID).insert(0, saved);
+  });
+  const docs = Array.from({ length: clients }, () => new Y.Doc());
+  for (const doc of docs) sync(server, doc);
+  return { server, docs };
+}
+
 /**
  * A session where `lib/util.js` was written, then deleted (its text emptied by the server), and
  * someone else typed into it late: the undoer's document saw the delete, not the late edit.
  */
 function deletedWithLateEdit() {
-  const server = new Y.Doc();
-  const undoer = new Y.Doc();
-  const other = new Y.Doc();
-  server.transact(() => {
-    filesMap(server).set(ID, "lib/util.js");
-    server.getText(ID).insert(0, saved);
-  });
-  sync(server, undoer);
-  sync(server, other);
-  server.transact(() => {
-    filesMap(server).delete(ID);
-    server.getText(ID).delete(0, saved.length);
-  });
+  const {
+    server,
+    docs: [undoer = new Y.Doc(), other = new Y.Doc()],
+  } = written(2);
+  serverDelete(server);
   sync(server, undoer);
   other.getText(ID).insert(0, "late ");
   sync(other, server);
@@ -104,18 +116,12 @@ describe("putBackTexts", () => {
   });
 
   it("replaces a text the undoer still holds (a delete replayed from the same queue): no double", () => {
-    const server = new Y.Doc();
-    const undoer = new Y.Doc();
-    server.transact(() => {
-      filesMap(server).set(ID, "lib/util.js");
-      server.getText(ID).insert(0, saved);
-    });
-    sync(server, undoer);
+    const {
+      server,
+      docs: [undoer = new Y.Doc()],
+    } = written(1);
     // The delete and the restore were both replayed: the undoer's document saw neither yet.
-    server.transact(() => {
-      filesMap(server).delete(ID);
-      server.getText(ID).delete(0, saved.length);
-    });
+    serverDelete(server);
     serverRestore(server);
     putBackTexts(undoer, deletion.files);
     sync(server, undoer);
