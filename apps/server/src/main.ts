@@ -6,6 +6,7 @@ import { openDatabase } from "./db/index";
 import { migrate } from "./db/migrate";
 import { ConfigError, loadConfig } from "./env";
 import { loadJwtSecret } from "./features/auth/index";
+import { warmUpReplay } from "./features/replay/warmup";
 import { createLogger } from "./logger";
 
 /** Composition root: configuration, logger, database, app, listen, graceful shutdown. */
@@ -44,6 +45,13 @@ async function main() {
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     logger.info({ port, github: config.githubEnabled }, `Ensemble listening on http://localhost:${port}`);
+    // Once, as the process starts: the first replay seek then runs warm code (warmup.ts).
+    setImmediate(() => {
+      warmUpReplay().then(
+        (ms) => logger.debug({ ms: Math.round(ms) }, "replay warmed up"),
+        (error: unknown) => logger.error({ err: error }, "the replay's warm-up failed"),
+      );
+    });
   });
 
   let isStopping = false;

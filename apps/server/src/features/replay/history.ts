@@ -27,6 +27,9 @@ export const HISTORY_LAYOUT: HistoryLayout = {
 /** Rows read from the database at a time while applying rows not yet folded. */
 const PAGE = 2000;
 
+/** What a seek reads the history from: the database (ReplayRepo), or memory (the warm-up). */
+export type HistorySource = Pick<ReplayRepo, "checkpoint" | "chunks" | "rows">;
+
 /** The document at a point of the history. */
 export interface HistoryState {
   doc: Y.Doc;
@@ -46,7 +49,7 @@ function apply(doc: Y.Doc, authors: ClientAuthors, entry: HistoryEntry) {
  * it), then the rows not yet folded. Every update with an id up to `upto` is applied, none
  * after, so a moment is exact to the update whatever was compacted.
  */
-export async function documentAt(repo: ReplayRepo, sessionId: string, upto: number): Promise<HistoryState> {
+export async function documentAt(repo: HistorySource, sessionId: string, upto: number): Promise<HistoryState> {
   const checkpoint = await repo.checkpoint(sessionId, upto);
   // Collected as the live document is: deleted text leaves only its ids, which later rows can still name.
   const doc = new Y.Doc({ gc: true });
