@@ -49,7 +49,11 @@ function apply(doc: Y.Doc, authors: ClientAuthors, entry: HistoryEntry) {
  * it), then the rows not yet folded. Every update with an id up to `upto` is applied, none
  * after, so a moment is exact to the update whatever was compacted.
  */
-export async function documentAt(repo: HistorySource, sessionId: string, upto: number): Promise<HistoryState> {
+export async function documentAt(
+  repo: HistorySource,
+  sessionId: string,
+  upto: number,
+): Promise<HistoryState> {
   const checkpoint = await repo.checkpoint(sessionId, upto);
   // Collected as the live document is: deleted text leaves only its ids, which later rows can still name.
   const doc = new Y.Doc({ gc: true });
