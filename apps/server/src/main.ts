@@ -40,18 +40,18 @@ async function main() {
     );
   const jwtSecret = await loadJwtSecret(config.JWT_SECRET, config.DATA_DIR);
   const app = createApp({ config, db, logger, jwtSecret });
+  // Before listening, as a service that warms up before taking traffic: the first replay seek
+  // then runs code V8 has optimised (warmup.ts), and a health check waits for it.
+  // A failure is logged, not fatal: the rest of the product does not depend on replay.
+  await warmUpReplay().then(
+    (ms) => logger.debug({ ms: Math.round(ms) }, "replay warmed up"),
+    (error: unknown) => logger.error({ err: error }, "the replay's warm-up failed: seeks may fail too"),
+  );
 
   app.server.listen(config.PORT, config.HOST, () => {
     const address = app.server.address();
     const port = typeof address === "object" && address ? address.port : config.PORT;
     logger.info({ port, github: config.githubEnabled }, `Ensemble listening on http://localhost:${port}`);
-    // Once, as the process starts: the first replay seek then runs warm code (warmup.ts).
-    setImmediate(() => {
-      warmUpReplay().then(
-        (ms) => logger.debug({ ms: Math.round(ms) }, "replay warmed up"),
-        (error: unknown) => logger.error({ err: error }, "the replay's warm-up failed"),
-      );
-    });
   });
 
   let isStopping = false;

@@ -19,37 +19,26 @@ const CHUNK_EDITS = 256;
  * chunks merged and unpacked, single rows, then the files with their authors), so the first
  * seek a started process answers does not also pay for V8 meeting Yjs's decoding and this
  * code cold: on bench/replay, the first build after a start took about 200 ms, later builds of
- * the same moment 15-30 ms. Runs in steps, letting requests through between them; answers
- * the time it kept the event loop busy; throws if the history built does not
+ * the same moment 15-30 ms. Answers how long it took (about 200 ms, cold,
+ * on an AMD EPYC: the process runs it before it listens); throws if the history built does not
  * hold the text typed (a broken build is better found at start than at a seek).
  */
 export async function warmUpReplay(): Promise<number> {
-  let busy = 0;
-  const step = async <T>(work: () => T | Promise<T>): Promise<T> => {
-    // One step at a time, letting requests that came meanwhile through (each is 20-100 ms cold).
-    await new Promise((resolve) => setImmediate(resolve));
-    const started = performance.now();
-    try {
-      return await work();
-    } finally {
-      busy += performance.now() - started;
-    }
-  };
-  const { entries, texts } = await step(typeSession);
-  const source = await step(() => historySource(entries));
+  const started = performance.now();
+  const { entries, texts } = typeSession();
+  const source = historySource(entries);
   const last = entries.length;
-  for (const upto of [last, FOLDED_UPTO - CHUNK_EDITS / 2, CHECKPOINT_AT / 2])
-    await step(async () => {
-      const { doc, authors } = await documentAt(source, "warm-up", upto);
-      try {
-        const { files } = filesOf(doc, authors);
-        if (upto === last && files.map((f) => f.content).join("\n") !== texts.join("\n"))
-          throw new Error("the replay's warm-up built another text than the one typed");
-      } finally {
-        doc.destroy();
-      }
-    });
-  return busy;
+  for (const upto of [last, FOLDED_UPTO - CHUNK_EDITS / 2, CHECKPOINT_AT / 2]) {
+    const { doc, authors } = await documentAt(source, "warm-up", upto);
+    try {
+      const { files } = filesOf(doc, authors);
+      if (upto === last && files.map((f) => f.content).join("\n") !== texts.join("\n"))
+        throw new Error("the replay's warm-up built another text than the one typed");
+    } finally {
+      doc.destroy();
+    }
+  }
+  return performance.now() - started;
 }
 
 /**
