@@ -138,13 +138,19 @@ if (process.send) {
  * `BENCH_HEAP_SAMPLE=<file prefix>`: samples allocations from `BENCH_HEAP_SAMPLE_AT`'s first
  * second of the server's life to its second (default 35,45: inside the first step) and writes
  * those still alive at the end (what survived the window: what makes the old generation grow)
- * as a `.heapprofile` that Chromium's DevTools open.
+ * as a `.heapprofile` that Chromium's DevTools open. With `BENCH_HEAP_SAMPLE_MAJOR=1` it also
+ * keeps those a mark-compact freed meanwhile: promoted by a scavenge, dead soon after.
  */
 const heapSample = process.env.BENCH_HEAP_SAMPLE;
 if (heapSample) {
   duringWindow(
     process.env.BENCH_HEAP_SAMPLE_AT,
-    (session) => session.post("HeapProfiler.startSampling", { samplingInterval: 256 }),
+    (session) =>
+      session.post("HeapProfiler.startSampling", {
+        samplingInterval: 256,
+        // What a scavenge promoted and a mark-compact then freed: the medium-lived objects.
+        includeObjectsCollectedByMajorGC: process.env.BENCH_HEAP_SAMPLE_MAJOR === "1",
+      }),
     (session) =>
       session.post("HeapProfiler.stopSampling", (error, result) => {
         if (error) console.error("heap sample failed:", error);
