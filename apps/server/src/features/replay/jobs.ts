@@ -1,16 +1,9 @@
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "../../logger";
 import { compactSession, FOLD_LIMIT, HISTORY_LAYOUT, type HistoryLayout } from "./history";
 import type { ReplayRepo } from "./repo";
 
 /** Rows younger than this stay single rows for now: the live tail, still being written. */
 const SETTLE_MS = 10_000;
-/**
- * A pause between the sessions of one timed pass: a pass folds every busy session's last half
- * minute, and done back to back (its reads, packing and the database's deletes) it was a burst
- * that lengthened live edits' p99 (bench/collab, 100 typing sessions, 27 Nov).
- */
-const SESSION_PAUSE_MS = 20;
 /** How often ended sessions' history is checked against the retention. */
 const RETENTION_EVERY_MS = 60 * 60_000;
 
@@ -32,14 +25,10 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
   let running: Promise<void> | undefined;
 
   const jobs = {
-    /**
-     * Folds every session's rows stored before `settledBefore`, pausing `pauseMs` between
-     * sessions; answers the rows folded.
-     */
-    async compact(settledBefore = new Date(Date.now() - SETTLE_MS), pauseMs = 0): Promise<number> {
+    /** Folds every session's rows stored before `settledBefore`; answers the rows folded. */
+    async compact(settledBefore = new Date(Date.now() - SETTLE_MS)): Promise<number> {
       let folded = 0;
-      for (const [index, sessionId] of (await repo.unsettled(settledBefore)).entries()) {
-        if (index > 0 && pauseMs > 0) await sleep(pauseMs);
+      for (const sessionId of await repo.unsettled(settledBefore)) {
         try {
           // A long backlog (a server upgraded from a row per update) goes in several passes.
           for (;;) {
@@ -69,7 +58,7 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
   };
 
   const tick = async () => {
-    if (options.compactSeconds > 0) await jobs.compact(undefined, SESSION_PAUSE_MS);
+    if (options.compactSeconds > 0) await jobs.compact();
     if (Date.now() - lastRetention >= RETENTION_EVERY_MS) {
       lastRetention = Date.now();
       await jobs.forgetEnded();

@@ -158,14 +158,17 @@ export function createReplayRepo(db: Db) {
 
     /** Rows stored before `before`, oldest first, up to `limit`: what the compaction folds next. */
     async settled(sessionId: string, before: Date, limit: number): Promise<HistoryEntry[]> {
-      // Ids and times as numbers: no Date parsed per row of a pass that reads thousands.
-      const rows = await db.query<{ id: number; author: string | null; at: number; data: string }>(
-        `SELECT id::float8 AS id, author, floor(extract(epoch FROM at) * 1000)::float8 AS at,
-           encode(data, 'base64') AS data
-         FROM doc_history h WHERE session_id = $1 AND at < $2 ORDER BY h.id LIMIT $3`,
+      const rows = await db.query<{ id: string; author: string | null; at: Date; data: string }>(
+        `SELECT id::text, author, at, encode(data, 'base64') AS data FROM doc_history h
+         WHERE session_id = $1 AND at < $2 ORDER BY h.id LIMIT $3`,
         [sessionId, before.toISOString(), limit],
       );
-      return rows.map((r) => ({ id: r.id, author: r.author, at: r.at, data: fromBase64(r.data) }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        author: r.author,
+        at: new Date(r.at).getTime(),
+        data: fromBase64(r.data),
+      }));
     },
 
     /** Sessions with rows stored before `before`, which the compaction should fold. */
