@@ -1,8 +1,11 @@
-import { createServer, type Plugin } from "vite";
+import { createServer, type Plugin, type Rollup } from "vite";
 
 const ROOT_ELEMENT = '<div id="root"></div>';
 /** The bare page (the nav bar, a spinner); apps/server's webApp() answers unprerendered paths with it. */
 const SHELL_FILE = "app.html";
+/** The editor screen's module and the paths that show it (App.tsx's EDITOR_PATH). */
+const EDITOR_MODULE = "/src/features/editor/EditorPage.tsx";
+const EDITOR_PATH = "/code-editor-dashboard/";
 
 interface PrerenderModule {
   PRERENDERED_PAGES: readonly { path: string; file: string; isSignedOutOnly: boolean }[];
@@ -71,9 +74,46 @@ export function prerenderPages(root: string): Plugin {
         .map((page) => ({ file: page.file, html: html.replace(ROOT_ELEMENT, () => page.root) }));
       return html.replace(ROOT_ELEMENT, () => landing.root);
     },
-    generateBundle() {
-      for (const { file, html } of others) this.emitFile({ type: "asset", fileName: file, source: html });
+    generateBundle(_options, bundle) {
+      const preload = editorPreload(bundle);
+      for (const { file, html } of others) {
+        const source = file === SHELL_FILE ? html.replace("</head>", () => `${preload}</head>`) : html;
+        this.emitFile({ type: "asset", fileName: file, source });
+      }
       others = [];
     },
   };
+}
+
+/**
+ * An inline script for app.html that, on an editor path only, asks at once for the editor
+ * screen's chunk and the chunks it imports (modulepreload), which the app would otherwise
+ * request only once its entry had run and the router had resolved the lazy page: one round
+ * trip and the entry's evaluation earlier (bench/lighthouse). Other pages served app.html fetch
+ * nothing more. The server's CSP allows it by its hash like every inline script of the build.
+ */
+function editorPreload(bundle: Rollup.OutputBundle): string {
+  const chunks = Object.values(bundle).filter((c): c is Rollup.OutputChunk => c.type === "chunk");
+  const editor = chunks.find((c) => c.facadeModuleId?.endsWith(EDITOR_MODULE));
+  const entry = chunks.find((c) => c.isEntry);
+  if (!editor || !entry) throw new Error(`the build has no entry or no chunk for ${EDITOR_MODULE}`);
+  const byFile = new Map(chunks.map((c) => [c.fileName, c]));
+  /** A chunk's file and every chunk it imports statically, transitively. */
+  const closure = (start: Rollup.OutputChunk) => {
+    const seen = new Set<string>();
+    const visit = (chunk: Rollup.OutputChunk) => {
+      if (seen.has(chunk.fileName)) return;
+      seen.add(chunk.fileName);
+      for (const file of chunk.imports) {
+        const imported = byFile.get(file);
+        if (imported) visit(imported);
+      }
+    };
+    visit(start);
+    return seen;
+  };
+  // What the entry loads anyway is already asked for by the page's own tags.
+  const loaded = closure(entry);
+  const files = [...closure(editor)].filter((file) => !loaded.has(file)).map((file) => `/${file}`);
+  return `<script>if(location.pathname.startsWith(${JSON.stringify(EDITOR_PATH)}))for(const href of ${JSON.stringify(files)})document.head.append(Object.assign(document.createElement("link"),{rel:"modulepreload",href,crossOrigin:""}))</script>`;
 }

@@ -92,3 +92,19 @@ test("the account page asks a signed-out visitor to log in", async ({ page }) =>
   await page.goto("/account");
   await expect(page.getByText("Please login to view/update account details")).toBeVisible();
 });
+
+test("an editor path asks for the editor's chunks at once; other pages served the bare page do not", async ({
+  page,
+}) => {
+  const editorChunk = 'link[rel="modulepreload"][href*="/assets/EditorPage-"]';
+  // The app's entry never runs (its own lazy loading would ask for the chunk too): what is asked
+  // for comes from app.html's inline script, allowed by its CSP hash (the fixture fails on a violation).
+  await page.route(/\/assets\/index-[\w-]+\.js$/, (route) => route.abort());
+  await page.goto("/account");
+  await expect(page.locator("#root[data-shell]")).toBeAttached();
+  await expect(page.locator(editorChunk)).toHaveCount(0);
+  const requested = page.waitForRequest(/\/assets\/EditorPage-[\w-]+\.js$/);
+  await page.goto("/code-editor-dashboard/no-such-session");
+  await requested;
+  await expect(page.locator(editorChunk)).toHaveCount(1);
+});
