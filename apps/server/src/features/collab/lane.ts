@@ -46,11 +46,19 @@ export class Lane {
     this.pending.push([kind, message]);
   }
 
-  flush(): void {
-    if (this.pending.length === 0) return;
-    const frame = encodeLaneFrame(this.pending);
+  /**
+   * Sends what is pending as one frame. `previous`, the frame the lane flushed before this one
+   * carried, is sent as it is when this lane has the very same messages (a room's broadcast puts
+   * the same message objects in each receiver's lane): one encoding for all of them. Answers the
+   * frame sent, for the next lane.
+   */
+  flush(previous?: SentFrame): SentFrame | undefined {
+    const { pending } = this;
+    if (pending.length === 0) return previous;
     this.pending = [];
+    const frame = previous && isSame(previous.messages, pending) ? previous.frame : encodeLaneFrame(pending);
     if (this.ws.readyState === WebSocket.OPEN) this.ws.send(frame);
+    return { messages: pending, frame };
   }
 
   /** Tells the client a message was not taken, after what was sent before it. */
@@ -66,7 +74,7 @@ export class Lane {
 }
 
 /** Flushes every lane with pending messages once the current event-loop turn is done. */
-class LaneFlusher {
+export class LaneFlusher {
   private readonly due = new Set<Lane>();
   private isScheduled = false;
 
@@ -79,9 +87,28 @@ class LaneFlusher {
 
   private readonly flushAll = () => {
     this.isScheduled = false;
-    for (const lane of this.due) lane.flush();
+    // A room's receivers were scheduled one after the other: each can reuse the previous frame.
+    let previous: SentFrame | undefined;
+    for (const lane of this.due) previous = lane.flush(previous);
     this.due.clear();
   };
+}
+
+/** A frame a lane sent and the messages it encodes. */
+interface SentFrame {
+  messages: readonly LaneMessage[];
+  frame: Uint8Array;
+}
+
+/** The same messages, object for object, in the same order and of the same kinds. */
+function isSame(a: readonly LaneMessage[], b: readonly LaneMessage[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) {
+    const [kindA, messageA] = a[i] as LaneMessage;
+    const [kindB, messageB] = b[i] as LaneMessage;
+    if (kindA !== kindB || messageA !== messageB) return false;
+  }
+  return true;
 }
 
 /**
