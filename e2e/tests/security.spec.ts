@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import { expect, guardContext, test } from "../support/fixtures";
 
 test("the production build is served with its CSP and without source maps", async ({ request }) => {
@@ -5,12 +6,20 @@ test("the production build is served with its CSP and without source maps", asyn
   const csp = index.headers()["content-security-policy"] ?? "";
   expect(csp).toContain("default-src 'self'");
   expect(csp).toContain("frame-ancestors 'none'");
-  // The one inline script of index.html is allowed by its hash, no other inline script is;
-  // WebAssembly may compile (Ruff), JavaScript may not be eval'd.
-  expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval' 'sha256-[A-Za-z0-9+/]+=*';/);
+  // The build's inline scripts (index.html's, app.html's editor preload) are allowed by their
+  // hashes, no other inline script is; WebAssembly may compile (Ruff), JavaScript may not be eval'd.
+  expect(csp).toMatch(/script-src 'self' 'wasm-unsafe-eval'( 'sha256-[A-Za-z0-9+/]+=*')+;/);
   expect(csp).not.toMatch(/script-src[^;]*'unsafe-(inline|eval)'/);
 
   const html = await index.text();
+  const inline = [...html.matchAll(/<script(?![^>]*\bsrc=)[^>]*>([\s\S]*?)<\/script>/g)];
+  expect(inline.length).toBeGreaterThan(0);
+  for (const [, body] of inline)
+    expect(csp).toContain(
+      `'sha256-${createHash("sha256")
+        .update(body ?? "")
+        .digest("base64")}'`,
+    );
   const entries = [...html.matchAll(/<script[^>]*\bsrc="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? "");
   const preloads = [...html.matchAll(/<link[^>]*\bhref="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1] ?? "");
   const scripts = [...entries, ...preloads];
