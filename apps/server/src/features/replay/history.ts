@@ -82,17 +82,24 @@ export async function documentAt(
 /** Rows folded per session per pass at most, so one long backlog does not hold the job. */
 export const FOLD_LIMIT = 20_000;
 
+/** Called between the compaction's steps: lets the live work through before the next one. */
+export type Pace = () => Promise<void>;
+
+const noPause: Pace = async () => {};
+
 /**
  * Folds a session's rows stored before `settledBefore` into chunks (each stored with the
  * deletion of its rows, in one statement), and stores a checkpoint at a chunk's end whenever
  * `checkpointEvery` updates were folded since the last one. Another node folding the same
- * rows stores the same chunk first: this one stops. Answers the rows folded.
+ * rows stores the same chunk first: this one stops. `pace` is awaited after each chunk.
+ * Answers the rows folded.
  */
 export async function compactSession(
   repo: ReplayRepo,
   sessionId: string,
   settledBefore: Date,
   layout: HistoryLayout = HISTORY_LAYOUT,
+  pace: Pace = noPause,
 ): Promise<number> {
   const rows = await repo.settled(sessionId, settledBefore, FOLD_LIMIT);
   if (rows.length === 0) return 0;
@@ -115,6 +122,7 @@ export async function compactSession(
       await repo.saveCheckpoint(sessionId, snapshotOf(state, new Date(chunk.endAt)));
       sinceCheckpoint = 0;
     }
+    await pace();
   }
   state?.doc.destroy();
   return folded;

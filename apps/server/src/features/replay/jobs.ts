@@ -1,9 +1,13 @@
 import type { Logger } from "../../logger";
-import { compactSession, FOLD_LIMIT, HISTORY_LAYOUT, type HistoryLayout } from "./history";
+import { compactSession, FOLD_LIMIT, HISTORY_LAYOUT, type HistoryLayout, type Pace } from "./history";
 import type { ReplayRepo } from "./repo";
 
 /** Rows younger than this stay single rows for now: the live tail, still being written. */
 const SETTLE_MS = 10_000;
+/** After each step the compaction rests this many times as long as the step took... */
+const REST_RATIO = 2;
+/** ...but never longer than this (ms). */
+const REST_MAX_MS = 50;
 /** How often ended sessions' history is checked against the retention. */
 const RETENTION_EVERY_MS = 60 * 60_000;
 
@@ -13,6 +17,22 @@ export interface HistoryJobsOptions {
   /** Days an ended session keeps its history; undefined: forever. */
   retentionDays: number | undefined;
   layout?: HistoryLayout;
+}
+
+/**
+ * A pace that rests after each step `ratio` times as long as the step took (at most `maxRestMs`):
+ * a compaction pass then takes about a third of the event loop and of the database, spread
+ * over its interval, instead of both cores at once for a few hundred ms. Typists' edits waited
+ * behind that burst: at 25 typing sessions the slowest took 20-30 ms with it, 14 ms without
+ * (bench/collab, issue 32).
+ */
+export function restingPace(ratio = REST_RATIO, maxRestMs = REST_MAX_MS): Pace {
+  let since = performance.now();
+  return async () => {
+    const restMs = Math.min((performance.now() - since) * ratio, maxRestMs);
+    await new Promise((resolve) => setTimeout(resolve, restMs));
+    since = performance.now();
+  };
 }
 
 /**
@@ -28,6 +48,7 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
     /** Folds every session's rows stored before `settledBefore`; answers the rows folded. */
     async compact(settledBefore = new Date(Date.now() - SETTLE_MS)): Promise<number> {
       let folded = 0;
+      const pace = restingPace();
       for (const sessionId of await repo.unsettled(settledBefore)) {
         try {
           // A long backlog (a server upgraded from a row per update) goes in several passes.
@@ -37,6 +58,7 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
               sessionId,
               settledBefore,
               options.layout ?? HISTORY_LAYOUT,
+              pace,
             );
             folded += now;
             if (now < FOLD_LIMIT) break;
@@ -44,6 +66,7 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
         } catch (error) {
           logger.warn({ err: error, sessionId }, "history compaction failed; the rows stay as they are");
         }
+        await pace();
       }
       return folded;
     },
