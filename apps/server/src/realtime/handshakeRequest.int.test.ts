@@ -1,3 +1,4 @@
+import { EventEmitter } from "node:events";
 import type { IncomingMessage } from "node:http";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -10,18 +11,39 @@ import type { EditorSocket } from "./socket";
 setFlagsFromString("--expose-gc");
 const collectGarbage: unknown = runInNewContext("gc");
 
+/** Resolves once the turn ends (a WeakRef holds its target until then), then collects garbage. */
+async function collect() {
+  await new Promise((resolve) => setImmediate(resolve));
+  if (typeof collectGarbage !== "function") throw new Error("no gc");
+  collectGarbage();
+}
+
 describe("releaseHandshakeRequests", () => {
   let server: TestServer;
+  /** The response engine.io made for each upgrade's middlewares (a middleware after ours). */
+  const responses: WeakRef<object>[] = [];
+  /** When set, that middleware listens to each response's `close`, as pino-http would. */
+  let onResponseClose: (() => void) | undefined;
   beforeAll(async () => {
     server = await startTestServer("postgres");
+    server.app.io.engine.use((_req: IncomingMessage, res: NodeJS.EventEmitter, next: () => void) => {
+      responses.push(new WeakRef(res));
+      if (onResponseClose) res.on("close", onResponseClose);
+      next();
+    });
   });
   afterAll(() => server.close());
 
-  it("lets the handshake request go once the socket is connected; what the socket keeps of it stays", async () => {
+  it("lets the handshake request and the upgrade's response go once the socket is connected; what the socket keeps of it stays", async () => {
     const { sessionId } = await buildSession(server.api, "handshake");
     const requests: WeakRef<IncomingMessage>[] = [];
-    const onConnection = (conn: EditorSocket["conn"]) => requests.push(new WeakRef(conn.request));
+    const conns: EditorSocket["conn"][] = [];
+    const onConnection = (conn: EditorSocket["conn"]) => {
+      requests.push(new WeakRef(conn.request));
+      conns.push(conn);
+    };
     server.app.io.engine.on("connection", onConnection);
+    responses.length = 0;
     const client = socketClient(server.url, { protocolVersion: PROTOCOL_VERSION });
     try {
       const joined = await new Promise<Ack<Joined>>((resolve) =>
@@ -33,13 +55,38 @@ describe("releaseHandshakeRequests", () => {
       expect(socket?.handshake.address).toMatch(/127\.0\.0\.1/);
       expect(socket?.handshake.headers.host).toBe(new URL(server.url).host);
       expect(requests).toHaveLength(1);
-      // A WeakRef holds its target until the turn it was made in ends.
-      await new Promise((resolve) => setImmediate(resolve));
-      if (typeof collectGarbage !== "function") throw new Error("no gc");
-      collectGarbage();
+      expect(responses).toHaveLength(1);
+      await collect();
       expect(requests[0]?.deref()).toBeUndefined();
+      // Its close listener on the raw socket held it (and its middlewares' state) for good.
+      expect(responses[0]?.deref()).toBeUndefined();
+      // engine.io's logging listener for an error during the upgrade went; the transport's stayed.
+      const ws: unknown = conns[0] && Reflect.get(conns[0].transport, "socket");
+      if (!(ws instanceof EventEmitter)) throw new Error("no WebSocket under the transport");
+      expect(ws.listeners("error").map((listener) => listener.name)).not.toContain("onUpgradeError");
+      expect(ws.listenerCount("error")).toBe(1);
     } finally {
       server.app.io.engine.off("connection", onConnection);
+      client.disconnect();
+    }
+  });
+
+  it("keeps the response of an upgrade whose middleware listens to it, and tells it the connection closed", async () => {
+    let closes = 0;
+    onResponseClose = () => {
+      closes += 1;
+    };
+    responses.length = 0;
+    const client = socketClient(server.url, { protocolVersion: PROTOCOL_VERSION });
+    try {
+      await new Promise<void>((resolve) => client.on("connect", resolve));
+      await collect();
+      expect(responses[0]?.deref()).toBeDefined();
+      expect(closes).toBe(0);
+      client.disconnect();
+      await expect.poll(() => closes).toBe(1);
+    } finally {
+      onResponseClose = undefined;
       client.disconnect();
     }
   });
