@@ -51,9 +51,10 @@ describe("releaseHandshakeRequests", () => {
       );
       expect(joined.ok).toBe(true);
       const [socket] = await server.app.io.local.fetchSockets();
-      expect(socket?.handshake.auth).toEqual({ protocolVersion: PROTOCOL_VERSION });
+      // What the handshake keeps: the address (a guest's rate key), not the request's headers,
+      // query or url, nor the auth.
       expect(socket?.handshake.address).toMatch(/127\.0\.0\.1/);
-      expect(socket?.handshake.headers.host).toBe(new URL(server.url).host);
+      expect(socket?.handshake).toMatchObject({ headers: {}, query: {}, auth: {}, url: "", time: "" });
       expect(requests).toHaveLength(1);
       expect(responses).toHaveLength(1);
       await collect();
@@ -87,6 +88,24 @@ describe("releaseHandshakeRequests", () => {
       await expect.poll(() => closes).toBe(1);
     } finally {
       onResponseClose = undefined;
+      client.disconnect();
+    }
+  });
+
+  it("keeps no signed-in user's token in the handshake, and still knows who the socket is", async () => {
+    const { host, sessionId } = await buildSession(server.api, "token");
+    const client = socketClient(server.url, { protocolVersion: PROTOCOL_VERSION, token: host.token });
+    try {
+      const joined = await new Promise<Ack<Joined>>((resolve) =>
+        client.emit("joinSession", sessionId, resolve),
+      );
+      expect(joined.ok && joined.data.self.id).toBe(host.user.id);
+      const sockets = await server.app.io.local.fetchSockets();
+      const socket = sockets.find((s) => s.data.identity.id === host.user.id);
+      expect(socket?.data.identity.kind).toBe("user");
+      expect(socket?.handshake.auth).toEqual({});
+      expect(JSON.stringify(socket?.handshake)).not.toContain(host.token);
+    } finally {
       client.disconnect();
     }
   });
