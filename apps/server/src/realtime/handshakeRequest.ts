@@ -20,9 +20,10 @@ const FORWARD_SOURCE = '()=>this.emit("close")';
  * `socket.handshake` (headers, query, url, address): engine.io holds it for the connection's
  * life otherwise, as `conn.request` and through the response object it makes for an upgrade's
  * middlewares, whose `close` listener stays on the raw socket. That listener goes too, with the
- * response it holds (about 0.35 kB a client), when nothing listens to the response: it only
- * re-emits the socket's `close` on it. About 1.4 kB a client that nothing reads again (issue
- * 32): nothing of ours reads `socket.request`, which is undefined from then on, as socket.io
+ * response it holds, when nothing listens to the response (it only re-emits the socket's
+ * `close` on it), and so does engine.io's debug-only listener for an error before the upgrade.
+ * About 1.8 kB a client that nothing reads again (issue 32: 1.04 kB the request, 0.8 kB the
+ * rest): nothing of ours reads `socket.request`, which is undefined from then on, as socket.io
  * allows (a WebTransport connection has none). A connection that began on long-polling still
  * keeps its upgrade's request (browsers try the WebSocket first).
  */
@@ -69,7 +70,7 @@ const NOTHING = Object.freeze({});
  * browser's cookies and user agent among them), the query, the url, the time as text and the
  * auth (its bearer token) are read only by the admission (realtime/socket.ts), yet socket.io
  * keeps them for the connection's life and sends them in every cluster `fetchSockets` answer.
- * About 0.7 kB a client in the idle scale test, more from a browser (issue 32).
+ * About 0.5 kB a client in the idle scale test, more from a browser (issue 32).
  */
 export function trimHandshake(socket: EditorSocket): void {
   const { handshake } = socket;
