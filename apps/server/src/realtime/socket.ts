@@ -14,7 +14,7 @@ import msgpackParser from "socket.io-msgpack-parser";
 import type { AuthService } from "../features/auth/index";
 import { createAdmission } from "./admission";
 import type { SocketEvents } from "./handle";
-import { releaseHandshakeRequests } from "./handshakeRequest";
+import { releaseHandshakeRequests, trimHandshake } from "./handshakeRequest";
 
 /** Who a socket acts as: a signed-in user or an anonymous guest. */
 export type SocketIdentity =
@@ -100,6 +100,7 @@ export function attachRealtime(
   };
   io.on("connection", (socket) => {
     release(socket);
+    trimHandshake(socket);
     admit(socket);
     socket.on("disconnect", disconnected);
     if (socket.data.identity.kind === "user") void socket.join(userRoom(socket.data.identity.id));

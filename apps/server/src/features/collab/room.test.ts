@@ -216,6 +216,10 @@ describe("a room loaded from a snapshot of the old format", () => {
     });
     expect(room.isNew).toBe(true);
     expect(room.text(MAIN)).toBe("legacy();\n");
+    // The migration's update is handed to the writer once, not kept for the room's life.
+    const created = room.takeCreated();
+    expect(created && Y.decodeUpdate(created).structs.length).toBeGreaterThan(0);
+    expect(room.takeCreated()).toBeUndefined();
   });
 });
 

@@ -64,8 +64,11 @@ export class Room {
   private readonly awareness = new AwarenessStore();
   /** The document was created or migrated on load: store it before anyone edits it. */
   readonly isNew: boolean;
-  /** What creating or migrating it on load changed, for the update log (and so the history). */
-  readonly created: Uint8Array | undefined;
+  /**
+   * What creating or migrating it on load changed, for the update log (and so the history):
+   * taken once by `takeCreated`, not kept for the room's life.
+   */
+  private created: Uint8Array | undefined;
   /** What a client that has nothing is sent: the document as the last snapshot plus a tail. */
   private readonly state: SyncState;
   private built: { doc: Y.Doc; workspace: Workspace } | undefined;
@@ -99,6 +102,13 @@ export class Room {
     this.isNew = result;
     this.created = update;
     if (update) this.state.append(update);
+  }
+
+  /** What creating or migrating the document on load changed (see `created`), once. */
+  takeCreated(): Uint8Array | undefined {
+    const { created } = this;
+    this.created = undefined;
+    return created;
   }
 
   /** The live document, built from the stored state the first time it is asked for. */

@@ -118,7 +118,8 @@ export class RoomRegistry {
     );
     // A new or migrated document is stored at once, so every later update builds on it; through
     // the log, so the history starts with it too.
-    if (room.created) void writer.push(room.created);
+    const created = room.takeCreated();
+    if (created) void writer.push(created);
     if (room.isNew) await writer.compact();
     this.ready.set(sessionId, room);
     // Not awaited: the room serves whether or not Redis answers (two writers are safe).

@@ -1,4 +1,4 @@
-import { LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
+import { isSyncPart, LANE_AWARENESS, LANE_CLOSE, LANE_SYNC, type LaneKind, toWire } from "@ensemble/collab";
 import { type Language, SESSION_ENDED_MESSAGE, WORKSPACE_MESSAGES } from "@ensemble/protocol";
 import { DomainError } from "../../errors";
 import { STREAM_REFUSAL, StreamMeter } from "../../realtime/admission";
@@ -22,19 +22,23 @@ export interface CollabSocketDeps {
   assembling: AssemblyBudget;
 }
 
-/** What collab remembers of one socket, from its first join until it disconnects. */
-interface SocketState {
+/**
+ * What collab remembers of one socket, from its first join until it disconnects: its Yjs
+ * messages' bucket (itself, one object a socket, not two), kept across rejoins so that leaving
+ * does not refill it.
+ */
+class SocketState extends StreamMeter {
   /** Where it sits now. */
-  seat?: Seat | undefined;
-  /** Its Yjs messages' bucket, kept across rejoins so that leaving does not refill it. */
-  meter: StreamMeter;
-  /** A resync is asked for once the meter allows again (a dropped update leaves a gap). */
-  isResyncDue: boolean;
+  seat: Seat | undefined = undefined;
+  /** A resync is asked for once the bucket allows again (a dropped update leaves a gap). */
+  isResyncDue = false;
 }
 
 /** What a seat needs of the feature: the session's lanes, and the one way in for Yjs messages. */
 interface SeatHost {
   laneMembers: Map<string, Map<string, Lane>>;
+  /** The bound on bytes being joined from parts, shared by every socket. */
+  assembling: AssemblyBudget;
   relay(socket: EditorSocket, kind: "sync" | "awareness", message: Uint8Array): void;
 }
 
@@ -46,14 +50,17 @@ interface SeatHost {
 class Seat implements RoomConnection, LaneEnd {
   /** The Yjs lane, once the client opened it; until then Yjs messages go over socket.io. */
   lane: Lane | undefined = undefined;
+  /**
+   * Joins its sync messages that come in parts (a large resync), made for its first part: most
+   * seats never get one.
+   */
+  private parts: PartAssembler | undefined = undefined;
 
   constructor(
     readonly socket: EditorSocket,
     readonly sessionId: string,
     /** The room it was seated at: its first sync joins it there. */
     readonly room: Room,
-    /** Joins its sync messages that come in parts (a large resync); dropped when a carrier closes. */
-    readonly parts: PartAssembler,
     private readonly state: SocketState,
     private readonly host: SeatHost,
   ) {}
@@ -101,8 +108,22 @@ class Seat implements RoomConnection, LaneEnd {
     if (this.lane !== lane) return;
     this.lane = undefined;
     // Its parts can no longer all come: the resync over socket.io starts a new stream.
-    this.parts.drop();
+    this.dropParts();
     if (this.state.seat === this) this.dropLane();
+  }
+
+  /** The sync message to handle for `message` (see `PartAssembler.receive`); throws a refusal. */
+  assemble(message: Uint8Array): Uint8Array | undefined {
+    if (!this.parts) {
+      if (!isSyncPart(message)) return message;
+      this.parts = new PartAssembler(this.host.assembling);
+    }
+    return this.parts.receive(message);
+  }
+
+  /** Drops the part stream in progress: its carrier closed, or the socket left. */
+  dropParts(): void {
+    this.parts?.drop();
   }
 
   /** Takes its lane out of the session's broadcasts. */
@@ -135,7 +156,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     const current = state?.seat;
     if (!state || !current) return undefined;
     state.seat = undefined;
-    current.parts.drop();
+    current.dropParts();
     lanes.revoke(current);
     if (current.lane) {
       current.dropLane();
@@ -148,14 +169,14 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
   async function seat(socket: EditorSocket, sessionId: string, isEnded: boolean): Promise<string> {
     let state = states.get(socket);
     if (!state) {
-      state = { meter: new StreamMeter(), isResyncDue: false };
+      state = new SocketState();
       states.set(socket, state);
     }
     const room = await rooms.open(sessionId);
     // The database says whether the session is ended when the room is loaded; from then the
     // room knows (a later join's read could predate an end or a reopen that raced with it).
     room.isEnded ??= isEnded;
-    const seated = new Seat(socket, sessionId, room, new PartAssembler(assembling), state, host);
+    const seated = new Seat(socket, sessionId, room, state, host);
     state.seat = seated;
     return lanes.issue(seated);
   }
@@ -229,7 +250,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     const seat = requireMember(socket);
     // A member's socket has its state (made by the join).
     const state = states.get(socket) as SocketState;
-    if (!state.meter.take()) {
+    if (!state.take()) {
       if (kind === "sync") {
         rooms.counts.deferred += 1;
         resyncLater(state, seat);
@@ -244,7 +265,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     }
     let whole: Uint8Array | undefined;
     try {
-      whole = seat.parts.receive(message);
+      whole = seat.assemble(message);
     } catch (error) {
       // Counted as the room counts a whole message: a refused stream is a refused update, and
       // one of too many large messages joined at once is asked for again later (deferred).
@@ -257,7 +278,7 @@ export function registerCollabEvents(deps: CollabSocketDeps): SessionDocuments {
     if (whole) room.receiveSync(seat, whole);
     return undefined;
   };
-  const host: SeatHost = { laneMembers, relay };
+  const host: SeatHost = { laneMembers, assembling, relay };
   events.on("yjsSync", (socket, message) => relay(socket, "sync", message));
   events.on("yjsAwareness", (socket, message) => relay(socket, "awareness", message));
 
