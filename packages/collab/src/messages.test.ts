@@ -9,6 +9,7 @@ import {
   decodeSyncMessage,
   decodeSyncPart,
   encodeStep1,
+  isEmptyUpdate,
   isSyncPart,
   MAX_WHOLE_SYNC_BYTES,
   SYNC_PART,
@@ -70,6 +71,20 @@ describe("splitSyncMessage", () => {
     expect(() => decodeSyncPart(Uint8Array.of(SYNC_UPDATE, 0))).toThrow(/not a sync part/);
     // A part never reaches a room unjoined: the sync decoder does not know the type.
     expect(() => decodeSyncMessage(part(0, 2, 10, bytes(5)))).toThrow();
+  });
+});
+
+describe("isEmptyUpdate", () => {
+  it("holds for what a document with nothing answers, not for a deletion or an insert", () => {
+    const server = new Y.Doc();
+    server.getText("t").insert(0, "abc");
+    const vector = Y.encodeStateVector(server);
+    expect(isEmptyUpdate(Y.encodeStateAsUpdate(new Y.Doc(), vector))).toBe(true);
+    const synced = new Y.Doc();
+    Y.applyUpdate(synced, Y.encodeStateAsUpdate(server));
+    synced.getText("t").delete(0, 1);
+    expect(isEmptyUpdate(Y.encodeStateAsUpdate(synced, Y.encodeStateVector(synced)))).toBe(false);
+    expect(isEmptyUpdate(Y.encodeStateAsUpdate(server))).toBe(false);
   });
 });
 

@@ -57,6 +57,14 @@ function encodeMessage(type: number, payload: Uint8Array): Uint8Array {
 }
 
 /**
+ * Whether `update` is an update of nothing: no structs and no deletions, as a document that
+ * holds nothing encodes itself (a new joiner's answer to the server's step 1).
+ */
+export function isEmptyUpdate(update: Uint8Array): boolean {
+  return update.byteLength === 2 && update[0] === 0 && update[1] === 0;
+}
+
+/**
  * Parses and fully checks a sync message without touching any document, so a malformed
  * one can be refused before it changes anything; an update comes with what was read of it,
  * so whoever checks it further does not read it again. Throws on any defect.

@@ -1,5 +1,14 @@
-import { CollabClient, encodeUpdate, fileIdAt } from "@ensemble/collab";
+import {
+  CollabClient,
+  encodeUpdate,
+  fileIdAt,
+  isEmptyUpdate,
+  readSyncMessage,
+  SYNC_STEP1,
+  SYNC_STEP2,
+} from "@ensemble/collab";
 import { LANGUAGE_MAIN_FILES, WORKSPACE_MESSAGES } from "@ensemble/protocol";
+import * as encoding from "lib0/encoding";
 import { describe, expect, it, vi } from "vitest";
 import { Awareness } from "y-protocols/awareness";
 import * as Y from "yjs";
@@ -27,8 +36,14 @@ class PipeClient {
   readonly doc = new Y.Doc();
   readonly toServer: Uint8Array[] = [];
   readonly toClient: Uint8Array[] = [];
+  /** Every sync message it sent and was sent, in order. */
+  readonly sent: Uint8Array[] = [];
+  readonly received: Uint8Array[] = [];
   readonly client = new CollabClient(this.doc, new Awareness(this.doc), {
-    sendSync: (m) => this.toServer.push(m),
+    sendSync: (m) => {
+      this.sent.push(m);
+      this.toServer.push(m);
+    },
     sendAwareness: () => {},
   });
   readonly connection: RoomConnection;
@@ -37,7 +52,10 @@ class PipeClient {
     this.connection = {
       id: name,
       user: { id: name, name },
-      sendSync: (m) => this.toClient.push(m),
+      sendSync: (m) => {
+        this.received.push(m);
+        this.toClient.push(m);
+      },
       sendAwareness: () => {},
     };
   }
@@ -120,15 +138,34 @@ describe("a room loaded from a stored snapshot", () => {
     expect(serverEncodes()).toBe(0);
   });
 
-  it("drops a joiner's step 2 that is our own delete set unread; another is still checked", () => {
-    const { room, stored, connect, isBuilt } = setup();
+  it("sends a joiner our step 1 before the document: its answer is an empty step 2, dropped unread", () => {
+    const { stored, connect, isBuilt } = setup();
     const joiner = connect("a");
     expect(joiner.file.toString()).toBe(stored.text);
+    expect(joiner.received.map((m) => readSyncMessage(m).type)).toEqual([SYNC_STEP1, SYNC_STEP2]);
+    // Its step 1, then its answer to ours, made before it held anything.
+    expect(joiner.sent).toHaveLength(2);
+    const answer = readSyncMessage(joiner.sent[1] ?? new Uint8Array());
+    expect(answer.type === SYNC_STEP2 && isEmptyUpdate(answer.update)).toBe(true);
+    expect(Y.decodeUpdate).not.toHaveBeenCalled();
+    expect(Y.snapshotContainsUpdate).not.toHaveBeenCalled();
+    expect(isBuilt()).toBe(false);
+  });
+
+  it("drops a returning client's step 2 that is our own delete set unread; another is still checked", () => {
+    const { room, stored, connect, isBuilt } = setup();
+    const returning = connect("back", stored.doc);
+    expect(returning.file.toString()).toBe(stored.text);
     // Its step 2 held our delete set byte for byte: neither decoded nor compared.
     expect(Y.decodeUpdate).not.toHaveBeenCalled();
     expect(Y.snapshotContainsUpdate).not.toHaveBeenCalled();
-    // An update with a delete set other than ours (here none, so it brings nothing) is read and checked.
-    room.receiveSync(joiner.connection, encodeUpdate(Y.encodeStateAsUpdate(new Y.Doc())));
+    // One of our deletions alone brings nothing either, but is not our delete set: read and checked.
+    const [client, ranges] = [...Y.decodeSnapshot(stored.summary).ds.clients][0] ?? [];
+    const first = ranges?.[0];
+    if (client === undefined || !first) throw new Error("the history has no deletion");
+    const encoder = encoding.createEncoder();
+    for (const n of [0, 1, client, 1, first.clock, first.len]) encoding.writeVarUint(encoder, n);
+    room.receiveSync(returning.connection, encodeUpdate(encoding.toUint8Array(encoder)));
     expect(Y.decodeUpdate).toHaveBeenCalledTimes(1);
     expect(Y.snapshotContainsUpdate).toHaveBeenCalledTimes(1);
     expect(isBuilt()).toBe(false);

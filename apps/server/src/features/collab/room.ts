@@ -3,6 +3,7 @@ import {
   encodeStep1,
   encodeStep2,
   encodeUpdate,
+  isEmptyUpdate,
   readSyncMessage,
   SYNC_STEP1,
   SYNC_UPDATE,
@@ -224,8 +225,8 @@ export class Room {
 
   /**
    * Adds a connection and tells it who is here. Sync starts with the client's step 1, which
-   * we answer with step 2 and our own step 1: the client's answer to that is computed after
-   * it counts itself connected, so no edit falls between its step 2 and its live updates.
+   * we answer with our own step 1 and step 2: the client's answer to our step 1 is computed
+   * after it counts itself connected, so no edit falls between its step 2 and its live updates.
    */
   join(connection: RoomConnection): void {
     this.connections.set(connection, { awarenessId: undefined });
@@ -246,9 +247,11 @@ export class Room {
     this.assertMember(connection);
     let parsed: ReturnType<typeof decodeSyncMessage>;
     try {
-      // A joiner's step 2 that is our own delete set, as we sent it: nothing to read.
-      const framed = this.built ? undefined : readSyncMessage(message);
-      if (framed && framed.type !== SYNC_STEP1 && this.state.holdsByBytes(framed.update)) return;
+      // A step 2 of nothing (a new joiner's answer to our step 1), or one that is our own delete
+      // set as we sent it (a returning client that holds what we hold): nothing to read.
+      const framed = readSyncMessage(message);
+      if (framed.type !== SYNC_STEP1 && isEmptyUpdate(framed.update)) return;
+      if (!this.built && framed.type !== SYNC_STEP1 && this.state.holdsByBytes(framed.update)) return;
       parsed = decodeSyncMessage(message);
     } catch (error) {
       this.counts.refused += 1;
@@ -298,19 +301,23 @@ export class Room {
   }
 
   /**
-   * Step 2 and our step 1 for a client's step 1. A client that has nothing (a first load) gets
-   * the stored bytes as they are; one that has something gets what it lacks, from the document
-   * if it is built, else cut from the stored bytes.
+   * Our step 1, then step 2, for a client's step 1. Our step 1 goes first, as Hocuspocus sends
+   * it: the client answers it from what it held before our step 2 (a new joiner: nothing, an
+   * empty step 2), not after applying the whole document, when its answer would be its whole
+   * delete set (for a long history, 100+ kB encoded by the client and sent back for nothing).
+   * A client that has nothing (a first load) gets the stored bytes as they are; one that has
+   * something gets what it lacks, from the document if it is built, else cut from the stored
+   * bytes.
    */
   private answerStep1(stateVector: Uint8Array): Uint8Array[] {
     const hasNothing = Y.decodeStateVector(stateVector).size === 0;
     const vector = this.built ? undefined : this.state.vector();
     if (vector) {
-      return [...this.state.messages(hasNothing ? undefined : stateVector), syncMessage(SYNC_STEP1, vector)];
+      return [syncMessage(SYNC_STEP1, vector), ...this.state.messages(hasNothing ? undefined : stateVector)];
     }
     const { doc } = this.build();
-    const step2 = hasNothing ? this.state.messages(undefined) : [encodeStep2(doc, stateVector)];
-    return [...step2, encodeStep1(doc)];
+    const step1 = encodeStep1(doc);
+    return [step1, ...(hasNothing ? this.state.messages(undefined) : [encodeStep2(doc, stateVector)])];
   }
 
   /**
