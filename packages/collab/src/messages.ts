@@ -70,7 +70,11 @@ export function isEmptyUpdate(update: Uint8Array): boolean {
  * so whoever checks it further does not read it again. Throws on any defect.
  */
 export function decodeSyncMessage(message: Uint8Array): SyncMessage {
-  const parsed = readSyncMessage(message);
+  return checkSyncMessage(readSyncMessage(message));
+}
+
+/** `decodeSyncMessage` for a message whose framing `readSyncMessage` already read. */
+export function checkSyncMessage(parsed: ReturnType<typeof readSyncMessage>): SyncMessage {
   if (parsed.type === SYNC_STEP1) {
     Y.decodeStateVector(parsed.stateVector);
     return parsed;

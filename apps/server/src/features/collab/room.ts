@@ -1,5 +1,5 @@
 import {
-  decodeSyncMessage,
+  checkSyncMessage,
   encodeStep1,
   encodeStep2,
   encodeUpdate,
@@ -245,14 +245,14 @@ export class Room {
   /** Handles a sync message; throws a DomainError and changes nothing when it is refused. */
   receiveSync(connection: RoomConnection, message: Uint8Array): void {
     this.assertMember(connection);
-    let parsed: ReturnType<typeof decodeSyncMessage>;
+    let parsed: ReturnType<typeof checkSyncMessage>;
     try {
       // A step 2 of nothing (a new joiner's answer to our step 1), or one that is our own delete
       // set as we sent it (a returning client that holds what we hold): nothing to read.
       const framed = readSyncMessage(message);
       if (framed.type !== SYNC_STEP1 && isEmptyUpdate(framed.update)) return;
       if (!this.built && framed.type !== SYNC_STEP1 && this.state.holdsByBytes(framed.update)) return;
-      parsed = decodeSyncMessage(message);
+      parsed = checkSyncMessage(framed);
     } catch (error) {
       this.counts.refused += 1;
       throw new DomainError("invalid_message", `malformed sync message: ${String(error)}`);
