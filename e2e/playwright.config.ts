@@ -8,17 +8,52 @@ const isCI = Boolean(process.env.CI);
 // Per port, so two runs on different ports never share (or wipe) each other's database.
 const DATA_DIR = `../.test-output/e2e-data-${E2E.appPort}`;
 
+/**
+ * Specs that drive pages, accounts and the live document, with no bound on a time, no media,
+ * no language server and no compiler: the "side by side" project, which CI runs two files at a
+ * time (`--workers 2`, scripts/test-all.mjs). Every test has its own users and sessions on the
+ * shared server, so two at a time share nothing but the machine. The rest ("one at a time")
+ * bound a time (a label gone after 3 s, a call back within 15 s), stream media, or load both
+ * cores themselves (language servers, compilers, runs).
+ */
+const SIDE_BY_SIDE = [
+  "a11y",
+  "apiTokens",
+  "auth",
+  "chat",
+  "deleteAccount",
+  "endSession",
+  "format",
+  "git",
+  "journey",
+  "mobile",
+  "mySessions",
+  "pages",
+  "pulls",
+  "replay",
+  "roles",
+  "security",
+  "workspace",
+  "workspaceOffline",
+].map((name) => `${name}.spec.ts`);
+
 export default defineConfig({
   testDir: "./tests",
   // The cluster walk starts its own nodes and balancer: cluster.config.ts runs it.
   testIgnore: "cluster.spec.ts",
-  // Two cores: each test already drives two or three browser contexts.
+  // Two cores: each test already drives two or three browser contexts, so one at a time unless
+  // a run asks for more (CI: the "side by side" project with two).
   workers: 1,
   retries: isCI ? 1 : 0,
   timeout: 60_000,
   expect: { timeout: 10_000 },
-  reporter: [["list"], ["json", { outputFile: "../.test-output/e2e.json" }]],
+  // E2E_REPORT: where the JSON report goes, for a run that is one of several (test-all.mjs).
+  reporter: [["list"], ["json", { outputFile: process.env.E2E_REPORT ?? "../.test-output/e2e.json" }]],
   outputDir: "../.test-output/e2e-artifacts",
+  projects: [
+    { name: "side by side", testMatch: SIDE_BY_SIDE },
+    { name: "one at a time", testIgnore: [...SIDE_BY_SIDE, "cluster.spec.ts"] },
+  ],
   use: {
     baseURL: APP_URL,
     browserName: "chromium",

@@ -80,9 +80,9 @@ function readJson(file) {
 }
 
 // A suite that crashed before writing its report counts as one failure, never as zero.
-async function suite(label, command, args, reportFile, count, failedNames) {
+async function suite(label, command, args, reportFile, count, failedNames, env = {}) {
   fs.rmSync(reportFile, { force: true });
-  const ok = await run(label, command, args);
+  const ok = await run(label, command, args, env);
   const report = readJson(reportFile);
   const { passed, failed } = report ? count(report) : { passed: 0, failed: 1 };
   if (report) for (const name of failedNames(report)) failures.push(`${label}: ${name}`);
@@ -125,7 +125,6 @@ await suite(
 
 await checks;
 
-const e2eReport = path.join(out, "e2e.json");
 // Playwright's JSON report: a flaky test passed on its retry.
 const playwrightCounts = (r) => ({
   passed: (r.stats?.expected ?? 0) + (r.stats?.flaky ?? 0),
@@ -149,14 +148,25 @@ function playwrightNames(r) {
   for (const s of r.suites ?? []) visit(s, []);
   return names;
 }
-await suite(
-  "end-to-end",
-  "npx",
-  ["playwright", "test", "-c", "e2e/playwright.config.ts"],
-  e2eReport,
-  playwrightCounts,
-  playwrightNames,
-);
+// Two runs of the end-to-end config, each starting its own server: the specs that only drive
+// pages, accounts and the live document two files at a time (most of their time is spent
+// waiting on the browser and the server, not computing), then the rest one at a time (see the
+// projects in e2e/playwright.config.ts).
+for (const [label, project, workers] of [
+  ["end-to-end, two at a time", "side by side", "2"],
+  ["end-to-end, one at a time", "one at a time", "1"],
+]) {
+  const report = path.join(out, `e2e-${workers}.json`);
+  await suite(
+    label,
+    "npx",
+    ["playwright", "test", "-c", "e2e/playwright.config.ts", "--project", project, "--workers", workers],
+    report,
+    playwrightCounts,
+    playwrightNames,
+    { E2E_REPORT: report },
+  );
+}
 
 // The cluster walks (offline merge through the balancer, then failover): three production nodes
 // behind HAProxy, started by the config's global setup.

@@ -9,6 +9,8 @@ test.describe("a project of many files", () => {
     newPage,
     request,
   }) => {
+    // Three browsers and two runs: 39 s one test at a time on two cores, over a minute beside another.
+    test.setTimeout(120_000);
     const account = await createHostedSession(request);
     const { sessionId } = account;
     await signInContext(page.context(), account);
