@@ -47,6 +47,23 @@ export class Replay {
     await expect(this.slider).toHaveValue(String(at));
   }
 
+  /**
+   * Records every label the play button shows from now on, and answers a reader of them: a
+   * play at the fastest speed may be over between two looks at the button.
+   */
+  async recordPlayLabels(): Promise<() => Promise<string[]>> {
+    await this.play.evaluate((button) => {
+      const labels: string[] = [];
+      (window as unknown as { playLabels: string[] }).playLabels = labels;
+      new MutationObserver(() => labels.push(button.textContent ?? "")).observe(button, {
+        characterData: true,
+        childList: true,
+        subtree: true,
+      });
+    });
+    return () => this.page.evaluate(() => (window as unknown as { playLabels: string[] }).playLabels);
+  }
+
   /** The shown file's text as the panel renders it. */
   text(): Promise<string> {
     return this.code.evaluate((node) => node.textContent ?? "");
