@@ -125,13 +125,18 @@ test.describe("session chat", () => {
     const benChat = new Chat(ben.page);
     await annChat.open();
     await benChat.open();
-    // Enough lines to overflow the list.
+    // Enough lines to overflow the list, each typed and sent while the one before is on its way:
+    // none is lost or left in the box, and they arrive in order.
     const tall = Array.from({ length: 8 }, (_, line) => `line ${line + 1}`).join("\n");
     for (let i = 1; i <= 6; i++) {
       await annChat.input.fill(`${i}\n${tall}`);
       await annChat.input.press("Enter");
-      await expect(benChat.texts()).toHaveCount(i);
     }
+    await expect(benChat.texts()).toHaveCount(6);
+    await expect(annChat.texts()).toHaveCount(6);
+    const firstLines = (await benChat.texts().allTextContents()).map((text) => text.split("\n")[0]);
+    expect(firstLines).toEqual(["1", "2", "3", "4", "5", "6"]);
+    await expect(annChat.input).toHaveValue("");
     // Ben follows the newest message while at the bottom, so nothing is unread.
     await expect(benChat.unread).toHaveCount(0);
     const distanceFromBottom = () =>

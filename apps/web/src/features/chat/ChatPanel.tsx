@@ -154,11 +154,7 @@ function ChatComposer({ channel, isConnected, isEnded }: ChatComposerProps) {
             </span>
           ) : null}
         </span>
-        <button
-          type="submit"
-          className="button button-primary chat-send"
-          disabled={!canSend || composer.isSending}
-        >
+        <button type="submit" className="button button-primary chat-send" disabled={!canSend}>
           Send
         </button>
       </div>
