@@ -148,9 +148,10 @@ export class Room {
     if (this.clientId !== undefined) doc.clientID = this.clientId;
     this.clientId = doc.clientID;
     for (const update of this.state.updates()) Y.applyUpdate(doc, update);
-    // Attached after the stored state is in: building is no change.
-    for (const watcher of this.watchers) doc.on("afterTransaction", watcher);
     this.built = { doc, workspace: new Workspace(doc) };
+    // Attached after the stored state is in (building is no change) and after the workspace's
+    // own listener, as a watch added later is: a watcher sees the workspace's sizes current.
+    for (const watcher of this.watchers) doc.on("afterTransaction", watcher);
     return this.built;
   }
 
