@@ -182,10 +182,6 @@ export function writeReport(file: string, results: Results) {
           ...cells(stored, (s) => load(s)?.idle.rested?.heapPerSessionKb),
         ],
         [
-          `memory per idle session at rest (${REST_AFTER_MS / 1000} s after connecting), RSS (kB)`,
-          ...cells(stored, (s) => load(s)?.idle.rested?.rssPerSessionKb),
-        ],
-        [
           "data folder after the last step (MB; ours: its whole database cluster)",
           ...cells(
             stored,
