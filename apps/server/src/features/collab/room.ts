@@ -257,12 +257,11 @@ export class Room {
     const { result, update } = this.capture(() => operation(this.workspace));
     if (!update) return result;
     this.changesInFlight += 1;
-    try {
-      await this.onUpdate(update, author);
-      this.send(update, undefined);
-    } finally {
-      this.changesInFlight -= 1;
-    }
+    await this.onUpdate(update, author);
+    this.send(update, undefined);
+    // Not in a finally: a change whose storing failed is in the document alone, which then
+    // never rests (a rebuild would drop it, and reuse its ids: see `clientId`).
+    this.changesInFlight -= 1;
     return result;
   }
 
