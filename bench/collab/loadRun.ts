@@ -50,6 +50,14 @@ const MAX_BACKGROUND_PERCENT = 25;
  * collapse while other processes were busy is tried again like any disturbed step.
  */
 const COLLAPSED_P99_MS = 5_000;
+
+/**
+ * When idle memory is measured again after the connect (the first time is at 5 s): past a
+ * server's idle work, here ours (a compaction after 10 s without an update, the last being a
+ * seed text typed on connect, after which a document rests), with 10 s to spare for 400 of
+ * them. What a quiet session costs for the rest of its life.
+ */
+export const REST_AFTER_MS = 20_000;
 const isCollapsed = (step: StepResult) => step.service.p99 > COLLAPSED_P99_MS || !step.updates.isAccepted;
 
 export interface StepResult {
@@ -91,6 +99,8 @@ export interface LoadResult {
     heapPerSessionKb: number;
     rssMb: number;
     pssMb?: number;
+    /** The same REST_AFTER_MS after the connect; missing in results from before it was measured. */
+    rested?: { rssPerSessionKb: number; pssPerSessionKb: number; heapPerSessionKb: number };
   };
   /** The seed texts the sessions' first clients typed while connecting. */
   connectUpdates: UpdateTally;
@@ -161,7 +171,9 @@ export async function runLoad(
   hooks: LoadHooks = {},
 ): Promise<LoadResult> {
   const dataDir = mkdtempSync(path.join(tmpdir(), `bench-${system}-`));
-  const options: ServerOptions = { port: SYSTEMS[system].port, dataDir, ...extra };
+  // Shifted when another run on the machine holds the usual ports.
+  const port = SYSTEMS[system].port + Number(process.env.BENCH_PORT_SHIFT ?? 0);
+  const options: ServerOptions = { port, dataDir, ...extra };
   let server = await startServer(system, options);
   const loadgens = Array.from({ length: config.loadgens }, startLoadgen);
   try {
@@ -194,11 +206,14 @@ export async function runLoad(
     const connectMs = performance.now() - started;
     await sleep(5000);
     const after = await server.probe(true);
-    const idle = {
+    const perSession = (probe: typeof after) => ({
+      rssPerSessionKb: (probe.rss - before.rss) / 1024 / config.sessions,
+      pssPerSessionKb: (probe.pss - before.pss) / 1024 / config.sessions,
+      heapPerSessionKb: (probe.heapUsed - before.heapUsed) / 1024 / config.sessions,
+    });
+    const idle: LoadResult["idle"] = {
       sessions: config.sessions,
-      rssPerSessionKb: (after.rss - before.rss) / 1024 / config.sessions,
-      pssPerSessionKb: (after.pss - before.pss) / 1024 / config.sessions,
-      heapPerSessionKb: (after.heapUsed - before.heapUsed) / 1024 / config.sessions,
+      ...perSession(after),
       rssMb: after.rss / 1024 / 1024,
       pssMb: after.pss / 1024 / 1024,
     };
@@ -211,6 +226,9 @@ export async function runLoad(
     );
     console.log(`[${label}] ${config.sessions} sessions connected in ${connectMs.toFixed(0)} ms; idle`, idle);
     console.log(`[${label}] updates while connecting`, connectUpdates);
+    await sleep(REST_AFTER_MS - 5000);
+    idle.rested = perSession(await server.probe(true));
+    console.log(`[${label}] at rest (${REST_AFTER_MS / 1000} s after connecting)`, idle.rested);
     await hooks.idle?.(server, names);
     const steps: StepResult[] = [];
     ladder: for (const active of config.steps) {

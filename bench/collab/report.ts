@@ -6,7 +6,7 @@ import { median } from "../lib/stats";
 import { capacityOf, formatCapacity } from "./capacity";
 import type { ColdLoadResult } from "./coldLoad";
 import { bySystem, f, type Machine, type Results, ratio, stepAt } from "./figures";
-import type { LoadResult, StepResult } from "./loadRun";
+import { type LoadResult, REST_AFTER_MS, type StepResult } from "./loadRun";
 import { targets } from "./reportTargets";
 import { SYSTEM_IDS, type SystemId } from "./systems";
 import type { UpdateTally } from "./updateCheck";
@@ -177,6 +177,10 @@ export function writeReport(file: string, results: Results) {
           ...cells(stored, (s) => load(s)?.idle.pssPerSessionKb),
         ],
         ["memory per idle session, JS heap (kB)", ...cells(stored, (s) => load(s)?.idle.heapPerSessionKb)],
+        [
+          `memory per idle session at rest (${REST_AFTER_MS / 1000} s after connecting), JS heap (kB)`,
+          ...cells(stored, (s) => load(s)?.idle.rested?.heapPerSessionKb),
+        ],
         [
           "data folder after the last step (MB; ours: its whole database cluster)",
           ...cells(

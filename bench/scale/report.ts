@@ -48,6 +48,12 @@ export interface ScaleResults {
   connect: { ms: number; batchMs: Summary; failed: number; updates: UpdateTally };
   before: Moment;
   idle: Moment;
+  /**
+   * The same measures after the idle window, at least REST_AFTER_S after the last seed text:
+   * past the server's idle compaction (10 s of quiet), when its documents rest. Missing in
+   * results from before it was measured.
+   */
+  rested?: Moment;
   /** The server for 10 s before anyone connected: its own background work. */
   atRest: ServerWindow;
   idleWindow: ServerWindow;
@@ -78,6 +84,11 @@ const f = (value: number, digits = 1) =>
     ? value.toLocaleString("en-US", { maximumFractionDigits: digits, minimumFractionDigits: digits })
     : "–";
 const whole = (value: number) => f(Math.floor(value), 0);
+
+/** JS heap per client once the documents rested (0 when it was not measured). */
+function restedHeapKb(r: ScaleResults): number {
+  return r.rested ? ((r.rested.heapUsedMb - r.before.heapUsedMb) * 1024) / r.config.clients : 0;
+}
 
 /** Per client, per session and the machine's bounds, derived from a run. */
 export function derive(r: ScaleResults) {
@@ -122,6 +133,16 @@ export function derive(r: ScaleResults) {
 function memoryTable(r: ScaleResults): string {
   const rows = [
     ["JS heap after GC (MB)", r.before.heapUsedMb, r.idle.heapUsedMb, r.after.heapUsedMb],
+    ...(r.rested
+      ? [
+          [
+            "JS heap after GC, at rest (MB)",
+            r.before.heapUsedMb,
+            r.rested.heapUsedMb,
+            r.after.heapUsedMb,
+          ] as const,
+        ]
+      : []),
     ["external: buffers and native objects (MB)", r.before.externalMb, r.idle.externalMb, r.after.externalMb],
     ["RSS, every server process (MB)", r.before.rssMb, r.idle.rssMb, r.after.rssMb],
     ["PSS, every server process (MB)", r.before.pssMb, r.idle.pssMb, r.after.pssMb],
@@ -241,7 +262,10 @@ export function writeReport(file: string, r: ScaleResults): void {
     `Per idle client: **heap ${f(d.perClient.heapKb)} kB** (and ${f(d.perClient.externalKb)} kB external), RSS ${f(d.perClient.rssKb)} kB (the Node process alone ${f(d.perClient.nodeRssKb)} kB), PSS ${f(d.perClient.pssKb)} kB, ` +
       `${f(d.perClient.fds, 2)} open files. Per session of ${c.clientsPerSession}: heap ${f(d.perClient.heapKb * c.clientsPerSession)} kB, ` +
       `RSS ${f(d.perClient.rssKb * c.clientsPerSession)} kB, PSS ${f(d.perClient.pssKb * c.clientsPerSession)} kB. ` +
-      "RSS and PSS move by tens of kB a session between runs (the allocator keeps what earlier phases freed); the heap is the steady figure.",
+      "RSS and PSS move by tens of kB a session between runs (the allocator keeps what earlier phases freed); the heap is the steady figure." +
+      (r.rested
+        ? ` At rest (after the idle window, past the server's 10 s idle compaction): heap ${f(restedHeapKb(r))} kB a client, ${f(restedHeapKb(r) * c.clientsPerSession)} kB a session.`
+        : ""),
     "",
     "Every server process (the Node process first, then the embedded PostgreSQL's):",
     "",

@@ -13,6 +13,7 @@ import {
   closeLoadgen,
   type LoadConfig,
   type Loadgen,
+  REST_AFTER_MS,
   runStep,
   type StepResult,
   startLoadgen,
@@ -170,6 +171,11 @@ async function measuredRun(
   console.log(`[scale] ${clients} clients idle:`, { ...idle, processes: idle.processes.length });
   const idleWindow = await window(server, config.idleMs);
   console.log("[scale] idle window", idleWindow);
+  // Idle memory again once the server's documents rest: its idle compaction needs 10 s of quiet
+  // after the last seed text, which the 5-s measure above comes before.
+  await sleep(Math.max(0, REST_AFTER_MS - 5000 - config.idleMs));
+  const rested = await moment(server);
+  console.log(`[scale] ${clients} clients at rest:`, { ...rested, processes: rested.processes.length });
   const active = Math.max(1, Math.round((config.sessions * config.typingPercent) / 100));
   const loadConfig: LoadConfig = {
     sessions: config.sessions,
@@ -196,6 +202,7 @@ async function measuredRun(
     before,
     atRest,
     idle,
+    rested,
     idleWindow,
     typing,
     after,

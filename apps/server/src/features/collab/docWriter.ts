@@ -32,12 +32,15 @@ export interface Compactable {
   absorb(updates: readonly Uint8Array[]): void;
   snapshot(): MarkedSnapshot;
   snapshotStored(snapshot: MarkedSnapshot): void;
+  /** Lets the live document go if the stored snapshot holds all of it (after the idle compaction). */
+  rest(): void;
 }
 
 /**
  * Persists one session's document: each update goes to the shared update log, and the log
  * is folded into a snapshot every `policy.every` updates, after `policy.idleMs` without one,
- * and when the document unloads, unless there is nothing to fold.
+ * and when the document unloads, unless there is nothing to fold. After the idle one (only:
+ * not during typing) the document is told to rest.
  */
 export class DocWriter {
   private readonly inFlight = new Set<Promise<void>>();
@@ -148,8 +151,17 @@ export class DocWriter {
       this.idleTimer = undefined;
       const quietMs = Date.now() - this.lastPushAt;
       if (quietMs < this.policy.idleMs) this.armIdle(this.policy.idleMs - quietMs);
-      else void this.compact();
+      else void this.compact().then(() => this.restIfQuiet());
     }, delayMs);
     this.idleTimer.unref();
+  }
+
+  /**
+   * Rests the document after the idle compaction (or finding nothing to fold) if it is still
+   * quiet: an update pushed while the compaction awaited the database is not in the snapshot.
+   */
+  private restIfQuiet() {
+    if (this.isClosed || this.isStale || this.pushed !== this.folded) return;
+    this.document.rest();
   }
 }

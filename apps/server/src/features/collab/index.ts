@@ -27,7 +27,7 @@ export interface WorkspaceReader {
 
 /** A subscription to a loaded session's document (see `WorkspaceAccess.watch`). */
 export interface WorkspaceWatch {
-  /** False once the document it watches was unloaded (a later load is a new document). */
+  /** False once the session's room was unloaded (a later load is a new room); a rest keeps it. */
   readonly isLive: boolean;
   stop(): void;
 }
@@ -152,16 +152,13 @@ export function createCollabFeature(
     watch(sessionId, onChange) {
       const room = rooms.loaded(sessionId);
       if (!room) return undefined;
-      const { doc } = room;
-      const listener = (transaction: { changed: ReadonlyMap<unknown, unknown> }) => {
-        if (transaction.changed.size > 0) onChange();
-      };
-      doc.on("afterTransaction", listener);
+      // On the room, not its document: the document rests and is rebuilt while the room stays.
+      const stop = room.watch(onChange);
       return {
         get isLive() {
-          return rooms.loaded(sessionId)?.doc === doc;
+          return rooms.loaded(sessionId) === room;
         },
-        stop: () => doc.off("afterTransaction", listener),
+        stop,
       };
     },
   };

@@ -25,6 +25,14 @@ import { Workspace } from "./workspace";
 /** Updates kept beside the snapshot for new clients before they are folded into a new one. */
 const MAX_TAIL = 2000;
 
+/**
+ * The largest document (stored bytes) a room lets go when it rests: rebuilding it at the next
+ * edit must cost a few ms. Y.applyUpdate of a snapshot of text typed character by character
+ * with deletions, warm medians (AMD EPYC, 2 busy cores, Node 20, 2026-11-28): 4 kB 1.1 ms,
+ * 64 kB 3.8 ms, 128 kB 5.7 ms, 192 kB 8.1 ms, 256 kB 15 ms, 1 MB (68k ops) 440 ms.
+ */
+export const MAX_RESTING_BYTES = 128 * 1024;
+
 /** One connection to a room, whatever carries it (a socket.io socket, a test pipe). */
 export interface RoomConnection {
   readonly id: string;
@@ -60,6 +68,9 @@ export interface UpdateCounts {
  * The Y.Doc is built when something first needs it (a client's change, a workspace operation
  * or read, a compaction): until then clients are served from the stored bytes, since
  * building a long history's document costs far more (160-410 ms for 1 MB) than sending it.
+ * After a quiet spell (`rest`) a small document is let go again: joiners, returning clients
+ * and awareness are still served from the stored bytes, and the next edit, workspace
+ * operation, run or git read rebuilds it (a few ms, see MAX_RESTING_BYTES).
  */
 export class Room {
   private readonly awareness = new AwarenessStore();
@@ -73,6 +84,15 @@ export class Room {
   /** What a client that has nothing is sent: the document as the last snapshot plus a tail. */
   private readonly state: SyncState;
   private built: { doc: Y.Doc; workspace: Workspace } | undefined;
+  /** The built document's client id, kept across rebuilds: a rest adds no client to state vectors. */
+  private clientId: number | undefined;
+  /**
+   * Changes of ours captured but not yet sent: the document holds them and the stored bytes
+   * do not, so it must not rest (a document rebuilt in that gap would lack them for good).
+   */
+  private changesInFlight = 0;
+  /** `afterTransaction` listeners of `watch`, attached to each document built. */
+  private readonly watchers = new Set<(transaction: Y.Transaction) => void>();
   /** Each connection and the one awareness client id it owns (bound by its first awareness). */
   private readonly connections = new Map<RoomConnection, { awarenessId: number | undefined }>();
   /**
@@ -124,9 +144,44 @@ export class Room {
   private build(): { doc: Y.Doc; workspace: Workspace } {
     if (this.built) return this.built;
     const doc = new Y.Doc({ gc: true });
+    // The stored bytes hold every struct the last document made, so its clocks go on from there.
+    if (this.clientId !== undefined) doc.clientID = this.clientId;
+    this.clientId = doc.clientID;
     for (const update of this.state.updates()) Y.applyUpdate(doc, update);
     this.built = { doc, workspace: new Workspace(doc) };
+    // Attached after the stored state is in (building is no change) and after the workspace's
+    // own listener, as a watch added later is: a watcher sees the workspace's sizes current.
+    for (const watcher of this.watchers) doc.on("afterTransaction", watcher);
     return this.built;
+  }
+
+  /**
+   * Lets the document go when the stored bytes hold all of it and rebuilding it is cheap: a
+   * summarised snapshot was just installed with nothing sent since, no change of ours is
+   * between its capture and its send, and it is at most MAX_RESTING_BYTES. Otherwise a no-op.
+   */
+  rest(): void {
+    const { built, state } = this;
+    if (!built || this.changesInFlight > 0 || !state.isSummarised || state.tailLength > 0) return;
+    if (state.bytes > MAX_RESTING_BYTES) return;
+    this.built = undefined;
+    built.doc.destroy();
+  }
+
+  /**
+   * Calls `onChange` after each transaction that changes the document (any file, from
+   * anyone), across rests and rebuilds, until the returned stop is called.
+   */
+  watch(onChange: () => void): () => void {
+    const watcher = (transaction: Y.Transaction) => {
+      if (transaction.changed.size > 0) onChange();
+    };
+    this.watchers.add(watcher);
+    this.built?.doc.on("afterTransaction", watcher);
+    return () => {
+      this.watchers.delete(watcher);
+      this.built?.doc.off("afterTransaction", watcher);
+    };
   }
 
   /**
@@ -201,8 +256,12 @@ export class Room {
   async change<T>(operation: (workspace: Workspace) => T, author?: string): Promise<T> {
     const { result, update } = this.capture(() => operation(this.workspace));
     if (!update) return result;
+    this.changesInFlight += 1;
     await this.onUpdate(update, author);
     this.send(update, undefined);
+    // Not in a finally: a change whose storing failed is in the document alone, which then
+    // never rests (a rebuild would drop it, and reuse its ids: see `clientId`).
+    this.changesInFlight -= 1;
     return result;
   }
 
@@ -359,7 +418,9 @@ export class Room {
     return this.workspace.read().find((f) => f.path === path)?.content ?? "";
   }
 
+  /** Destroys the document for good (the room unloads): `built` stays, so nothing rebuilds it. */
   destroy(): void {
+    this.watchers.clear();
     this.built?.doc.destroy();
   }
 
