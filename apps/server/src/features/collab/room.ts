@@ -84,8 +84,6 @@ export class Room {
   /** What a client that has nothing is sent: the document as the last snapshot plus a tail. */
   private readonly state: SyncState;
   private built: { doc: Y.Doc; workspace: Workspace } | undefined;
-  /** The built document's client id, kept across rebuilds: a rest adds no client to state vectors. */
-  private clientId: number | undefined;
   /**
    * Changes of ours captured but not yet sent: the document holds them and the stored bytes
    * do not, so it must not rest (a document rebuilt in that gap would lack them for good).
@@ -143,10 +141,10 @@ export class Room {
 
   private build(): { doc: Y.Doc; workspace: Workspace } {
     if (this.built) return this.built;
+    // A rebuilt document takes a new client id, as Yjs gives every document: our changes after
+    // a rest cost a few bytes of state vector, and no id is ever reused for structs the stored
+    // bytes might lack.
     const doc = new Y.Doc({ gc: true });
-    // The stored bytes hold every struct the last document made, so its clocks go on from there.
-    if (this.clientId !== undefined) doc.clientID = this.clientId;
-    this.clientId = doc.clientID;
     for (const update of this.state.updates()) Y.applyUpdate(doc, update);
     this.built = { doc, workspace: new Workspace(doc) };
     // Attached after the stored state is in (building is no change) and after the workspace's
@@ -260,7 +258,7 @@ export class Room {
     await this.onUpdate(update, author);
     this.send(update, undefined);
     // Not in a finally: a change whose storing failed is in the document alone, which then
-    // never rests (a rebuild would drop it, and reuse its ids: see `clientId`).
+    // never rests (a rebuild would drop it).
     this.changesInFlight -= 1;
     return result;
   }
