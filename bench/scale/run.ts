@@ -217,7 +217,8 @@ async function heapPass(server: ServerHandle, loadgens: Loadgen[], names: string
   await server.probe(true);
   const beforeMs = await heapSnapshot(server, path.join(dir, "before.heapsnapshot"));
   await connectAll(server, loadgens, names);
-  await sleep(5000);
+  // At rest, as the memory's second measure: the steady state of an idle session.
+  await sleep(REST_AFTER_MS);
   const idleMs = await heapSnapshot(server, path.join(dir, "idle.heapsnapshot"));
   return [beforeMs, idleMs];
 }
