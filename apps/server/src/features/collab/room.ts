@@ -17,21 +17,14 @@ import {
 import * as Y from "yjs";
 import { DomainError } from "../../errors";
 import { AwarenessStore, decodeAwareness } from "./awareness";
+import { LiveDocument } from "./liveDocument";
 import type { StoredDoc } from "./repo";
 import { type MarkedSnapshot, SyncState, syncMessage } from "./syncState";
 import { checkClientUpdate } from "./updateGuard";
-import { Workspace } from "./workspace";
+import type { Workspace } from "./workspace";
 
 /** Updates kept beside the snapshot for new clients before they are folded into a new one. */
 const MAX_TAIL = 2000;
-
-/**
- * The largest document (stored bytes) a room lets go when it rests: rebuilding it at the next
- * edit must cost a few ms. Y.applyUpdate of a snapshot of text typed character by character
- * with deletions, warm medians (AMD EPYC, 2 busy cores, Node 20, 2026-11-28): 4 kB 1.1 ms,
- * 64 kB 3.8 ms, 128 kB 5.7 ms, 192 kB 8.1 ms, 256 kB 15 ms, 1 MB (68k ops) 440 ms.
- */
-export const MAX_RESTING_BYTES = 128 * 1024;
 
 /** One connection to a room, whatever carries it (a socket.io socket, a test pipe). */
 export interface RoomConnection {
@@ -70,7 +63,7 @@ export interface UpdateCounts {
  * building a long history's document costs far more (160-410 ms for 1 MB) than sending it.
  * After a quiet spell (`rest`) a small document is let go again: joiners, returning clients
  * and awareness are still served from the stored bytes, and the next edit, workspace
- * operation, run or git read rebuilds it (a few ms, see MAX_RESTING_BYTES).
+ * operation, run or git read rebuilds it (a few ms: see liveDocument.ts).
  */
 export class Room {
   private readonly awareness = new AwarenessStore();
@@ -83,14 +76,13 @@ export class Room {
   private created: Uint8Array | undefined;
   /** What a client that has nothing is sent: the document as the last snapshot plus a tail. */
   private readonly state: SyncState;
-  private built: { doc: Y.Doc; workspace: Workspace } | undefined;
+  /** The Y.Doc, built when needed and let go at rest. */
+  private readonly document: LiveDocument;
   /**
    * Changes of ours captured but not yet sent: the document holds them and the stored bytes
    * do not, so it must not rest (a document rebuilt in that gap would lack them for good).
    */
   private changesInFlight = 0;
-  /** `afterTransaction` listeners of `watch`, attached to each document built. */
-  private readonly watchers = new Set<(transaction: Y.Transaction) => void>();
   /** Each connection and the one awareness client id it owns (bound by its first awareness). */
   private readonly connections = new Map<RoomConnection, { awarenessId: number | undefined }>();
   /**
@@ -111,13 +103,14 @@ export class Room {
     private readonly maxBytes: number = WORKSPACE_LIMITS.maxDocumentBytes,
   ) {
     this.state = new SyncState(stored);
+    this.document = new LiveDocument(this.state);
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
     if (this.state.isSummarised) {
       this.isNew = false;
       this.created = undefined;
       return;
     }
-    const { result, update } = this.capture(() => this.build().workspace.ensureInitialised());
+    const { result, update } = this.capture(() => this.document.get().workspace.ensureInitialised());
     this.isNew = result;
     this.created = update;
     if (update) this.state.append(update);
@@ -132,54 +125,24 @@ export class Room {
 
   /** The live document, built from the stored state the first time it is asked for. */
   get doc(): Y.Doc {
-    return this.build().doc;
+    return this.document.get().doc;
   }
 
   get workspace(): Workspace {
-    return this.build().workspace;
-  }
-
-  private build(): { doc: Y.Doc; workspace: Workspace } {
-    if (this.built) return this.built;
-    // A rebuilt document takes a new client id, as Yjs gives every document: our changes after
-    // a rest cost a few bytes of state vector, and no id is ever reused for structs the stored
-    // bytes might lack.
-    const doc = new Y.Doc({ gc: true });
-    for (const update of this.state.updates()) Y.applyUpdate(doc, update);
-    this.built = { doc, workspace: new Workspace(doc) };
-    // Attached after the stored state is in (building is no change) and after the workspace's
-    // own listener, as a watch added later is: a watcher sees the workspace's sizes current.
-    for (const watcher of this.watchers) doc.on("afterTransaction", watcher);
-    return this.built;
+    return this.document.get().workspace;
   }
 
   /**
-   * Lets the document go when the stored bytes hold all of it and rebuilding it is cheap: a
-   * summarised snapshot was just installed with nothing sent since, no change of ours is
-   * between its capture and its send, and it is at most MAX_RESTING_BYTES. Otherwise a no-op.
+   * Lets the document go if the stored bytes hold all of it and it is small (LiveDocument's
+   * `rest`), and no change of ours is between its capture and its send.
    */
   rest(): void {
-    const { built, state } = this;
-    if (!built || this.changesInFlight > 0 || !state.isSummarised || state.tailLength > 0) return;
-    if (state.bytes > MAX_RESTING_BYTES) return;
-    this.built = undefined;
-    built.doc.destroy();
+    if (this.changesInFlight === 0) this.document.rest();
   }
 
-  /**
-   * Calls `onChange` after each transaction that changes the document (any file, from
-   * anyone), across rests and rebuilds, until the returned stop is called.
-   */
+  /** See LiveDocument's `watch`: it follows the document across rests and rebuilds. */
   watch(onChange: () => void): () => void {
-    const watcher = (transaction: Y.Transaction) => {
-      if (transaction.changed.size > 0) onChange();
-    };
-    this.watchers.add(watcher);
-    this.built?.doc.on("afterTransaction", watcher);
-    return () => {
-      this.watchers.delete(watcher);
-      this.built?.doc.off("afterTransaction", watcher);
-    };
+    return this.document.watch(onChange);
   }
 
   /**
@@ -188,7 +151,7 @@ export class Room {
    * one, and a client's update is sent on as the client wrote it.
    */
   private capture<T>(operation: () => T): { result: T; update: Uint8Array | undefined } {
-    const { doc } = this.build();
+    const { doc } = this.document.get();
     const updates: Uint8Array[] = [];
     const collect = (update: Uint8Array) => updates.push(update);
     doc.on("update", collect);
@@ -219,7 +182,7 @@ export class Room {
    * document if needed), for `snapshotStored` once it is stored.
    */
   snapshot(): MarkedSnapshot {
-    const { doc } = this.build();
+    const { doc } = this.document.get();
     return {
       state: Y.encodeStateAsUpdate(doc),
       stateVector: Y.encodeStateVector(doc),
@@ -308,7 +271,8 @@ export class Room {
       // set as we sent it (a returning client that holds what we hold): nothing to read.
       const framed = readSyncMessage(message);
       if (framed.type !== SYNC_STEP1 && isEmptyUpdate(framed.update)) return;
-      if (!this.built && framed.type !== SYNC_STEP1 && this.state.holdsByBytes(framed.update)) return;
+      if (!this.document.isBuilt && framed.type !== SYNC_STEP1 && this.state.holdsByBytes(framed.update))
+        return;
       parsed = checkSyncMessage(framed);
     } catch (error) {
       this.counts.refused += 1;
@@ -319,7 +283,7 @@ export class Room {
       return;
     }
     // A client's step 2 usually brings nothing new: no need to build the document for it.
-    const summary = this.built ? undefined : this.state.summary();
+    const summary = this.document.isBuilt ? undefined : this.state.summary();
     if (summary && Y.snapshotContainsUpdate(summary, parsed.update)) return;
     let changes: boolean;
     try {
@@ -368,11 +332,11 @@ export class Room {
    */
   private answerStep1(stateVector: Uint8Array): Uint8Array[] {
     const hasNothing = Y.decodeStateVector(stateVector).size === 0;
-    const vector = this.built ? undefined : this.state.vector();
+    const vector = this.document.isBuilt ? undefined : this.state.vector();
     if (vector) {
       return [syncMessage(SYNC_STEP1, vector), ...this.state.messages(hasNothing ? undefined : stateVector)];
     }
-    const { doc } = this.build();
+    const { doc } = this.document.get();
     const step1 = encodeStep1(doc);
     return [step1, ...(hasNothing ? this.state.messages(undefined) : [encodeStep2(doc, stateVector)])];
   }
@@ -416,10 +380,9 @@ export class Room {
     return this.workspace.read().find((f) => f.path === path)?.content ?? "";
   }
 
-  /** Destroys the document for good (the room unloads): `built` stays, so nothing rebuilds it. */
+  /** Destroys the document for good (the room unloads). */
   destroy(): void {
-    this.watchers.clear();
-    this.built?.doc.destroy();
+    this.document.destroy();
   }
 
   private assertMember(connection: RoomConnection): { awarenessId: number | undefined } {
