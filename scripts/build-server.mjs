@@ -39,6 +39,7 @@ const assets = [
   ["src/features/vcs/gitProcess.js", "gitProcess.js"],
   ["src/features/execution/spawnerProcess.js", "spawnerProcess.js"],
   ["src/features/execution/launcher.py", "launcher.py"],
+  ["src/features/replay/packWorker.js", "packWorker.js"],
 ];
 for (const [from, to] of assets) fs.cpSync(path.join(server, from), path.join(dist, to), { recursive: true });
 

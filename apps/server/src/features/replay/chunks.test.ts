@@ -1,6 +1,8 @@
 import { describe, expect, it } from "vitest";
 import * as Y from "yjs";
+import { createLogger } from "../../logger";
 import { type HistoryEntry, packChunk, splitChunks, unpackEntries } from "./chunks";
+import { createChunkPacker } from "./packer";
 import { spreadActivity } from "./service";
 
 /** Keystroke updates of two typists, each its own update, with ids and times as stored. */
@@ -58,6 +60,56 @@ describe("history chunks", () => {
   it("refuses a corrupt chunk rather than reading garbage", () => {
     const { data } = packChunk(typedEntries(3));
     expect(() => unpackEntries(data.subarray(0, data.length - 4))).toThrow();
+  });
+});
+
+describe("the compaction's packer (packWorker.js)", () => {
+  const bytes = (chunk: { data: Uint8Array; merged: Uint8Array }) => ({
+    ...chunk,
+    data: Buffer.from(chunk.data).toString("hex"),
+    merged: Buffer.from(chunk.merged).toString("hex"),
+  });
+
+  it("packs on its worker the very chunk packChunk packs here, each job its own", async () => {
+    const packer = createChunkPacker(createLogger("silent"));
+    try {
+      const lists = [
+        typedEntries(300),
+        typedEntries(7).map((e) => ({ ...e, author: "u-2" })),
+        typedEntries(1),
+      ];
+      const chunks = await Promise.all(lists.map((entries) => packer.pack(entries)));
+      expect(chunks.map(bytes)).toEqual(lists.map((entries) => bytes(packChunk(entries))));
+      expect(chunks[1]?.clients).not.toEqual(chunks[0]?.clients);
+    } finally {
+      await packer.close();
+    }
+  });
+
+  it("refuses a chunk the worker cannot read, and packs the next", async () => {
+    const packer = createChunkPacker(createLogger("silent"));
+    try {
+      const corrupt = [{ id: 1, at: 0, author: null, data: Uint8Array.from([0xff, 0xff, 0xff]) }];
+      expect(() => packChunk(corrupt)).toThrow();
+      await expect(packer.pack(corrupt)).rejects.toThrow(/packing a history chunk failed/);
+      const entries = typedEntries(5);
+      expect(bytes(await packer.pack(entries))).toEqual(bytes(packChunk(entries)));
+    } finally {
+      await packer.close();
+    }
+  });
+
+  it("ends its worker when idle and starts one for the next chunk; closing fails a chunk under way", async () => {
+    const packer = createChunkPacker(createLogger("silent"), 50);
+    await packer.pack(typedEntries(3));
+    expect(packer.isRunning()).toBe(true);
+    await new Promise((resolve) => setTimeout(resolve, 150));
+    expect(packer.isRunning()).toBe(false);
+    expect((await packer.pack(typedEntries(4))).edits).toBe(4);
+    const underWay = packer.pack(typedEntries(300));
+    await packer.close();
+    await expect(underWay).rejects.toThrow(/exited/);
+    expect(packer.isRunning()).toBe(false);
   });
 });
 

@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import * as Y from "yjs";
-import { type ClientAuthors, noteAuthors } from "./authorship";
+import type { ClientAuthors } from "./authorship";
 
 /** One update of the history: its id (the session's order), author, time and the update. */
 export interface HistoryEntry {
@@ -87,14 +87,48 @@ class Reader {
 }
 
 /**
- * Folds consecutive entries (in id order) into a chunk: each keeps its id, time and author, as
- * deltas from the previous one, so a seek into the chunk stays exact to the update. Authors are
- * listed once (JSON), updates follow their length.
+ * What packing a chunk costs in CPU, apart from laying it out: the merge of its updates, the
+ * gzip of its bytes and the clients each update writes with. Done here for a single chunk,
+ * or off the event loop by `packWorker.js` (the compaction's, `packer.ts`), which makes the
+ * same three calls.
  */
-export function packChunk(entries: readonly HistoryEntry[]): PackedChunk {
+export interface ChunkWork {
+  /** The chunk's bytes, before compression. */
+  raw: Uint8Array;
+  updates: Uint8Array[];
+}
+
+export interface ChunkWorkDone {
+  data: Uint8Array;
+  merged: Uint8Array;
+  /** Per update, in order: the client ids it writes with. */
+  clients: number[][];
+}
+
+export function doChunkWork({ raw, updates }: ChunkWork): ChunkWorkDone {
+  return {
+    data: gzipSync(raw),
+    merged: Y.mergeUpdates(updates),
+    clients: updates.map((update) => [...Y.parseUpdateMeta(update).to.keys()]),
+  };
+}
+
+/** A chunk laid out: everything but what `ChunkWork` computes. */
+export interface ChunkLayout {
+  entries: readonly HistoryEntry[];
+  startAt: number;
+  endAt: number;
+  work: ChunkWork;
+}
+
+/**
+ * Lays consecutive entries (in id order) out as a chunk: each keeps its id, time and author,
+ * as deltas from the previous one, so a seek into the chunk stays exact to the update. Authors
+ * are listed once (JSON), updates follow their length.
+ */
+export function layOutChunk(entries: readonly HistoryEntry[]): ChunkLayout {
   const first = entries[0];
-  const last = entries.at(-1);
-  if (!first || !last) throw new Error("an empty chunk");
+  if (!first) throw new Error("an empty chunk");
   const authors: (string | null)[] = [];
   const authorIndex = new Map<string | null, number>();
   const writer = new Writer();
@@ -103,7 +137,8 @@ export function packChunk(entries: readonly HistoryEntry[]): PackedChunk {
   writer.uint(first.id);
   writer.uint(first.at);
   let previous = first;
-  const clients: ClientAuthors = {};
+  let startAt = first.at;
+  let endAt = first.at;
   for (const entry of entries) {
     let index = authorIndex.get(entry.author);
     if (index === undefined) {
@@ -115,18 +150,28 @@ export function packChunk(entries: readonly HistoryEntry[]): PackedChunk {
     writer.uint(index);
     writer.uint(entry.data.length);
     writer.raw(entry.data);
-    noteAuthors(clients, entry.data, entry.author);
+    startAt = Math.min(startAt, entry.at);
+    endAt = Math.max(endAt, entry.at);
     previous = entry;
   }
   const authorsJson = Buffer.from(JSON.stringify(authors));
   writer.uint(authorsJson.length);
   writer.raw(authorsJson);
-  let startAt = first.at;
-  let endAt = first.at;
-  for (const entry of entries) {
-    startAt = Math.min(startAt, entry.at);
-    endAt = Math.max(endAt, entry.at);
-  }
+  return { entries, startAt, endAt, work: { raw: writer.finish(), updates: entries.map((e) => e.data) } };
+}
+
+/** The chunk of a layout and its work done. */
+export function finishChunk({ entries, startAt, endAt }: ChunkLayout, done: ChunkWorkDone): PackedChunk {
+  const first = entries[0];
+  const last = entries.at(-1);
+  if (!first || !last) throw new Error("an empty chunk");
+  // The first participant seen with a client keeps it (noteAuthors, in the entries' order).
+  const clients: ClientAuthors = {};
+  for (const [i, entry] of entries.entries())
+    for (const client of done.clients[i] ?? []) {
+      const key = String(client);
+      if (!(key in clients)) clients[key] = entry.author;
+    }
   return {
     firstId: first.id,
     upto: last.id,
@@ -134,9 +179,15 @@ export function packChunk(entries: readonly HistoryEntry[]): PackedChunk {
     endAt,
     edits: entries.length,
     clients,
-    data: gzipSync(writer.finish()),
-    merged: Y.mergeUpdates(entries.map((e) => e.data)),
+    data: done.data,
+    merged: done.merged,
   };
+}
+
+/** Folds consecutive entries (in id order) into a chunk, here and now. */
+export function packChunk(entries: readonly HistoryEntry[]): PackedChunk {
+  const layout = layOutChunk(entries);
+  return finishChunk(layout, doChunkWork(layout.work));
 }
 
 /** The entries of a chunk's `data`, in id order. */

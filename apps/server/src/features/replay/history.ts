@@ -1,6 +1,7 @@
 import * as Y from "yjs";
 import { type ClientAuthors, noteAuthors } from "./authorship";
 import { type HistoryEntry, packChunk, splitChunks, unpackEntries } from "./chunks";
+import type { PackChunk } from "./packer";
 import type { Checkpoint, ReplayRepo } from "./repo";
 
 /** How the compaction folds the history; constants in production, smaller in tests. */
@@ -87,19 +88,28 @@ export type Pace = () => Promise<void>;
 
 const noPause: Pace = async () => {};
 
+const packHere: PackChunk = async (entries) => packChunk(entries);
+
+export interface CompactOptions {
+  layout?: HistoryLayout;
+  /** Awaited after each chunk. */
+  pace?: Pace;
+  /** Packs each chunk: here by default, on a worker thread in the server (packer.ts). */
+  pack?: PackChunk;
+}
+
 /**
  * Folds a session's rows stored before `settledBefore` into chunks (each stored with the
  * deletion of its rows, in one statement), and stores a checkpoint at a chunk's end whenever
  * `checkpointEvery` updates were folded since the last one. Another node folding the same
- * rows stores the same chunk first: this one stops. `pace` is awaited after each chunk.
+ * rows stores the same chunk first: this one stops.
  * Answers the rows folded.
  */
 export async function compactSession(
   repo: ReplayRepo,
   sessionId: string,
   settledBefore: Date,
-  layout: HistoryLayout = HISTORY_LAYOUT,
-  pace: Pace = noPause,
+  { layout = HISTORY_LAYOUT, pace = noPause, pack = packHere }: CompactOptions = {},
 ): Promise<number> {
   const rows = await repo.settled(sessionId, settledBefore, FOLD_LIMIT);
   if (rows.length === 0) return 0;
@@ -108,7 +118,7 @@ export async function compactSession(
   let state: HistoryState | undefined;
   let folded = 0;
   for (const entries of splitChunks(rows, layout.chunkEdits, layout.chunkSpanMs)) {
-    const chunk = packChunk(entries);
+    const chunk = await pack(entries);
     if (!(await repo.saveChunk(sessionId, chunk))) break;
     folded += entries.length;
     sinceCheckpoint += entries.length;

@@ -6,6 +6,7 @@ import type { PullRequestService } from "../pulls/index";
 import type { SessionService } from "../sessions/index";
 import type { TerminalService } from "../terminal/index";
 import { createHistoryJobs } from "./jobs";
+import { createChunkPacker } from "./packer";
 import { createReplayRepo } from "./repo";
 import { createReplayService } from "./service";
 import { registerReplayEvents } from "./socket";
@@ -33,6 +34,14 @@ export function createReplayFeature(deps: ReplayFeatureDeps) {
   const repo = createReplayRepo(db);
   const service = createReplayService({ repo, sessions, terminal, pulls, workspace });
   registerReplayEvents(events, service);
-  const jobs = createHistoryJobs(repo, logger, history);
-  return { service, jobs, close: () => jobs.close() };
+  const packer = createChunkPacker(logger);
+  const jobs = createHistoryJobs(repo, logger, { ...history, pack: packer.pack });
+  return {
+    service,
+    jobs,
+    close: async () => {
+      await jobs.close();
+      await packer.close();
+    },
+  };
 }

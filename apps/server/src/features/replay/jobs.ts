@@ -1,5 +1,6 @@
 import type { Logger } from "../../logger";
 import { compactSession, FOLD_LIMIT, HISTORY_LAYOUT, type HistoryLayout, type Pace } from "./history";
+import type { PackChunk } from "./packer";
 import type { ReplayRepo } from "./repo";
 
 /** Rows younger than this stay single rows for now: the live tail, still being written. */
@@ -17,6 +18,8 @@ export interface HistoryJobsOptions {
   /** Days an ended session keeps its history; undefined: forever. */
   retentionDays: number | undefined;
   layout?: HistoryLayout;
+  /** Packs the chunks (packer.ts's worker in the server); here and now when unset. */
+  pack?: PackChunk | undefined;
 }
 
 /**
@@ -53,13 +56,11 @@ export function createHistoryJobs(repo: ReplayRepo, logger: Logger, options: His
         try {
           // A long backlog (a server upgraded from a row per update) goes in several passes.
           for (;;) {
-            const now = await compactSession(
-              repo,
-              sessionId,
-              settledBefore,
-              options.layout ?? HISTORY_LAYOUT,
+            const now = await compactSession(repo, sessionId, settledBefore, {
+              layout: options.layout ?? HISTORY_LAYOUT,
               pace,
-            );
+              pack: options.pack,
+            });
             folded += now;
             if (now < FOLD_LIMIT) break;
           }

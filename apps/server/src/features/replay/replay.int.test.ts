@@ -8,7 +8,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import * as Y from "yjs";
 import { editorPool, emitAck, type TestEditor, typeLine, waitFor } from "../../../test/collabClient";
 import { DATABASES, socketClient, startTestServer, type TestServer } from "../../../test/harness";
+import { createLogger } from "../../logger";
 import { compactSession, documentAt } from "./history";
+import { createChunkPacker } from "./packer";
 import { createReplayRepo } from "./repo";
 
 const MAIN = LANGUAGE_MAIN_FILES.javascript;
@@ -246,13 +248,19 @@ describe.each(DATABASES)("replay on %s", (kind) => {
       authors: walked.authors,
     });
     walked.doc.destroy();
-    // Two passes, as the job makes them: up to the fourth moment, then the rest.
+    // Two passes, as the job makes them: up to the fourth moment, then the rest; the first packs
+    // its chunks here, the second on the server's worker thread (packer.ts).
     const layout = { chunkEdits: 64, chunkSpanMs: 60_000, checkpointEvery: 200 };
-    const firstPass = await compactSession(repo, sessionId, new Date((moments[3]?.at ?? 0) + 1), layout);
+    const firstPass = await compactSession(repo, sessionId, new Date((moments[3]?.at ?? 0) + 1), { layout });
     expect(firstPass).toBeGreaterThan(0);
     expect(firstPass).toBeLessThan(rows);
     expect(await back(host, sessionId, moments)).toEqual(before);
-    expect(await compactSession(repo, sessionId, new Date(Date.now() + 1000), layout)).toBe(rows - firstPass);
+    const packer = createChunkPacker(createLogger("silent"));
+    const secondPass = compactSession(repo, sessionId, new Date(Date.now() + 1000), {
+      layout,
+      pack: packer.pack,
+    });
+    expect(await secondPass.finally(() => packer.close())).toBe(rows - firstPass);
     expect(await count("doc_history", sessionId)).toBe(0);
     expect(await count("doc_history_chunks", sessionId)).toBeGreaterThanOrEqual(Math.ceil(rows / 64));
     // The walk's checkpoint, and more stored by the compaction as updates were folded.
@@ -268,7 +276,7 @@ describe.each(DATABASES)("replay on %s", (kind) => {
     expect(timelineAfter.data.activity.reduce((a, b) => a + b, 0)).toBe(rows);
     expect(new Set(timelineAfter.data.authors)).toEqual(new Set(timelineBefore.data.authors));
     // Compacting again finds nothing, and a second node's pass over the same rows stores nothing twice.
-    expect(await compactSession(repo, sessionId, new Date(Date.now() + 1000), layout)).toBe(0);
+    expect(await compactSession(repo, sessionId, new Date(Date.now() + 1000), { layout })).toBe(0);
   });
 
   it("lets only participants replay: a socket that never joined, or joined another session, is refused", async () => {

@@ -163,9 +163,7 @@ describe.each(DATABASES)("replay's restore, terminal and retention on %s", (kind
       await settled(sessionId);
       // Part folded, part not: every place the history lives is emptied.
       await compactSession(repo, sessionId, new Date(Date.now() + 1000), {
-        chunkEdits: 4,
-        chunkSpanMs: 60_000,
-        checkpointEvery: 4,
+        layout: { chunkEdits: 4, chunkSpanMs: 60_000, checkpointEvery: 4 },
       });
       host.file().insert(host.file().length, "!");
       await settled(sessionId);
