@@ -91,6 +91,21 @@ describe("DocWriter's idle compaction", () => {
     expect(document.rest).toHaveBeenCalledTimes(1);
   });
 
+  it("rests a document built by a read after the quiet that follows, with nothing to fold", async () => {
+    const { writer, document } = setup();
+    void writer.push(new Uint8Array([1]));
+    await vi.advanceTimersByTimeAsync(POLICY.idleMs);
+    await writer.settled();
+    expect(document.rest).toHaveBeenCalledTimes(1);
+    writer.documentBuilt();
+    await vi.advanceTimersByTimeAsync(POLICY.idleMs - 1);
+    expect(document.rest).toHaveBeenCalledTimes(1);
+    await vi.advanceTimersByTimeAsync(1);
+    await writer.settled();
+    expect(document.rest).toHaveBeenCalledTimes(2);
+    expect(document.snapshotStored).toHaveBeenCalledTimes(1);
+  });
+
   it("does not rest after the unload's compaction", async () => {
     const { writer, document } = setup();
     void writer.push(new Uint8Array([1]));

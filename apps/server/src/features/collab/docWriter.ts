@@ -137,6 +137,14 @@ export class DocWriter {
     return this.compaction;
   }
 
+  /**
+   * The document was built, by an edit or by a read (a run, git, a language server's feed):
+   * after the next quiet spell it is folded if need be and rests again, even if no edit came.
+   */
+  documentBuilt(): void {
+    this.armIdle(this.policy.idleMs);
+  }
+
   /** Stops the idle compaction (the document unloads; `compact` first). */
   close(): void {
     this.isClosed = true;

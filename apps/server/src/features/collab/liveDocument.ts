@@ -20,7 +20,11 @@ export class LiveDocument {
   /** `afterTransaction` listeners of `watch`, attached to each document built. */
   private readonly watchers = new Set<(transaction: Y.Transaction) => void>();
 
-  constructor(private readonly state: SyncState) {}
+  constructor(
+    private readonly state: SyncState,
+    /** Told each time the document is built: by an edit, or by a read that will not be followed by one. */
+    private readonly onBuild: () => void = () => {},
+  ) {}
 
   get isBuilt(): boolean {
     return this.built !== undefined;
@@ -38,6 +42,7 @@ export class LiveDocument {
     // Attached after the stored state is in (building is no change) and after the workspace's
     // own listener, as a watch added later is: a watcher sees the workspace's sizes current.
     for (const watcher of this.watchers) doc.on("afterTransaction", watcher);
+    this.onBuild();
     return this.built;
   }
 

@@ -89,6 +89,18 @@ describe("a room resting after its idle compaction (PostgreSQL)", () => {
     const text = new Workspace(reloaded).read().find((f) => f.path === MAIN)?.content;
     expect(text).toBe(a.file.toString());
     expect(text).toContain("// after the rest");
+
+    // A read alone (a run, git) builds the document too: it rests again after the quiet.
+    const restsAfterEdit = rests.mock.calls.length;
+    await waitFor(() => rests.mock.calls.length > restsAfterEdit, 5000, "the rest after the edit");
+    vi.mocked(Y.applyUpdate).mockClear();
+    expect(room.text(MAIN)).toBe(a.file.toString());
+    expect(vi.mocked(Y.applyUpdate).mock.calls).toHaveLength(1);
+    const restsAfterRead = rests.mock.calls.length;
+    await waitFor(() => rests.mock.calls.length > restsAfterRead, 5000, "the rest after the read");
+    vi.mocked(Y.applyUpdate).mockClear();
+    expect(room.text(MAIN)).toBe(a.file.toString());
+    expect(vi.mocked(Y.applyUpdate).mock.calls).toHaveLength(1);
     for (const c of clients) room.leave(c.connection);
     await rooms.releaseIfEmpty(sessionId);
   });

@@ -91,6 +91,8 @@ export class Room {
    * database; from then only ending and reopening change it.
    */
   isEnded: boolean | undefined = undefined;
+  /** Told when the document is built (its writer then rests it after the next quiet spell). */
+  onBuilt: () => void = () => {};
 
   constructor(
     readonly sessionId: string,
@@ -103,7 +105,7 @@ export class Room {
     private readonly maxBytes: number = WORKSPACE_LIMITS.maxDocumentBytes,
   ) {
     this.state = new SyncState(stored);
-    this.document = new LiveDocument(this.state);
+    this.document = new LiveDocument(this.state, () => this.onBuilt());
     // Our compaction wrote a snapshot with a summary, so its workspace is initialised.
     if (this.state.isSummarised) {
       this.isNew = false;
@@ -132,10 +134,7 @@ export class Room {
     return this.document.get().workspace;
   }
 
-  /**
-   * Lets the document go if the stored bytes hold all of it and it is small (LiveDocument's
-   * `rest`), and no change of ours is between its capture and its send.
-   */
+  /** LiveDocument's `rest`, unless a change of ours is between its capture and its send. */
   rest(): void {
     if (this.changesInFlight === 0) this.document.rest();
   }

@@ -116,6 +116,8 @@ export class RoomRegistry {
       !isFolded,
       stored.generation ?? null,
     );
+    const built = writer;
+    room.onBuilt = () => built.documentBuilt();
     // A new or migrated document is stored at once, so every later update builds on it; through
     // the log, so the history starts with it too.
     const created = room.takeCreated();
