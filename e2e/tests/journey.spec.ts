@@ -21,6 +21,11 @@ test("two users: sign up, sign in, create and join a session, edit the account, 
   await expect(page).toHaveURL(/\/code-editor-dashboard\/[A-Za-z0-9_-]{24}$/);
   const sessionId = page.url().split("/").pop() ?? "";
   await expect(page.getByText(sessionId).first()).toBeVisible();
+  // The status bar's clock shows the time to the second, and ticks.
+  const clock = page.locator(".status-clock");
+  const shown = await clock.textContent();
+  expect(shown).toMatch(/\d{1,2}:\d{2}:\d{2}/);
+  await expect(clock).not.toHaveText(shown ?? "", { timeout: 3000 });
 
   const bobPage = await newPage();
   const bob = newUser("bob");
