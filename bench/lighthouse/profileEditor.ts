@@ -15,6 +15,7 @@ import { chromium } from "playwright-core";
 import { createHostedSession } from "../calls/server";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
 import { startServer } from "../lib/server";
+import { storeHost } from "./signIn";
 
 const PORT = Number(process.env.BENCH_PORT ?? 3892);
 const WEB_DIST = process.env.WEB_DIST;
@@ -44,14 +45,7 @@ try {
   try {
     const context = await browser.newContext();
     const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/api/health`);
-    await page.evaluate(
-      ([token, user]) => {
-        localStorage.setItem("token", token);
-        localStorage.setItem("user", user);
-      },
-      [host.token, JSON.stringify(host.user)] as const,
-    );
+    await storeHost(page, `http://127.0.0.1:${PORT}`, host);
     const cdp = await context.newCDPSession(page);
     await cdp.send("Emulation.setCPUThrottlingRate", { rate: 4 });
     await cdp.send("Profiler.enable");

@@ -13,6 +13,7 @@ import { createHostedSession, type HostedSession } from "../calls/server";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "../lib/chromium";
 import { ROOT, requireBuild, startServer, stopProcess } from "../lib/server";
 import { median } from "../lib/stats";
+import { storeHost } from "./signIn";
 
 const RUNS = Number(process.env.BENCH_RUNS ?? 3);
 // BENCH_PORT: another free port, when two of us run benchmarks on one machine.
@@ -92,14 +93,7 @@ async function signIn(port: number, host: HostedSession) {
   const browser = await playwright.connectOverCDP(`http://127.0.0.1:${port}`);
   try {
     const page = await (browser.contexts()[0] ?? (await browser.newContext())).newPage();
-    await page.goto(`http://127.0.0.1:${PORT}/api/health`);
-    await page.evaluate(
-      ([token, user]) => {
-        localStorage.setItem("token", token);
-        localStorage.setItem("user", user);
-      },
-      [host.token, JSON.stringify(host.user)] as const,
-    );
+    await storeHost(page, `http://127.0.0.1:${PORT}`, host);
     await page.close();
   } finally {
     // Disconnects; the browser itself is Lighthouse's.
