@@ -11,7 +11,12 @@ export type ClientAuthors = Record<string, string | null>;
  * stores every update under the participant of the connection that sent it.
  */
 export function noteAuthors(authors: ClientAuthors, update: Uint8Array, author: string | null): void {
-  for (const client of Y.parseUpdateMeta(update).to.keys()) {
+  noteClients(authors, Y.parseUpdateMeta(update).to.keys(), author);
+}
+
+/** The same for client ids already read from an update (the history packer's worker reads them). */
+export function noteClients(authors: ClientAuthors, clients: Iterable<number>, author: string | null): void {
+  for (const client of clients) {
     const key = String(client);
     if (!(key in authors)) authors[key] = author;
   }

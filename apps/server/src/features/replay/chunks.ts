@@ -1,6 +1,6 @@
 import { gunzipSync, gzipSync } from "node:zlib";
 import * as Y from "yjs";
-import type { ClientAuthors } from "./authorship";
+import { type ClientAuthors, noteClients } from "./authorship";
 
 /** One update of the history: its id (the session's order), author, time and the update. */
 export interface HistoryEntry {
@@ -165,13 +165,8 @@ export function finishChunk({ entries, startAt, endAt }: ChunkLayout, done: Chun
   const first = entries[0];
   const last = entries.at(-1);
   if (!first || !last) throw new Error("an empty chunk");
-  // The first participant seen with a client keeps it (noteAuthors, in the entries' order).
   const clients: ClientAuthors = {};
-  for (const [i, entry] of entries.entries())
-    for (const client of done.clients[i] ?? []) {
-      const key = String(client);
-      if (!(key in clients)) clients[key] = entry.author;
-    }
+  for (const [i, entry] of entries.entries()) noteClients(clients, done.clients[i] ?? [], entry.author);
   return {
     firstId: first.id,
     upto: last.id,

@@ -102,8 +102,7 @@ export interface CompactOptions {
  * Folds a session's rows stored before `settledBefore` into chunks (each stored with the
  * deletion of its rows, in one statement), and stores a checkpoint at a chunk's end whenever
  * `checkpointEvery` updates were folded since the last one. Another node folding the same
- * rows stores the same chunk first: this one stops.
- * Answers the rows folded.
+ * rows stores the same chunk first: this one stops. Answers the rows folded.
  */
 export async function compactSession(
   repo: ReplayRepo,
