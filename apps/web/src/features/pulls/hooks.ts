@@ -3,18 +3,25 @@ import { useEffect, useRef, useState } from "react";
 /** The badge pulses this long when its count changes (spec §9). */
 export const PULSE_MS = 1000;
 
-/** True for `durationMs` after `value` changes (not on the first render). */
+/**
+ * True for `durationMs` after `value` changes (not on the first render), counted from the
+ * render that shows the pulse: a busy page that commits it late still shows it whole. A change
+ * during a pulse starts it again.
+ */
 export function usePulse(value: unknown, durationMs = PULSE_MS): boolean {
-  const [isPulsing, setIsPulsing] = useState(false);
+  const [pulse, setPulse] = useState<object | null>(null);
   const previous = useRef(value);
   useEffect(() => {
     if (Object.is(previous.current, value)) return;
     previous.current = value;
-    setIsPulsing(true);
-    const timer = setTimeout(() => setIsPulsing(false), durationMs);
+    setPulse({});
+  }, [value]);
+  useEffect(() => {
+    if (!pulse) return;
+    const timer = setTimeout(() => setPulse(null), durationMs);
     return () => clearTimeout(timer);
-  }, [value, durationMs]);
-  return isPulsing;
+  }, [pulse, durationMs]);
+  return pulse !== null;
 }
 
 /** The time now, re-read every `intervalMs` (for relative times). */
